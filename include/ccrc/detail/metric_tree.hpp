@@ -1,0 +1,82 @@
+// ccrc - what ccrc::cct and ccrc::profile share: a call_tree whose metric columns grow with it.
+#pragma once
+
+#include <ccrc/tree/call_tree.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace ccrc::detail {
+
+// CRTP base. Derived provides reserve_columns(n) (may throw), grow_columns(n) (no throw once
+// reserved: appends zeros up to n) and columns_bytes().
+template <class Derived>
+class metric_tree {
+ public:
+  /// The structure, for the algorithms: `ccrc::inclusive(t.tree(), t.column<"time">())`.
+  [[nodiscard]] const call_tree& tree() const noexcept { return tree_; }
+  operator const call_tree&() const noexcept { return tree_; }  // NOLINT: by design
+
+  [[nodiscard]] std::size_t size() const noexcept { return tree_.size(); }
+  [[nodiscard]] const symbol_table& symbols() const noexcept { return tree_.symbols(); }
+  [[nodiscard]] symbol_table& symbols() noexcept { return tree_.symbols(); }
+  frame_id intern(std::string_view name) { return tree_.intern(name); }
+
+  [[nodiscard]] node_id find_child(node_id parent, frame_id f) const noexcept {
+    return tree_.find_child(parent, f);
+  }
+
+  /// call_tree::find_or_add_child; a new node starts with every metric at zero.
+  node_id find_or_add_child(node_id parent, frame_id f) {
+    derived().reserve_columns(room_for(size() + 1));
+    node_id c = tree_.find_or_add_child(parent, f);
+    derived().grow_columns(size());
+    return c;
+  }
+
+  /// find_or_add_child reporting failure as null_node: for the profiling hot path.
+  node_id try_find_or_add_child(node_id parent, frame_id f) noexcept {
+    try {
+      return find_or_add_child(parent, f);
+    } catch (...) {
+      return null_node;
+    }
+  }
+
+  /// The node reached from the root by `frames`, created as needed (metrics untouched).
+  node_id add_path(std::span<const frame_id> frames) {
+    node_id n = root_node;
+    for (frame_id f : frames) n = find_or_add_child(n, f);
+    return n;
+  }
+
+  /// Reserves room for `nodes` nodes in the structure and every column.
+  void reserve(std::size_t nodes) {
+    tree_.reserve(nodes);
+    derived().reserve_columns(nodes);
+  }
+
+  /// Heap bytes held: structure, symbols and metric columns.
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return tree_.memory_bytes() + derived().columns_bytes();
+  }
+
+ protected:
+  metric_tree() = default;
+
+  // Geometric growth, so that reserving before every insertion stays amortised O(1).
+  static std::size_t room_for(std::size_t n) noexcept {
+    return std::bit_ceil(std::max<std::size_t>(n, 16));
+  }
+
+  call_tree tree_;
+
+ private:
+  Derived& derived() noexcept { return static_cast<Derived&>(*this); }
+  const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace ccrc::detail

@@ -1,0 +1,260 @@
+// ccrc - the structure of a calling context tree: parents, frames and child lists.
+#pragma once
+
+#include <ccrc/config.hpp>
+#include <ccrc/detail/child_index.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/tree/ids.hpp>
+#include <ccrc/tree/symbol_table.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ccrc {
+
+/// The structure of a calling context tree, without metrics: node 0 is the root (frame
+/// root_frame, not a calling context itself), every other node has a parent with a smaller id
+/// and a frame that is unique among its siblings. Stored as parallel arrays of 4-byte ids
+/// (16 bytes a node, plus a 4-byte index slot for children of nodes with over 8 children);
+/// children are kept in creation order.
+///
+/// Metrics live beside it in columns indexed by node_id (see ccrc::cct and ccrc::profile),
+/// which is why algorithms take a call_tree and the column they read.
+///
+///     ccrc::call_tree t;
+///     ccrc::node_id f = t.find_or_add_child(ccrc::root_node, t.intern("main"));
+///     assert(t.parent(f) == ccrc::root_node && t.name(f) == "main" && t.size() == 2);
+class call_tree {
+ public:
+  class child_range;
+
+  call_tree() { append(null_node, root_frame); }
+
+  /// Number of nodes, root included: valid ids are [0, size()).
+  [[nodiscard]] std::size_t size() const noexcept { return parent_.size(); }
+
+  [[nodiscard]] node_id parent(node_id n) const noexcept { return parent_[n]; }
+  [[nodiscard]] frame_id frame(node_id n) const noexcept { return frame_[n]; }
+  [[nodiscard]] method_id method(node_id n) const noexcept { return symbols_.method(frame_[n]); }
+  /// Method name of node n ("" for the root).
+  [[nodiscard]] std::string_view name(node_id n) const noexcept { return symbols_.name(frame_[n]); }
+
+  /// The parent column: parents()[n] == parent(n), parents()[0] == null_node.
+  [[nodiscard]] std::span<const node_id> parents() const noexcept { return parent_; }
+  /// The frame column.
+  [[nodiscard]] std::span<const frame_id> frames() const noexcept { return frame_; }
+
+  [[nodiscard]] bool has_children(node_id n) const noexcept { return last_child_[n] != null_node; }
+  /// Oldest child of n, or null_node.
+  [[nodiscard]] node_id first_child(node_id n) const noexcept {
+    node_id last = last_child_[n];
+    return last == null_node ? null_node : next_sibling_[last];
+  }
+  /// Newest child of n, or null_node.
+  [[nodiscard]] node_id last_child(node_id n) const noexcept { return last_child_[n]; }
+  /// The sibling created after n, or null_node.
+  [[nodiscard]] node_id next_sibling(node_id n) const noexcept {
+    if (n == root_node || n == last_child_[parent_[n]]) return null_node;
+    return next_sibling_[n];
+  }
+  /// The children of n in creation order: `for (ccrc::node_id c : t.children(n))`.
+  [[nodiscard]] child_range children(node_id n) const noexcept;
+
+  /// Number of edges from the root to n. O(depth).
+  [[nodiscard]] std::uint32_t depth(node_id n) const noexcept {
+    std::uint32_t d = 0;
+    for (; n != root_node; n = parent_[n]) ++d;
+    return d;
+  }
+
+  /// The call stack of n, outermost frame first, the root excluded. O(depth).
+  [[nodiscard]] std::vector<frame_id> path(node_id n) const {
+    std::vector<frame_id> frames;
+    for (; n != root_node; n = parent_[n]) frames.push_back(frame_[n]);
+    std::reverse(frames.begin(), frames.end());
+    return frames;
+  }
+
+  /// The child of `parent` with frame `f`, or null_node. O(1) expected, no allocation.
+  [[nodiscard]] node_id find_child(node_id parent, frame_id f) const noexcept {
+    return lookup(parent, f).found;
+  }
+
+  /// The child of `parent` with frame `f`, created (as the newest child) if missing.
+  /// O(1) expected, amortised. Throws capacity_error past max_nodes, and std::bad_alloc; on
+  /// a throw the tree is unchanged.
+  node_id find_or_add_child(node_id parent, frame_id f) {
+    CCRC_ASSERT(parent < size(), "ccrc: parent is not a node of this tree");
+    CCRC_ASSERT(f != root_frame && f < symbols_.frame_count(), "ccrc: not a frame of this tree");
+    lookup_result r = lookup(parent, f);
+    if (r.found != null_node) return r.found;
+    return add_child(parent, f, r);
+  }
+
+  /// find_or_add_child that reports failure (allocation, capacity) as null_node instead of
+  /// throwing: for the profiling hot path.
+  node_id try_find_or_add_child(node_id parent, frame_id f) noexcept {
+    try {
+      return find_or_add_child(parent, f);
+    } catch (...) {
+      return null_node;
+    }
+  }
+
+  /// The node reached from the root by `frames` (outermost first), created as needed.
+  node_id add_path(std::span<const frame_id> frames) {
+    node_id n = root_node;
+    for (frame_id f : frames) n = find_or_add_child(n, f);
+    return n;
+  }
+
+  /// The node reached from the root by `frames`, or null_node if it does not exist.
+  [[nodiscard]] node_id find_path(std::span<const frame_id> frames) const noexcept {
+    node_id n = root_node;
+    for (frame_id f : frames) {
+      n = find_child(n, f);
+      if (n == null_node) break;
+    }
+    return n;
+  }
+
+  [[nodiscard]] const symbol_table& symbols() const noexcept { return symbols_; }
+  [[nodiscard]] symbol_table& symbols() noexcept { return symbols_; }
+  /// symbols().intern(name): the site-less frame of a method name.
+  frame_id intern(std::string_view name) { return symbols_.intern(name); }
+
+  /// Reserves room for `nodes` nodes in total, so that building up to that size allocates
+  /// only in the child index.
+  void reserve(std::size_t nodes) {
+    parent_.reserve(nodes);
+    frame_.reserve(nodes);
+    last_child_.reserve(nodes);
+    next_sibling_.reserve(nodes);
+  }
+
+  /// Heap bytes held by the structure and the symbol table.
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return (parent_.capacity() + frame_.capacity() + last_child_.capacity() +
+            next_sibling_.capacity()) * sizeof(node_id) +
+           index_.memory_bytes() + symbols_.memory_bytes();
+  }
+
+ private:
+  // A parent with more children than this is "wide": its children are found through index_.
+  static constexpr int narrow_children = 8;
+
+  struct lookup_result {
+    node_id found;
+    int children;  // when not found: the parent's child count, or narrow_children + 1 if wide
+  };
+
+  // The newest child first (building in call order hits it), then the rest of a narrow
+  // parent's list, then the hash index for a wide one.
+  lookup_result lookup(node_id parent, frame_id f) const noexcept {
+    node_id last = last_child_[parent];
+    if (last == null_node) return {null_node, 0};
+    node_id c = last;
+    for (int i = 1; i <= narrow_children; ++i) {
+      if (frame_[c] == f) return {c, i};
+      c = next_sibling_[c];
+      if (c == last) return {null_node, i};
+    }
+    return {index_.find(parent, f, parent_.data(), frame_.data()), narrow_children + 1};
+  }
+
+  node_id add_child(node_id parent, frame_id f, lookup_result r) {
+    if (r.children >= narrow_children)
+      index_.reserve_more(r.children == narrow_children ? narrow_children + 1 : 1, parent_.data(),
+                          frame_.data());
+    node_id c = append(parent, f);
+    if (r.children == narrow_children) {  // the parent just became wide: index all children
+      for (node_id s = c;;) {
+        index_.insert(s, parent_.data(), frame_.data());
+        s = next_sibling_[s];
+        if (s == c) break;
+      }
+    } else if (r.children > narrow_children) {
+      index_.insert(c, parent_.data(), frame_.data());
+    }
+    return c;
+  }
+
+  // Appends a node as the newest child of `parent` (null_node: the root). Strong guarantee:
+  // every allocation happens before the first column changes.
+  node_id append(node_id parent, frame_id f) {
+    if (size() >= max_nodes) throw capacity_error("ccrc: a call tree holds at most 2^32-1 nodes");
+    if (parent_.size() == parent_.capacity()) reserve(std::max<std::size_t>(16, 2 * size()));
+    auto c = static_cast<node_id>(size());
+    parent_.push_back(parent);
+    frame_.push_back(f);
+    last_child_.push_back(null_node);
+    if (parent == null_node) {
+      next_sibling_.push_back(null_node);
+      return c;
+    }
+    // Circular sibling list anchored at the newest child: O(1) append in creation order.
+    node_id last = last_child_[parent];
+    if (last == null_node) {
+      next_sibling_.push_back(c);
+    } else {
+      next_sibling_.push_back(next_sibling_[last]);
+      next_sibling_[last] = c;
+    }
+    last_child_[parent] = c;
+    return c;
+  }
+
+  std::vector<node_id> parent_;
+  std::vector<frame_id> frame_;
+  std::vector<node_id> last_child_;
+  std::vector<node_id> next_sibling_;  // circular: the newest child's points to the oldest
+  detail::child_index index_;
+  symbol_table symbols_;
+};
+
+/// A forward range over the children of one node, in creation order.
+class call_tree::child_range {
+ public:
+  class iterator {
+   public:
+    using value_type = node_id;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::forward_iterator_tag;
+
+    iterator() = default;
+    iterator(const call_tree* t, node_id n) noexcept : tree_(t), node_(n) {}
+    node_id operator*() const noexcept { return node_; }
+    iterator& operator++() noexcept {
+      node_ = tree_->next_sibling(node_);
+      return *this;
+    }
+    iterator operator++(int) noexcept {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const iterator& o) const noexcept { return node_ == o.node_; }
+
+   private:
+    const call_tree* tree_ = nullptr;
+    node_id node_ = null_node;
+  };
+
+  child_range(const call_tree* t, node_id n) noexcept : tree_(t), node_(n) {}
+  [[nodiscard]] iterator begin() const noexcept { return {tree_, tree_->first_child(node_)}; }
+  [[nodiscard]] iterator end() const noexcept { return {tree_, null_node}; }
+  [[nodiscard]] bool empty() const noexcept { return !tree_->has_children(node_); }
+
+ private:
+  const call_tree* tree_;
+  node_id node_;
+};
+
+inline call_tree::child_range call_tree::children(node_id n) const noexcept { return {this, n}; }
+
+}  // namespace ccrc

@@ -1,0 +1,81 @@
+// ccrc - building a CCT online from method entry and exit events.
+#pragma once
+
+#include <ccrc/tree/ids.hpp>
+#include <ccrc/tree/metric.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace ccrc {
+
+/// The current calling context of one thread, moved by enter(frame) and exit() as a profiler
+/// sees method entries and exits. Once a context exists, enter() is a child lookup (the
+/// newest child first, then at most 8 siblings or one hash probe): no allocation, and nothing
+/// ever throws.
+///
+/// If the tree cannot grow (out of memory, or 2^32-1 nodes), enter() stays on the current
+/// node and counts the lost level: the metrics of the lost contexts land on their deepest
+/// recorded caller, so inclusive totals stay right, and truncated() tells how often it
+/// happened. exit() at the root (events that began before profiling did) is ignored and
+/// counted by unbalanced_exits().
+///
+///     ccrc::cct<ccrc::metric<"calls">> t;
+///     ccrc::cursor c(t);
+///     c.enter(t.intern("main"));
+///     c.add<"calls">(1);
+///     c.exit();
+template <class Tree>
+class cursor {
+ public:
+  explicit cursor(Tree& tree, node_id start = root_node) noexcept : tree_(&tree), node_(start) {}
+
+  /// Enters the callee `f` of the current context.
+  void enter(frame_id f) noexcept {
+    if (lost_ == 0) {
+      node_id c = tree_->find_child(node_, f);
+      if (c == null_node) c = tree_->try_find_or_add_child(node_, f);
+      if (c != null_node) {
+        node_ = c;
+        return;
+      }
+    }
+    ++lost_;
+    ++truncated_;
+  }
+
+  /// Returns to the caller of the current context.
+  void exit() noexcept {
+    if (lost_ != 0) {
+      --lost_;
+    } else if (node_ == root_node) {
+      ++unbalanced_exits_;
+    } else {
+      node_ = tree_->tree().parent(node_);
+    }
+  }
+
+  /// Adds v to the metric `Name` of the current context (for a ccrc::cct).
+  template <fixed_string Name, class T = Tree>  // T: looked up only when add is used
+  void add(std::remove_cvref_t<decltype(std::declval<T&>().template get<Name>(node_id{}))> v) noexcept {
+    tree_->template get<Name>(node_) += v;
+  }
+
+  /// The current context (its deepest recorded caller while levels are lost).
+  [[nodiscard]] node_id node() const noexcept { return node_; }
+  [[nodiscard]] Tree& tree() const noexcept { return *tree_; }
+  /// Number of enter() calls whose context was not recorded.
+  [[nodiscard]] std::uint64_t truncated() const noexcept { return truncated_; }
+  /// Number of exit() calls ignored at the root.
+  [[nodiscard]] std::uint64_t unbalanced_exits() const noexcept { return unbalanced_exits_; }
+
+ private:
+  Tree* tree_;
+  node_id node_;
+  std::uint64_t lost_ = 0;
+  std::uint64_t truncated_ = 0;
+  std::uint64_t unbalanced_exits_ = 0;
+};
+
+}  // namespace ccrc

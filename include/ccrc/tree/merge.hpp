@@ -1,0 +1,63 @@
+// ccrc - merging one calling context tree into another.
+#pragma once
+
+#include <ccrc/tree/cct.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <cstddef>
+#include <vector>
+
+namespace ccrc {
+
+namespace detail {
+
+// Creates in `into` every context of `from`; returns the node mapping. One pass in id order:
+// parent(n) < n, so a node's parent is always mapped before it.
+template <class Into>
+std::vector<node_id> merge_structure(Into& into, const call_tree& from) {
+  CCRC_ASSERT(&into.tree() != &from, "ccrc: cannot merge a tree into itself");
+  const symbol_table& syms = from.symbols();
+  std::vector<frame_id> frame_map(syms.frame_count());
+  for (frame_id f = 1; f < frame_map.size(); ++f)
+    frame_map[f] = into.symbols().intern(syms.name(f), syms.site(f));
+  std::vector<node_id> node_map(from.size());
+  node_map[root_node] = root_node;
+  for (node_id n = 1; n < from.size(); ++n)
+    node_map[n] = into.find_or_add_child(node_map[from.parent(n)], frame_map[from.frame(n)]);
+  return node_map;
+}
+
+}  // namespace detail
+
+/// Adds every calling context of `from` to `into`: a context both have gets the sum of the
+/// metrics, a context only `from` has is created (as the newest child of its parent). How
+/// per-thread trees, or several runs, become one. Returns the node of `into` for each node of
+/// `from`. O(size of from), expected.
+///
+///     ccrc::merge(total, thread_tree);  // total now holds thread_tree's contexts too
+template <metric_spec... Metrics>
+std::vector<node_id> merge(cct<Metrics...>& into, const cct<Metrics...>& from) {
+  std::vector<node_id> map = detail::merge_structure(into, from.tree());
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto add_column = [&](auto dst, auto src) {
+      for (std::size_t n = 0; n < src.size(); ++n) dst[map[n]] += src[n];
+    };
+    (add_column(into.template column<I>(), from.template column<I>()), ...);
+  }(std::index_sequence_for<Metrics...>{});
+  return map;
+}
+
+/// merge for profiles: metrics are matched by name; a metric only `from` has is added to
+/// `into` (zero on its existing nodes).
+inline std::vector<node_id> merge(profile& into, const profile& from) {
+  std::vector<node_id> map = detail::merge_structure(into, from.tree());
+  for (std::size_t i = 0; i < from.metric_count(); ++i) {
+    auto found = into.find_metric(from.metric_name(i));
+    std::span<double> dst = into.column(found ? *found : into.add_metric(std::string(from.metric_name(i))));
+    std::span<const double> src = from.column(i);
+    for (std::size_t n = 0; n < src.size(); ++n) dst[map[n]] += src[n];
+  }
+  return map;
+}
+
+}  // namespace ccrc

@@ -1,0 +1,112 @@
+// ccrc - a calling context tree whose metrics are chosen at run time, as files name them.
+#pragma once
+
+#include <ccrc/detail/metric_tree.hpp>
+#include <ccrc/error.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// A calling context tree with a run-time list of named metrics, each a column of double
+/// indexed by node_id: what the readers return and the ccrc tool works on. Integers are exact
+/// up to 2^53 (readers reject larger integer counts rather than round them).
+/// For metrics fixed at compile time (a profiler's own tree) use ccrc::cct.
+///
+///     ccrc::profile p({"calls", "bytecodes"});
+///     ccrc::frame_id frames[] = {p.intern("main"), p.intern("f")};
+///     double values[] = {20, 180};
+///     ccrc::node_id f = p.add_path(frames, values);
+///     assert(p.column("bytecodes")[f] == 180);
+class profile : public detail::metric_tree<profile> {
+  friend class detail::metric_tree<profile>;
+  using base = detail::metric_tree<profile>;
+
+ public:
+  /// A profile with the given metrics (at least one; names unique and non-empty).
+  explicit profile(std::vector<std::string> metric_names = {"samples"}) {
+    if (metric_names.empty()) throw error("ccrc: a profile needs at least one metric");
+    for (auto& name : metric_names) add_metric(std::move(name));
+  }
+
+  [[nodiscard]] std::size_t metric_count() const noexcept { return names_.size(); }
+  [[nodiscard]] const std::vector<std::string>& metric_names() const noexcept { return names_; }
+  [[nodiscard]] std::string_view metric_name(std::size_t i) const noexcept { return names_[i]; }
+
+  /// Index of the metric called `name`, if any.
+  [[nodiscard]] std::optional<std::size_t> find_metric(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == name) return i;
+    return std::nullopt;
+  }
+
+  /// Index of the metric called `name`; throws ccrc::error listing the metrics if absent.
+  [[nodiscard]] std::size_t metric_index(std::string_view name) const {
+    if (auto i = find_metric(name)) return *i;
+    std::string known;
+    for (const auto& n : names_) known += (known.empty() ? "" : ", ") + n;
+    throw error("ccrc: no metric named '" + std::string(name) + "' (this profile has: " + known +
+                ")");
+  }
+
+  /// Adds a metric, zero at every node; returns its index.
+  std::size_t add_metric(std::string name) {
+    if (name.empty()) throw error("ccrc: a metric needs a name");
+    if (find_metric(name)) throw error("ccrc: two metrics named '" + name + "'");
+    columns_.emplace_back(size(), 0.0);
+    names_.push_back(std::move(name));
+    return names_.size() - 1;
+  }
+
+  [[nodiscard]] std::span<double> column(std::size_t i) noexcept { return columns_[i]; }
+  [[nodiscard]] std::span<const double> column(std::size_t i) const noexcept { return columns_[i]; }
+  [[nodiscard]] std::span<double> column(std::string_view name) { return columns_[metric_index(name)]; }
+  [[nodiscard]] std::span<const double> column(std::string_view name) const {
+    return columns_[metric_index(name)];
+  }
+
+  using base::add_path;
+  /// Adds `values` (one per metric, in order) to the node reached by `frames` from the root,
+  /// creating it. Returns the node.
+  node_id add_path(std::span<const frame_id> frames, std::span<const double> values) {
+    CCRC_ASSERT(values.size() == metric_count(), "ccrc: one value per metric");
+    node_id n = base::add_path(frames);
+    add(n, values);
+    return n;
+  }
+
+  /// Adds one value per metric to node n.
+  void add(node_id n, std::span<const double> values) noexcept {
+    for (std::size_t i = 0; i < values.size(); ++i) columns_[i][n] += values[i];
+  }
+
+  /// Calls f(name, column) for each metric in order, column a std::span<const double>.
+  template <class F>
+  void for_each_column(F&& f) const {
+    for (std::size_t i = 0; i < names_.size(); ++i) f(std::string_view(names_[i]), column(i));
+  }
+
+ private:
+  void reserve_columns(std::size_t n) {
+    for (auto& c : columns_) c.reserve(n);
+  }
+  void grow_columns(std::size_t n) {
+    for (auto& c : columns_) c.resize(n);
+  }
+  [[nodiscard]] std::size_t columns_bytes() const noexcept {
+    std::size_t bytes = 0;
+    for (const auto& c : columns_) bytes += c.capacity() * sizeof(double);
+    return bytes;
+  }
+
+  std::vector<std::string> names_;
+  std::vector<std::vector<double>> columns_;
+};
+
+}  // namespace ccrc

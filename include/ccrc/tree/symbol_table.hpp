@@ -1,0 +1,156 @@
+// ccrc - the symbol table: interns method names and frames to dense ids.
+#pragma once
+
+#include <ccrc/detail/hash.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/tree/ids.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ccrc {
+
+/// Interns method names to dense method_ids and frames (a method, optionally qualified by a
+/// call site) to dense frame_ids, so that nodes store 4-byte keys and search, flat profiles
+/// and call graphs work on the table instead of on every node.
+///
+/// Method 0 is the empty name and frame 0 its site-less frame: the root's. Ids are assigned in
+/// first-intern order, so interning the same names in the same order gives the same ids.
+/// Returned names stay valid for the table's lifetime (interning never moves them).
+///
+///     ccrc::symbol_table syms;
+///     ccrc::frame_id f = syms.intern("java.util.HashMap.get(Object)");
+///     assert(syms.intern("java.util.HashMap.get(Object)") == f && syms.name(f).size() == 30);
+class symbol_table {
+ public:
+  /// Call site of a frame interned without one.
+  static constexpr std::uint32_t no_site = 0;
+
+  symbol_table() {
+    method_slots_.assign(16, null_node);
+    intern_method({});
+    frames_.push_back({0, no_site});
+    plain_frame_[0] = root_frame;
+  }
+
+  /// The frame of `name` without a call site. Expected O(|name|).
+  frame_id intern(std::string_view name) {
+    method_id m = intern_method(name);
+    if (plain_frame_[m] == null_node) plain_frame_[m] = add_frame(m, no_site);
+    return plain_frame_[m];
+  }
+
+  /// The frame of `name` called from `site` (a bytecode index, a line, an address: the
+  /// profiler's choice). Frames of one method at different sites are different CCT keys.
+  frame_id intern(std::string_view name, std::uint32_t site) {
+    if (site == no_site) return intern(name);
+    method_id m = intern_method(name);
+    auto [it, inserted] = sited_frames_.try_emplace(key(m, site), null_node);
+    if (inserted) it->second = add_frame(m, site);
+    return it->second;
+  }
+
+  /// The method id of `name`, created if new. Expected O(|name|).
+  method_id intern_method(std::string_view name) {
+    std::uint64_t h = detail::hash_bytes(name);
+    std::size_t slot = find_slot(name, h);
+    if (method_slots_[slot] != null_node) return method_slots_[slot];
+    if (method_names_.size() >= null_node) throw capacity_error("ccrc: too many methods");
+    auto m = static_cast<method_id>(method_names_.size());
+    method_names_.emplace_back(name);
+    method_hashes_.push_back(h);
+    plain_frame_.push_back(null_node);
+    method_slots_[slot] = m;
+    if (2 * method_names_.size() > method_slots_.size()) rehash(2 * method_slots_.size());
+    return m;
+  }
+
+  /// The site-less frame of `name`, if interned.
+  [[nodiscard]] std::optional<frame_id> find(std::string_view name) const noexcept {
+    auto m = find_method(name);
+    if (!m || plain_frame_[*m] == null_node) return std::nullopt;
+    return plain_frame_[*m];
+  }
+
+  /// The method named `name`, if interned.
+  [[nodiscard]] std::optional<method_id> find_method(std::string_view name) const noexcept {
+    method_id m = method_slots_[find_slot(name, detail::hash_bytes(name))];
+    if (m == null_node) return std::nullopt;
+    return m;
+  }
+
+  [[nodiscard]] method_id method(frame_id f) const noexcept { return frames_[f].method; }
+  [[nodiscard]] std::uint32_t site(frame_id f) const noexcept { return frames_[f].site; }
+  /// Name of the method of frame `f`.
+  [[nodiscard]] std::string_view name(frame_id f) const noexcept {
+    return method_names_[frames_[f].method];
+  }
+  [[nodiscard]] std::string_view method_name(method_id m) const noexcept {
+    return method_names_[m];
+  }
+
+  /// Number of frames, root frame included: valid frame ids are [0, frame_count()).
+  [[nodiscard]] std::size_t frame_count() const noexcept { return frames_.size(); }
+  /// Number of methods, the root's empty name included.
+  [[nodiscard]] std::size_t method_count() const noexcept { return method_names_.size(); }
+
+  /// Heap bytes held (an estimate: string and deque bookkeeping are approximated).
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    std::size_t bytes = method_slots_.capacity() * sizeof(method_id) +
+                        method_hashes_.capacity() * sizeof(std::uint64_t) +
+                        plain_frame_.capacity() * sizeof(frame_id) +
+                        frames_.capacity() * sizeof(frame_info) +
+                        sited_frames_.size() * 32;
+    for (const auto& s : method_names_) bytes += sizeof(std::string) + s.capacity();
+    return bytes;
+  }
+
+ private:
+  struct frame_info {
+    method_id method;
+    std::uint32_t site;
+  };
+
+  static std::uint64_t key(method_id m, std::uint32_t site) noexcept {
+    return (std::uint64_t{m} << 32) | site;
+  }
+
+  frame_id add_frame(method_id m, std::uint32_t site) {
+    if (frames_.size() >= null_node) throw capacity_error("ccrc: too many frames");
+    frames_.push_back({m, site});
+    return static_cast<frame_id>(frames_.size() - 1);
+  }
+
+  // Linear probing over method ids; the stored hash avoids most string compares.
+  std::size_t find_slot(std::string_view name, std::uint64_t h) const noexcept {
+    std::size_t mask = method_slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      method_id m = method_slots_[i];
+      if (m == null_node || (method_hashes_[m] == h && method_names_[m] == name)) return i;
+    }
+  }
+
+  void rehash(std::size_t capacity) {
+    method_slots_.assign(capacity, null_node);
+    std::size_t mask = capacity - 1;
+    for (method_id m = 0; m < method_names_.size(); ++m) {
+      std::size_t i = method_hashes_[m] & mask;
+      while (method_slots_[i] != null_node) i = (i + 1) & mask;
+      method_slots_[i] = m;
+    }
+  }
+
+  std::deque<std::string> method_names_;  // a deque: growing it never moves a name
+  std::vector<std::uint64_t> method_hashes_;
+  std::vector<method_id> method_slots_;
+  std::vector<frame_id> plain_frame_;  // method -> its site-less frame, or null_node
+  std::vector<frame_info> frames_;
+  std::unordered_map<std::uint64_t, frame_id> sited_frames_;
+};
+
+}  // namespace ccrc

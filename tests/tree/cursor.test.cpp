@@ -1,0 +1,140 @@
+#include <ccrc/tree/cursor.hpp>
+#include <ccrc/tree/cct.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+namespace {
+
+using calls_cct = ccrc::cct<ccrc::metric<"calls">>;
+
+// The Java program of the papers' Figure 1(a), run with a profiler's cursor: every method
+// entry counts one invocation in the current calling context.
+struct figure1_program {
+  calls_cct& t;
+  ccrc::cursor<calls_cct> c{t};
+  ccrc::frame_id main_ = t.intern("main"), f_ = t.intern("f"), g_ = t.intern("g"),
+                 h_ = t.intern("h"), i_ = t.intern("i");
+
+  void enter(ccrc::frame_id frame) {
+    c.enter(frame);
+    c.add<"calls">(1);
+  }
+  void main() {
+    enter(main_);
+    for (int j = 0; j < 20; j++) {
+      f(j);
+      g(j);
+      for (int k = 1; k < j / 2; k++) h(k);
+    }
+    c.exit();
+  }
+  void f(int n) {
+    enter(f_);
+    int k = g(n);
+    k = h(k) * k;
+    c.exit();
+  }
+  int g(int n) {
+    enter(g_);
+    int r = n % 2 == 0 ? h(n / 2) : g(n + 1);
+    c.exit();
+    return r;
+  }
+  void i(int) {
+    enter(i_);
+    c.exit();
+  }
+  int h(int n) {
+    enter(h_);
+    i(n);
+    c.exit();
+    return n - 1;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("running Figure 1's program under a cursor yields Figure 1's CCT and invocation counts") {
+  calls_cct t;
+  figure1_program{t}.main();
+  ccrc::profile expected = test::figure1();
+  CHECK(t.size() == expected.size());
+  for (ccrc::node_id n = 1; n < expected.size(); ++n) {
+    std::string path = test::path_of(expected.tree(), n);
+    CAPTURE(path);
+    CHECK(static_cast<double>(t.get<"calls">(test::node_at(t.tree(), path))) == expected.column("calls")[n]);
+  }
+}
+
+TEST_CASE("cursor replay and add_path build the same tree from the same stack samples") {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    test::rng r{seed};
+    auto samples = test::random_samples(r, 50, 6, 12, 1);
+    ccrc::profile by_path = test::profile_of(samples, 1);
+    ccrc::profile by_cursor({"m0"});
+    ccrc::cursor c(by_cursor);
+    for (const auto& s : samples) {
+      for (const auto& f : s.frames) c.enter(by_cursor.intern(f));
+      by_cursor.column(0)[c.node()] += s.values[0];
+      for (std::size_t k = 0; k < s.frames.size(); ++k) c.exit();
+    }
+    CHECK(c.node() == ccrc::root_node);
+    CHECK(test::canonical(by_cursor) == test::canonical(by_path));
+  }
+}
+
+TEST_CASE("an exit at the root is ignored and counted") {
+  calls_cct t;
+  ccrc::cursor c(t);
+  c.exit();
+  c.enter(t.intern("a"));
+  c.exit();
+  c.exit();
+  CHECK(c.node() == ccrc::root_node);
+  CHECK(c.unbalanced_exits() == 2);
+}
+
+namespace {
+
+// A tree that refuses to grow past `limit` nodes, as an exhausted one would.
+struct full_tree {
+  calls_cct inner;
+  std::size_t limit;
+  const ccrc::call_tree& tree() const { return inner.tree(); }
+  ccrc::node_id find_child(ccrc::node_id p, ccrc::frame_id f) const { return inner.find_child(p, f); }
+  ccrc::node_id try_find_or_add_child(ccrc::node_id p, ccrc::frame_id f) noexcept {
+    return inner.size() >= limit ? ccrc::null_node : inner.try_find_or_add_child(p, f);
+  }
+  template <ccrc::fixed_string Name>
+  auto& get(ccrc::node_id n) {
+    return inner.get<Name>(n);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("contexts a full tree cannot hold land on their deepest recorded caller, and are counted") {
+  full_tree t{{}, 3};
+  ccrc::frame_id a = t.inner.intern("a"), b = t.inner.intern("b"), x = t.inner.intern("x");
+  ccrc::cursor c(t);
+  c.enter(a);
+  c.enter(b);  // the tree is now full: root, a, b
+  c.enter(x);  // lost: stays at b
+  c.add<"calls">(1);
+  c.enter(x);  // lost again
+  c.add<"calls">(1);
+  CHECK(c.node() == 2);
+  CHECK(c.truncated() == 2);
+  c.exit();
+  c.exit();
+  CHECK(c.node() == 2);  // back at b after leaving the two lost levels
+  c.exit();
+  CHECK(c.node() == 1);
+  CHECK(t.inner.get<"calls">(2) == 2);
+  CHECK(t.inner.size() == 3);
+}

@@ -1,0 +1,73 @@
+#include <ccrc/tree/merge.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+namespace {
+
+std::vector<double> totals(const ccrc::profile& p) {
+  std::vector<double> out;
+  p.for_each_column([&](std::string_view, auto c) { out.push_back(std::accumulate(c.begin(), c.end(), 0.0)); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("merging a tree into an empty one copies it; merging it again doubles every metric") {
+  ccrc::profile fig = test::figure1();
+  ccrc::profile total({"calls", "bytecodes"});
+  auto map = ccrc::merge(total, fig);
+  CHECK(test::canonical(total) == test::canonical(fig));
+  for (ccrc::node_id n = 0; n < fig.size(); ++n) CHECK(test::path_of(total.tree(), map[n]) == test::path_of(fig.tree(), n));
+  ccrc::merge(total, fig);
+  CHECK(total.size() == fig.size());
+  CHECK(total.column("bytecodes")[test::node_at(total.tree(), "main;h;i")] == 720);
+  CHECK(totals(total) == std::vector<double>{690, 6476});
+}
+
+TEST_CASE("merge creates the contexts only the source has, under the right parents") {
+  ccrc::cct<ccrc::metric<"samples">> a, b;
+  a.add_path(std::vector<ccrc::frame_id>{a.intern("main"), a.intern("f")}, 3);
+  b.add_path(std::vector<ccrc::frame_id>{b.intern("main"), b.intern("g")}, 4);
+  b.add_path(std::vector<ccrc::frame_id>{b.intern("main"), b.intern("f")}, 1);
+  ccrc::merge(a, b);
+  CHECK(a.size() == 4);
+  CHECK(a.get<"samples">(test::node_at(a.tree(), "main;f")) == 4);
+  CHECK(a.get<"samples">(test::node_at(a.tree(), "main;g")) == 4);
+}
+
+TEST_CASE("merging profiles matches metrics by name and adds the ones it lacks") {
+  ccrc::profile a({"calls"}), b({"time", "calls"});
+  a.add_path(std::vector<ccrc::frame_id>{a.intern("x")}, std::vector<double>{1});
+  b.add_path(std::vector<ccrc::frame_id>{b.intern("x")}, std::vector<double>{2.5, 10});
+  ccrc::merge(a, b);
+  CHECK(a.metric_names() == std::vector<std::string>{"calls", "time"});
+  ccrc::node_id x = test::node_at(a.tree(), "x");
+  CHECK(a.column("calls")[x] == 11);
+  CHECK(a.column("time")[x] == 2.5);
+}
+
+TEST_CASE("merge is associative and conserves totals, on random trees") {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    test::rng r{seed};
+    ccrc::profile x = test::profile_of(test::random_samples(r, 30, 5, 8));
+    ccrc::profile y = test::profile_of(test::random_samples(r, 30, 5, 8));
+    ccrc::profile z = test::profile_of(test::random_samples(r, 30, 5, 8));
+    ccrc::profile left({"m0", "m1"}), yz({"m0", "m1"}), right({"m0", "m1"});
+    ccrc::merge(left, x);
+    ccrc::merge(left, y);
+    ccrc::merge(left, z);
+    ccrc::merge(yz, y);
+    ccrc::merge(yz, z);
+    ccrc::merge(right, x);
+    ccrc::merge(right, yz);
+    CHECK(test::canonical(left) == test::canonical(right));
+    std::vector<double> expected = totals(x);
+    for (std::size_t i = 0; i < expected.size(); ++i) expected[i] += totals(y)[i] + totals(z)[i];
+    CHECK(totals(left) == expected);
+  }
+}
