@@ -1,0 +1,84 @@
+#include <ccrc/algorithm/flat.hpp>
+#include <ccrc/tree/cct.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace {
+
+template <class Entries>
+std::vector<std::string> names(const ccrc::call_tree& t, const Entries& entries) {
+  std::vector<std::string> out;
+  for (const auto& e : entries) out.emplace_back(t.symbols().method_name(e.method));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Figure 4(c): bytecodes per method, with the papers' percentages") {
+  ccrc::profile p = test::figure1();
+  auto entries = ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"));
+  CHECK(names(p.tree(), entries) == std::vector<std::string>{"main", "h", "i", "g", "f"});
+  const double self[] = {1066, 792, 660, 540, 180};
+  const double percent[] = {32.92, 24.46, 20.38, 16.68, 5.56};
+  for (std::size_t k = 0; k < 5; ++k) {
+    CHECK(entries[k].self == self[k]);
+    CHECK(entries[k].percent == doctest::Approx(percent[k]).epsilon(0.0002));
+  }
+}
+
+TEST_CASE("invocations per method; ties ordered by name") {
+  ccrc::profile p = test::figure1();
+  auto entries = ccrc::flat(ccrc::tree_view(p.tree()), p.column("calls"));
+  CHECK(names(p.tree(), entries) == std::vector<std::string>{"h", "i", "g", "f", "main"});
+  CHECK(entries[0].self == 132);
+  CHECK(entries[1].self == 132);
+  CHECK(entries[2].self == 60);
+  CHECK(entries[3].self == 20);
+  CHECK(entries[4].self == 1);
+}
+
+TEST_CASE("the flat profile of a view: the subtree of f sums to ag(f)") {
+  ccrc::profile p = test::figure1();
+  auto entries = ccrc::flat(ccrc::tree_view(p.tree(), test::node_at(p.tree(), "main;f")), p.column("bytecodes"));
+  CHECK(names(p.tree(), entries) == std::vector<std::string>{"g", "h", "i", "f"});
+  CHECK(entries[0].self == 270);
+  CHECK(entries[1].self == 240);
+  CHECK(entries[2].self == 200);
+  CHECK(entries[3].self == 180);
+  CHECK(entries[3].percent == doctest::Approx(100.0 * 180 / 890));
+}
+
+TEST_CASE("per_method agrees with summing over nodes by hand, on random trees") {
+  for (std::uint64_t seed = 1; seed <= 500; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 40, 8, 10));
+    std::vector<double> sums = ccrc::per_method(ccrc::tree_view(p.tree()), p.column(1));
+    std::map<std::string, double> expected;
+    for (ccrc::node_id n = 1; n < p.size(); ++n) expected[std::string(p.tree().name(n))] += p.column(1)[n];
+    for (const auto& [name, value] : expected) CHECK(sums[*p.symbols().find_method(name)] == value);
+    double percent = 0;
+    for (const auto& e : ccrc::flat(ccrc::tree_view(p.tree()), p.column(1))) percent += e.percent;
+    double total = 0;
+    for (const auto& [name, value] : expected) total += value;
+    if (total > 0) CHECK(percent == doctest::Approx(100.0));
+  }
+}
+
+TEST_CASE("a zero total gives 0 %, not NaN; NaN values sort last") {
+  ccrc::cct<ccrc::metric<"t", double>> t;
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("a")}, 0.0);
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("b")}, 0.0);
+  for (const auto& e : ccrc::flat(ccrc::tree_view(t.tree()), t.column<"t">())) CHECK(e.percent == 0);
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("c")}, std::numeric_limits<double>::quiet_NaN());
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("d")}, 2.0);
+  auto entries = ccrc::flat(ccrc::tree_view(t.tree()), t.column<"t">());
+  CHECK(names(t.tree(), entries) == std::vector<std::string>{"d", "a", "b", "c"});
+  for (const auto& e : entries) CHECK(std::isfinite(e.percent));
+}
