@@ -1,0 +1,92 @@
+// ccrc - splitting a byte stream into lines, with a bound on the length of one line.
+#pragma once
+
+#include <ccrc/error.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccrc::detail {
+
+/// Calls on_line(line, number) for each line pulled from `read` (a callable filling a buffer:
+/// std::size_t read(char* dst, std::size_t capacity), 0 at the end), without its '\n' or a
+/// final '\r'; numbers start at 1. Memory stays bounded by `max_line_bytes`: a longer line
+/// throws parse_error as soon as that many bytes are seen, so a 1 GB line is refused without
+/// being held.
+template <class Read, class OnLine>
+void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
+  constexpr std::size_t chunk = std::size_t{1} << 20;
+  std::vector<char> buf(chunk);
+  std::size_t begin = 0, end = 0;
+  std::uint64_t number = 0;
+  auto emit = [&](const char* p, std::size_t n) {
+    ++number;
+    if (n > max_line_bytes)
+      throw parse_error(number, "line longer than " + std::to_string(max_line_bytes) + " bytes");
+    if (n != 0 && p[n - 1] == '\r') --n;
+    on_line(std::string_view(p, n), number);
+  };
+  std::size_t scanned = 0;  // bytes of the partial line already searched for '\n'
+  for (;;) {
+    // Emit every complete line in the buffer.
+    while (const void* nl = std::memchr(buf.data() + scanned, '\n', end - scanned)) {
+      auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data());
+      emit(buf.data() + begin, stop - begin);
+      begin = scanned = stop + 1;
+    }
+    scanned = end;
+    if (end - begin > max_line_bytes)
+      throw parse_error(number + 1, "line longer than " + std::to_string(max_line_bytes) + " bytes");
+    // Keep the partial line, making room for one more chunk.
+    if (begin != 0) {
+      std::memmove(buf.data(), buf.data() + begin, end - begin);
+      end -= begin;
+      scanned -= begin;
+      begin = 0;
+    }
+    if (buf.size() - end < chunk) buf.resize(std::max(2 * buf.size(), end + chunk));
+    std::size_t got = read(buf.data() + end, buf.size() - end);
+    if (got == 0) break;
+    end += got;
+  }
+  if (end != begin) emit(buf.data() + begin, end - begin);
+}
+
+/// A `read` callable over bytes in memory.
+struct memory_source {
+  std::string_view rest;
+  std::size_t operator()(char* dst, std::size_t cap) noexcept {
+    std::size_t n = std::min(cap, rest.size());
+    std::memcpy(dst, rest.data(), n);
+    rest.remove_prefix(n);
+    return n;
+  }
+};
+
+/// A `read` callable over a std::istream.
+struct stream_source {
+  std::istream* in;
+  std::size_t operator()(char* dst, std::size_t cap) {
+    in->read(dst, static_cast<std::streamsize>(cap));
+    return static_cast<std::size_t>(in->gcount());
+  }
+};
+
+/// A `read` callable over a C stream; read errors throw ccrc::error.
+struct file_source {
+  std::FILE* file;
+  std::size_t operator()(char* dst, std::size_t cap) {
+    std::size_t n = std::fread(dst, 1, cap, file);
+    if (n == 0 && std::ferror(file)) throw error("ccrc: read error");
+    return n;
+  }
+};
+
+}  // namespace ccrc::detail

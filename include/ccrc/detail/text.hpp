@@ -1,0 +1,62 @@
+// ccrc - checks on names read from or written to text formats.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace ccrc::detail {
+
+/// nullptr if `s` is valid UTF-8 with no control character (C0, DEL); otherwise why not.
+/// Frame names are checked once, when first interned, so the cost is per unique name.
+inline const char* check_name_text(std::string_view s) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p != end) {
+    unsigned c = *p;
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f) return "contains a control character";
+      ++p;
+      continue;
+    }
+    // Lead byte: sequence length and the smallest code point it may encode (no overlongs).
+    int len;
+    std::uint32_t cp, min;
+    if ((c & 0xe0) == 0xc0) len = 2, cp = c & 0x1f, min = 0x80;
+    else if ((c & 0xf0) == 0xe0) len = 3, cp = c & 0x0f, min = 0x800;
+    else if ((c & 0xf8) == 0xf0) len = 4, cp = c & 0x07, min = 0x10000;
+    else return "is not valid UTF-8";
+    if (end - p < len) return "is not valid UTF-8";
+    for (int i = 1; i < len; ++i) {
+      if ((p[i] & 0xc0) != 0x80) return "is not valid UTF-8";
+      cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return "is not valid UTF-8";
+    if (cp >= 0x80 && cp < 0xa0) return "contains a control character";
+    p += len;
+  }
+  return nullptr;
+}
+
+/// Length of the longest common prefix of a and b, compared eight bytes at a time.
+[[nodiscard]] inline std::size_t common_prefix(std::string_view a, std::string_view b) noexcept {
+  std::size_t n = a.size() < b.size() ? a.size() : b.size(), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) {
+      std::uint64_t diff = x ^ y;
+      return i + static_cast<std::size_t>((std::endian::native == std::endian::little
+                                               ? std::countr_zero(diff)
+                                               : std::countl_zero(diff)) / 8);
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+[[nodiscard]] constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+}  // namespace ccrc::detail

@@ -1,0 +1,283 @@
+// ccrc - Brendan Gregg's folded (collapsed) stacks: "main;f;g 42", outermost frame first.
+#pragma once
+
+#include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/text.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/tree/profile.hpp>
+#include <ccrc/tree/view.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <istream>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace ccrc {
+
+/// Options of the folded reader.
+struct folded_options {
+  /// A longer line is an error (it is refused as soon as this many bytes are seen).
+  std::size_t max_line_bytes = std::size_t{64} << 20;
+  /// Accept negative counts (differential profiles); off by default, where one is an error.
+  bool allow_negative = false;
+};
+
+namespace detail {
+
+// Parses folded lines into a profile. Consecutive lines of a folded file usually share a
+// prefix (files are sorted, or written depth-first), so the frames the previous line
+// already resolved are reused without hashing: a memcmp replaces most of the parsing.
+class folded_parser {
+ public:
+  explicit folded_parser(const folded_options& options) : options_(options) {}
+
+  void line(std::string_view s, std::uint64_t number) {
+    number_ = number;
+    while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    if (s.empty()) return;
+    if (s.front() == '#') return comment(s);
+    if (!profile_) start(count_trailing_numbers(s));
+    std::string_view stack = split_counts(s);
+    node_id n = resolve(stack);
+    profile_->add(n, values_);
+  }
+
+  profile finish() {
+    if (!profile_) start(1);
+    return std::move(*profile_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& reason) const { throw parse_error(number_, reason); }
+
+  // "# metrics: calls bytecodes" names the count columns; other comment lines are ignored.
+  void comment(std::string_view s) {
+    s.remove_prefix(1);
+    while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+    constexpr std::string_view key = "metrics:";
+    if (s.substr(0, key.size()) != key) return;
+    if (profile_) fail("the '# metrics:' header must come before the first stack");
+    std::vector<std::string> names;
+    for (std::size_t i = key.size(); i < s.size();) {
+      if (is_blank(s[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < s.size() && !is_blank(s[j])) ++j;
+      std::string name(s.substr(i, j - i));
+      if (check_name_text(name)) fail("metric name '" + name + "' is not printable text");
+      for (const auto& other : names)
+        if (other == name) fail("metric '" + name + "' is named twice");
+      names.push_back(std::move(name));
+      i = j;
+    }
+    if (names.empty()) fail("the '# metrics:' header names no metric");
+    profile_.emplace(std::move(names));
+    values_.resize(profile_->metric_count());
+  }
+
+  // Without a header, the first stack line decides how many counts a line has.
+  std::size_t count_trailing_numbers(std::string_view s) const {
+    std::size_t k = 0;
+    for (;;) {
+      std::size_t space = s.find_last_of(" \t");
+      if (space == std::string_view::npos) break;
+      double ignored;
+      if (parse_number(s.substr(space + 1), true, ignored) == number_status::not_a_number) break;
+      ++k;
+      s = s.substr(0, space);
+      while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    }
+    if (k == 0) fail("missing count: a line is 'frame;frame;... count'");
+    return k;
+  }
+
+  void start(std::size_t k) {
+    std::vector<std::string> names;
+    if (k == 1) names.emplace_back("samples");
+    for (std::size_t i = 1; k > 1 && i <= k; ++i) names.push_back("metric_" + std::to_string(i));
+    profile_.emplace(std::move(names));
+    values_.resize(k);
+  }
+
+  // Parses the counts, right to left, into values_; returns the stack before them.
+  std::string_view split_counts(std::string_view s) {
+    for (std::size_t i = values_.size(); i-- > 0;) {
+      std::size_t space = s.find_last_of(" \t");
+      std::string_view token = s.substr(space == std::string_view::npos ? 0 : space + 1);
+      number_status st = parse_number(token, options_.allow_negative, values_[i]);
+      if (st != number_status::ok) {
+        if (st == number_status::not_a_number || space == std::string_view::npos)
+          fail(values_.size() == 1 ? "missing count: '" + std::string(token.substr(0, 40)) +
+                                         "' is not a number"
+                                   : "expected " + std::to_string(values_.size()) +
+                                         " counts at the end of the line; '" +
+                                         std::string(token.substr(0, 40)) + "' is not a number");
+        fail("count '" + std::string(token.substr(0, 40)) + "' " + describe(st));
+      }
+      if (space == std::string_view::npos) fail("missing stack before the counts");
+      s = s.substr(0, space);
+      while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    }
+    if (s.empty()) fail("missing stack before the counts");
+    return s;
+  }
+
+  // The node of `stack`, reusing the frames shared with the previous line.
+  node_id resolve(std::string_view stack) {
+    std::size_t common = common_prefix(stack, prev_);
+    // Frames of the previous line whose ';' lies in the common prefix are the same frames.
+    std::size_t reused = 0;
+    while (reused < prev_ends_.size() && prev_ends_[reused] < common && prev_[prev_ends_[reused]] == ';')
+      ++reused;
+    prev_nodes_.resize(reused);
+    prev_ends_.resize(reused);
+    std::size_t pos = reused == 0 ? 0 : prev_ends_.back() + 1;
+    node_id n = reused == 0 ? root_node : prev_nodes_.back();
+    for (;;) {
+      std::size_t stop = stack.find(';', pos);
+      if (stop == std::string_view::npos) stop = stack.size();
+      n = profile_->find_or_add_child(n, frame_of(stack.substr(pos, stop - pos)));
+      prev_nodes_.push_back(n);
+      prev_ends_.push_back(stop);
+      if (stop == stack.size()) break;
+      pos = stop + 1;
+    }
+    prev_.assign(stack);
+    return n;
+  }
+
+  frame_id frame_of(std::string_view name) {
+    if (name.empty()) fail("empty frame name (';;', or ';' at the start or end of the stack)");
+    if (auto f = profile_->symbols().find(name)) return *f;
+    if (const char* why = check_name_text(name))
+      fail("frame name " + std::string(why) + " (binary data?)");
+    return profile_->intern(name);
+  }
+
+  folded_options options_;
+  std::optional<profile> profile_;
+  std::vector<double> values_;
+  std::uint64_t number_ = 0;
+  std::string prev_;                 // stack text of the previous line
+  std::vector<node_id> prev_nodes_;  // node of each of its frames
+  std::vector<std::size_t> prev_ends_;  // offset of the byte after each of its frames
+};
+
+template <class Read>
+profile read_folded_from(Read&& read, const folded_options& options) {
+  folded_parser parser(options);
+  for_each_line(read, options.max_line_bytes,
+                [&](std::string_view line, std::uint64_t number) { parser.line(line, number); });
+  return parser.finish();
+}
+
+}  // namespace detail
+
+/// Reads a folded-stacks profile: one line per stack, frames separated by ';' outermost
+/// first, then one or more counts separated by blanks. Frames may contain spaces.
+///
+/// - Counts: integers or decimals ("42", "0.25", "1e6"); negative only with allow_negative.
+/// - Metrics: a comment line `# metrics: calls bytecodes` before the first stack names the
+///   columns; without it, one column is called `samples` and several `metric_1`, `metric_2`...
+///   (their number taken from the first stack line). Other lines starting with '#' and blank
+///   lines are ignored.
+/// - A stack seen twice adds up; every frame line's counts are the self metrics of its last
+///   frame. The top-level frames hang under the synthetic root (node 0).
+/// - Errors throw ccrc::parse_error naming the line: missing or non-numeric count, negative
+///   count, integer above 2^53, empty frame, control characters or invalid UTF-8 (binary
+///   junk), a line over max_line_bytes, a misplaced header. Nothing is skipped silently.
+///
+/// O(bytes), one pass, memory O(tree + longest line).
+///
+///     ccrc::profile p = ccrc::read_folded("main;f 20 180\nmain;g 20 180\n");
+///     // p.metric_names() == {"metric_1", "metric_2"}, 3 nodes besides the root
+inline profile read_folded(std::string_view text, const folded_options& options = {}) {
+  return detail::read_folded_from(detail::memory_source{text}, options);
+}
+
+/// read_folded from a stream.
+inline profile read_folded(std::istream& in, const folded_options& options = {}) {
+  return detail::read_folded_from(detail::stream_source{&in}, options);
+}
+
+/// read_folded from a file; throws ccrc::error if it cannot be opened.
+inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw error("ccrc: cannot open " + path.string());
+  return detail::read_folded_from(detail::file_source{file.get()}, options);
+}
+
+/// Writes `t` (a ccrc::profile or ccrc::cct) as folded stacks, depth-first, preceded by a
+/// `# metrics:` header: one line for every node with a non-zero metric and for every leaf,
+/// so that read_folded gives back the same contexts with the same metrics. Throws
+/// ccrc::error for what the format cannot hold (rather than writing something that would read
+/// back differently): metrics on the root, a frame name with ';' or a control character, a
+/// line ending in a frame whose name ends in a blank, a non-finite value, a metric name with
+/// a blank. O(total length of the written paths).
+template <class Tree>
+void write_folded(std::ostream& out, const Tree& t) {
+  const call_tree& tree = t.tree();
+  std::string buf = "# metrics:";
+  t.for_each_column([&](std::string_view name, auto column) {
+    if (name.find_first_of(" \t") != std::string_view::npos || detail::check_name_text(name))
+      throw error("ccrc: metric name '" + std::string(name) + "' cannot be written to a folded file");
+    buf.append(" ").append(name);
+    if (column[root_node] != 0)
+      throw error("ccrc: the root has metrics of its own, which a folded file cannot hold");
+  });
+  buf += '\n';
+
+  std::vector<char> checked(tree.symbols().frame_count(), 0);
+  std::vector<std::size_t> length_at(1, 0);  // path length at each level
+  std::string path;
+  preorder(tree_view(tree), [&](node_id n, std::uint32_t level) {
+    if (level == 0) return;
+    frame_id f = tree.frame(n);
+    std::string_view name = tree.name(n);
+    if (!checked[f]) {
+      if (name.empty() || name.find(';') != std::string_view::npos || detail::check_name_text(name))
+        throw error("ccrc: frame '" + std::string(name) + "' cannot be written to a folded file");
+      checked[f] = 1;
+    }
+    if (level == 1 && name.front() == '#')
+      throw error("ccrc: top-level frame '" + std::string(name) + "' would read back as a comment");
+    path.resize(length_at[level - 1]);
+    if (level > 1) path += ';';
+    path += name;
+    length_at.resize(level + 1);
+    length_at[level] = path.size();
+
+    bool emit = !tree.has_children(n);
+    t.for_each_column([&](std::string_view, auto column) { emit = emit || column[n] != 0; });
+    if (!emit) return;
+    if (detail::is_blank(name.back()))
+      throw error("ccrc: frame '" + std::string(name) + "' ends in a blank, which a folded line cannot hold");
+    buf += path;
+    t.for_each_column([&](std::string_view, auto column) {
+      if constexpr (std::is_floating_point_v<typename decltype(column)::value_type>)
+        if (!std::isfinite(column[n])) throw error("ccrc: non-finite metric value at '" + path + "'");
+      buf += ' ';
+      detail::append_number(buf, column[n]);
+    });
+    buf += '\n';
+    if (buf.size() >= (std::size_t{1} << 20)) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
+  });
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  if (!out) throw error("ccrc: write error");
+}
+
+}  // namespace ccrc

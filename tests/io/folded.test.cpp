@@ -1,0 +1,239 @@
+#include <ccrc/algorithm/statistics.hpp>
+#include <ccrc/io/folded.hpp>
+#include <ccrc/tree/cct.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <sstream>
+#include <streambuf>
+#include <string>
+
+namespace {
+
+// The line number a parse error names, or 0 if the text parses.
+std::uint64_t error_line(std::string_view text, ccrc::folded_options options = {}) {
+  try {
+    (void)ccrc::read_folded(text, options);
+  } catch (const ccrc::parse_error& e) {
+    return e.line();
+  }
+  return 0;
+}
+
+std::string error_message(std::string_view text) {
+  try {
+    (void)ccrc::read_folded(text);
+  } catch (const ccrc::parse_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the Figure 1 file: two named metrics, 18 calling contexts") {
+  ccrc::profile p = test::figure1();
+  CHECK(p.metric_names() == std::vector<std::string>{"calls", "bytecodes"});
+  ccrc::tree_statistics s = ccrc::statistics(p.tree());
+  CHECK(s.nodes == 18);
+  CHECK(s.max_depth == 6);
+  CHECK(s.methods == 5);
+  CHECK(p.column("calls")[test::node_at(p.tree(), "main;h")] == 72);
+  CHECK(p.column("bytecodes")[test::node_at(p.tree(), "main;f;g;g;h;i")] == 50);
+}
+
+TEST_CASE("a plain flame graph file has one metric, samples; repeated stacks add up") {
+  ccrc::profile p = ccrc::read_folded("main;a 3\nmain;b 4\nmain;a 5\nother 1\n");
+  CHECK(p.metric_names() == std::vector<std::string>{"samples"});
+  CHECK(p.size() == 5);
+  CHECK(p.column(0)[test::node_at(p.tree(), "main;a")] == 8);
+  CHECK(p.column(0)[test::node_at(p.tree(), "main")] == 0);
+  CHECK(p.tree().parent(test::node_at(p.tree(), "other")) == ccrc::root_node);
+}
+
+TEST_CASE("several columns without a header are metric_1, metric_2, ...") {
+  ccrc::profile p = ccrc::read_folded("a;b 1 2 3\n");
+  CHECK(p.metric_names() == std::vector<std::string>{"metric_1", "metric_2", "metric_3"});
+  CHECK(p.column(2)[test::node_at(p.tree(), "a;b")] == 3);
+}
+
+TEST_CASE("frames may contain spaces; counts may be decimals; CRLF, blanks and comments are fine") {
+  ccrc::profile p = ccrc::read_folded(
+      "# a comment\r\n\r\n"
+      "java.lang.Thread.run();Foo$Bar.baz(int, long) 0.25\r\n"
+      "   \n"
+      "java.lang.Thread.run();operator new(unsigned long) 1e3\r\n"
+      "java.lang.Thread.run();operator new(unsigned long)\t2\n");
+  CHECK(p.column(0)[test::node_at(p.tree(), "java.lang.Thread.run();Foo$Bar.baz(int, long)")] == 0.25);
+  CHECK(p.column(0)[test::node_at(p.tree(), "java.lang.Thread.run();operator new(unsigned long)")] == 1002);
+}
+
+TEST_CASE("with a header, a frame may end in a number: the header says how many counts there are") {
+  ccrc::profile p = ccrc::read_folded("# metrics: bytes\nmalloc 64 4096\n");
+  CHECK(p.column("bytes")[test::node_at(p.tree(), "malloc 64")] == 4096);
+}
+
+TEST_CASE("consecutive lines sharing a prefix resolve to the right frames") {
+  ccrc::profile p = ccrc::read_folded(
+      "a;b 1\n"
+      "a;b c;d 2\n"  // "b c" is a new frame although "a;b " matches the line above
+      "a;bc 3\n"
+      "a 4\n"
+      "a;b;e 5\n"
+      "a;b 6\n"
+      "x;b 7\n");
+  CHECK(p.column(0)[test::node_at(p.tree(), "a;b")] == 7);
+  CHECK(p.column(0)[test::node_at(p.tree(), "a;b c;d")] == 2);
+  CHECK(p.column(0)[test::node_at(p.tree(), "a;bc")] == 3);
+  CHECK(p.column(0)[test::node_at(p.tree(), "a")] == 4);
+  CHECK(p.column(0)[test::node_at(p.tree(), "a;b;e")] == 5);
+  CHECK(p.column(0)[test::node_at(p.tree(), "x;b")] == 7);
+  CHECK(ccrc::statistics(p.tree()).nodes == 8);
+}
+
+TEST_CASE("an empty input is an empty profile, with defined statistics") {
+  for (std::string_view text : {"", "\n\n", "# just a comment\n"}) {
+    ccrc::profile p = ccrc::read_folded(text);
+    CHECK(p.size() == 1);
+    CHECK(p.metric_names() == std::vector<std::string>{"samples"});
+    CHECK(ccrc::statistics(p.tree()).nodes == 0);
+  }
+  ccrc::profile named = ccrc::read_folded("# metrics: calls time\n");
+  CHECK(named.metric_names() == std::vector<std::string>{"calls", "time"});
+}
+
+TEST_CASE("malformed input is an error naming its line") {
+  CHECK(error_line("a 1\nmain;f\n") == 2);             // missing count
+  CHECK(error_line("main;f abc\n") == 1);              // non-numeric count
+  CHECK(error_line("a 1\nb 2\nc x2\n") == 3);
+  CHECK(error_line("a 1\nb -3\n") == 2);               // negative count
+  CHECK(error_line("a 1\nb;;c 1\n") == 2);             // empty frame
+  CHECK(error_line(";a 1\n") == 1);
+  CHECK(error_line("a; 1\n") == 1);
+  CHECK(error_line("a 1\n42\n") == 2);                 // counts but no stack
+  CHECK(error_line("a 1 2\nb 3\n") == 2);              // fewer counts than the first line
+  CHECK(error_line("# metrics: x y\na 1\n") == 2);
+  CHECK(error_line("a 1\n# metrics: x\n") == 2);       // header after data
+  CHECK(error_line("# metrics:\na 1\n") == 1);
+  CHECK(error_line("# metrics: x x\n") == 1);
+  CHECK(error_line("a 12345678901234567890\n") == 1);  // above 2^53: would be rounded
+  CHECK(error_line("a 9007199254740993\n") == 1);
+  CHECK(error_line("a 9007199254740992\n") == 0);
+  CHECK(error_line("a 1\nb nan\n") == 2);
+  CHECK(error_line("a inf\n") == 1);
+  CHECK(error_line("a 1e999\n") == 1);
+  CHECK(error_line("a 0x10\n") == 1);
+  CHECK(error_line("a +5\n") == 1);
+  CHECK(error_message("a 1\nb -3\n") == "line 2: count '-3' is negative");
+  CHECK(error_message("x 1\ny\n") == "line 2: missing count: 'y' is not a number");
+}
+
+TEST_CASE("negative counts are accepted when asked for (differential profiles)") {
+  ccrc::folded_options options;
+  options.allow_negative = true;
+  ccrc::profile p = ccrc::read_folded("a 1\nb -3.5\n", options);
+  CHECK(p.column(0)[test::node_at(p.tree(), "b")] == -3.5);
+}
+
+TEST_CASE("binary junk is refused: control characters, NUL bytes, invalid UTF-8") {
+  using namespace std::string_literals;
+  CHECK(error_line("ok 1\na\x01" "b 1\n") == 2);
+  CHECK(error_line("a\0b 1\n"s) == 1);
+  CHECK(error_line("a 1\0\n"s) == 1);
+  CHECK(error_line("caf\xc3 1\n") == 1);         // truncated sequence
+  CHECK(error_line("\xc0\xaf 1\n") == 1);        // overlong '/'
+  CHECK(error_line("\xed\xa0\x80 1\n") == 1);    // surrogate
+  CHECK(error_line("\x89PNG\r\n\x1a\n") == 1);
+  CHECK(error_line("caf\xc3\xa9;\xe2\x86\x92 1\n") == 0);  // café;→ is fine
+}
+
+namespace {
+
+// A stream of `size` bytes of 'x' with no newline, produced on demand.
+class endless_line : public std::streambuf {
+ public:
+  explicit endless_line(std::size_t size) : left_(size) { std::fill(std::begin(chunk_), std::end(chunk_), 'x'); }
+
+ protected:
+  int_type underflow() override {
+    if (left_ == 0) return traits_type::eof();
+    std::size_t n = std::min(left_, sizeof chunk_);
+    left_ -= n;
+    setg(chunk_, chunk_, chunk_ + n);
+    return traits_type::to_int_type(chunk_[0]);
+  }
+
+ private:
+  std::size_t left_;
+  char chunk_[1 << 16];
+};
+
+}  // namespace
+
+TEST_CASE("a 1 GB line is refused after max_line_bytes, without reading it all") {
+  endless_line source(std::size_t{1} << 30);
+  std::istream in(&source);
+  try {
+    (void)ccrc::read_folded(in);
+    FAIL("a 1 GB line was accepted");
+  } catch (const ccrc::parse_error& e) {
+    CHECK(e.line() == 1);
+    CHECK(std::string(e.what()).find("longer than") != std::string::npos);
+  }
+}
+
+TEST_CASE("a stack 1,000,000 frames deep reads without recursion") {
+  std::string line;
+  for (int i = 0; i < 1'000'000; ++i) line += i % 3 == 0 ? "a;" : i % 3 == 1 ? "b;" : "c;";
+  line.back() = ' ';
+  std::string text = line + "1\n" + line.substr(0, line.size() - 1) + ";d 2\n";
+  ccrc::profile p = ccrc::read_folded(text);
+  ccrc::tree_statistics s = ccrc::statistics(p.tree());
+  CHECK(s.nodes == 1'000'001);
+  CHECK(s.max_depth == 1'000'001);
+  CHECK(s.methods == 4);
+}
+
+TEST_CASE("writing then reading gives back the same tree, on random profiles") {
+  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(30), 7, 9));
+    if (seed % 3 == 0) p.column(1)[p.size() - 1] = 0.1 * static_cast<double>(seed);  // decimals too
+    std::ostringstream out;
+    ccrc::write_folded(out, p);
+    ccrc::profile back = ccrc::read_folded(out.str());
+    CHECK(back.metric_names() == p.metric_names());
+    CHECK(test::canonical(back) == test::canonical(p));
+  }
+}
+
+TEST_CASE("a cct writes as folded stacks with its metric names in the header") {
+  ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"cpu_ms", double>> t;
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("main"), t.intern("f")}, 20, 1.5);
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("main"), t.intern("g")}, 0, 0.0);
+  std::ostringstream out;
+  ccrc::write_folded(out, t);
+  CHECK(out.str() == "# metrics: calls cpu_ms\nmain;f 20 1.5\nmain;g 0 0\n");
+}
+
+TEST_CASE("the writer refuses what the format cannot hold, instead of writing a different tree") {
+  auto refuses = [](auto&& build) {
+    ccrc::profile p;
+    build(p);
+    std::ostringstream out;
+    CHECK_THROWS_AS(ccrc::write_folded(out, p), ccrc::error);
+  };
+  refuses([](ccrc::profile& p) { p.column(0)[ccrc::root_node] = 1; });
+  refuses([](ccrc::profile& p) { p.add_path(std::vector<ccrc::frame_id>{p.intern("a;b")}); });
+  refuses([](ccrc::profile& p) { p.add_path(std::vector<ccrc::frame_id>{p.intern("a\nb")}); });
+  refuses([](ccrc::profile& p) { p.add_path(std::vector<ccrc::frame_id>{p.intern("trailing ")}); });
+  refuses([](ccrc::profile& p) { p.add_path(std::vector<ccrc::frame_id>{p.intern("#top")}); });
+  refuses([](ccrc::profile& p) {
+    ccrc::node_id n = p.add_path(std::vector<ccrc::frame_id>{p.intern("a")});
+    p.column(0)[n] = std::numeric_limits<double>::infinity();
+  });
+}
