@@ -1,0 +1,210 @@
+#include "cli.hpp"
+
+#include <ccrc/detail/number.hpp>
+#include <ccrc/io/folded.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace cli {
+
+args::args(std::vector<std::string_view> argv, const option_spec& spec) {
+  auto has = [](const std::vector<std::string_view>& names, std::string_view n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  bool options_done = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string_view a = argv[i];
+    if (options_done || a.size() < 2 || a[0] != '-' || a == "-") {
+      positional_.emplace_back(a);
+      continue;
+    }
+    if (a == "--") {
+      options_done = true;
+      continue;
+    }
+    std::string_view name = a, inline_value;
+    bool has_inline = false;
+    if (auto eq = a.find('='); eq != std::string_view::npos) {
+      name = a.substr(0, eq);
+      inline_value = a.substr(eq + 1);
+      has_inline = true;
+    }
+    if (has(spec.with_value, name)) {
+      if (!has_inline && i + 1 == argv.size()) throw usage_error(std::string(name) + " needs a value");
+      values_[std::string(name)] = std::string(has_inline ? inline_value : argv[++i]);
+    } else if (has(spec.flags, name) && !has_inline) {
+      flags_[std::string(name)] = true;
+    } else {
+      throw usage_error("unknown option '" + std::string(a) + "'");
+    }
+  }
+}
+
+const std::string& args::positional(std::size_t i, std::string_view what) const {
+  if (i >= positional_.size()) throw usage_error("missing " + std::string(what));
+  return positional_[i];
+}
+
+std::optional<std::string> args::value(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> args::number(std::string_view name) const {
+  auto v = value(name);
+  if (!v) return std::nullopt;
+  double d;
+  if (ccrc::detail::parse_number(*v, true, d) != ccrc::detail::number_status::ok)
+    throw usage_error(std::string(name) + " expects a number, not '" + *v + "'");
+  return d;
+}
+
+void args::expect_at_most(std::size_t n) const {
+  if (positional_.size() > n) throw usage_error("unexpected argument '" + positional_[n] + "'");
+}
+
+void timings::phase(std::string name) {
+  stop();
+  current_ = std::move(name);
+  phase_start_ = clock::now();
+}
+
+void timings::stop() {
+  if (current_.empty()) return;
+  double ms = std::chrono::duration<double, std::milli>(clock::now() - phase_start_).count();
+  phases_.emplace_back(std::move(current_), ms);
+  current_.clear();
+}
+
+std::string timings::json() const {
+  cli::json j;
+  j.begin_object().key("phases_ms").begin_object();
+  for (const auto& [name, ms] : phases_) j.field(name, std::round(ms * 1000) / 1000);
+  double total = std::chrono::duration<double, std::milli>(clock::now() - start_).count();
+  j.end_object().field("total_ms", std::round(total * 1000) / 1000).end_object();
+  return j.str();
+}
+
+ccrc::profile load_profile(const std::string& path, timings& t) {
+  t.phase("read");
+  try {
+    if (path == "-") return ccrc::read_folded(std::cin);
+    return ccrc::read_folded_file(path);
+  } catch (const ccrc::parse_error& e) {
+    throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
+  }
+}
+
+std::size_t metric_index(const ccrc::profile& p, const args& a) {
+  if (auto name = a.value("--metric")) return p.metric_index(*name);
+  return 0;
+}
+
+void json::separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!first_.empty()) {
+    if (!first_.back()) out_ += ", ";
+    first_.back() = false;
+  }
+}
+
+json& json::begin_object() {
+  separate();
+  out_ += '{';
+  first_.push_back(true);
+  return *this;
+}
+json& json::end_object() {
+  out_ += '}';
+  first_.pop_back();
+  return *this;
+}
+json& json::begin_array() {
+  separate();
+  out_ += '[';
+  first_.push_back(true);
+  return *this;
+}
+json& json::end_array() {
+  out_ += ']';
+  first_.pop_back();
+  return *this;
+}
+json& json::key(std::string_view k) {
+  separate();
+  append_json_string(out_, k);
+  out_ += ": ";
+  after_key_ = true;
+  return *this;
+}
+json& json::value(std::string_view s) {
+  separate();
+  append_json_string(out_, s);
+  return *this;
+}
+json& json::value(double v) {
+  separate();
+  if (std::isfinite(v))
+    ccrc::detail::append_number(out_, v);
+  else
+    out_ += "null";
+  return *this;
+}
+json& json::value(std::uint64_t v) {
+  separate();
+  ccrc::detail::append_number(out_, v);
+  return *this;
+}
+json& json::value(bool b) {
+  separate();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+json& json::null() {
+  separate();
+  out_ += "null";
+  return *this;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+std::string format_value(double v, int decimals) {
+  if (!std::isfinite(v)) return "n/a";
+  std::string s;
+  if (v == std::trunc(v) && std::abs(v) < 1e18) {
+    ccrc::detail::append_number(s, v);
+    return s;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+}  // namespace cli

@@ -1,0 +1,23 @@
+// The ccrc tool: what a command is, and the commands there are.
+#pragma once
+
+#include "cli.hpp"
+
+#include <string_view>
+
+/// One `ccrc NAME ...` command. Every command also accepts --help and --timings.
+struct command {
+  std::string_view name;
+  std::string_view summary;  ///< one line, for `ccrc --help`
+  std::string_view usage;    ///< the full help text, for `ccrc NAME --help`
+  cli::option_spec options;
+  /// Runs the command; returns the exit status. Output goes to stdout.
+  int (*run)(const cli::args&, cli::timings&);
+};
+
+extern const command stats_command;
+extern const command flat_command;
+extern const command demo_command;
+
+/// Writes s to stdout.
+void print(std::string_view s);

@@ -1,0 +1,80 @@
+// ccrc: statistics, flat profiles and more for calling context profiles.
+#include "command.hpp"
+
+#include <ccrc/error.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const command* const commands[] = {&stats_command, &flat_command, &demo_command};
+
+constexpr std::string_view overview =
+    "ccrc - calling context profiles: statistics, flat profiles, ring charts\n"
+    "\n"
+    "usage: ccrc COMMAND [ARGS] [--timings] [--help]\n"
+    "\n"
+    "PROFILE is a folded-stacks file ('main;f;g 42', outermost frame first; several trailing\n"
+    "numbers are several metrics, named by a '# metrics: a b' line) or '-' for stdin.\n"
+    "--timings prints the duration of each phase as one JSON line on stderr.\n"
+    "\n"
+    "commands:\n";
+
+void print_overview(std::FILE* to) {
+  std::string s(overview);
+  for (const command* c : commands) {
+    std::string name(c->name);
+    name.resize(12, ' ');
+    s += "  " + name + std::string(c->summary) + "\n";
+  }
+  s += "\nRun 'ccrc COMMAND --help' for the options of one command.\n";
+  std::fputs(s.c_str(), to);
+}
+
+}  // namespace
+
+void print(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> rest(argv + 1, argv + argc);
+  if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
+    print_overview(rest.empty() ? stderr : stdout);
+    return rest.empty() ? 2 : 0;
+  }
+  const command* cmd = nullptr;
+  for (const command* c : commands)
+    if (c->name == rest[0]) cmd = c;
+  if (!cmd) {
+    std::fprintf(stderr, "ccrc: unknown command '%s' (see 'ccrc --help')\n", argv[1]);
+    return 2;
+  }
+  rest.erase(rest.begin());
+  try {
+    cli::option_spec spec = cmd->options;
+    spec.flags.insert(spec.flags.end(), {"--help", "-h", "--timings"});
+    cli::args a(rest, spec);
+    if (a.flag("--help") || a.flag("-h")) {
+      print(cmd->usage);
+      return 0;
+    }
+    cli::timings t;
+    int status = cmd->run(a, t);
+    std::fflush(stdout);
+    t.stop();
+    if (a.flag("--timings")) std::fprintf(stderr, "%s\n", t.json().c_str());
+    return status;
+  } catch (const cli::usage_error& e) {
+    std::fprintf(stderr, "ccrc %s: %s\n\n%.*s", argv[1], e.what(), static_cast<int>(cmd->usage.size()),
+                 cmd->usage.data());
+    return 2;
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
+    std::fprintf(stderr, "ccrc %s: %s\n", argv[1], what.c_str());
+    return 1;
+  }
+}

@@ -1,0 +1,90 @@
+#include "support/tool.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+TEST_CASE("ccrc stats --json on Figure 1: 18 nodes, depth 6, 5 methods, 345 calls, 3238 bytecodes") {
+  auto r = test::run_tool("stats " + test::figure1_path + " --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["nodes"] == 18);
+  CHECK(j["max_depth"] == 6);
+  CHECK(j["methods"] == 5);
+  REQUIRE(j["metrics"].size() == 2);
+  CHECK(j["metrics"][0]["name"] == "calls");
+  CHECK(j["metrics"][0]["total"] == 345);
+  CHECK(j["metrics"][1]["name"] == "bytecodes");
+  CHECK(j["metrics"][1]["total"] == 3238);
+}
+
+TEST_CASE("ccrc stats prints a readable summary by default") {
+  auto r = test::run_tool("stats " + test::figure1_path);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("nodes      18\n") != std::string::npos);
+  CHECK(r.out.find("total bytecodes  3238\n") != std::string::npos);
+}
+
+TEST_CASE("ccrc reads stdin for '-'") {
+  auto r = test::run_tool("stats - --json < " + test::figure1_path);
+  REQUIRE(r.status == 0);
+  CHECK(json::parse(r.out)["nodes"] == 18);
+}
+
+TEST_CASE("--timings: one JSON line on stderr with the duration of each phase") {
+  auto r = test::run_tool("stats " + test::figure1_path + " --json --timings");
+  REQUIRE(r.status == 0);
+  CHECK(r.err.back() == '\n');
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+  json t = json::parse(r.err);
+  CHECK(t["phases_ms"].contains("read"));
+  CHECK(t["phases_ms"].contains("statistics"));
+  CHECK(t["total_ms"].get<double>() >= t["phases_ms"]["read"].get<double>());
+}
+
+TEST_CASE("an empty profile has defined statistics") {
+  auto r = test::run_tool("stats " + test::write_temp("empty.folded", "") + " --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["nodes"] == 0);
+  CHECK(j["max_depth"] == 0);
+  CHECK(j["metrics"][0]["name"] == "samples");
+  CHECK(j["metrics"][0]["total"] == 0);
+}
+
+TEST_CASE("bad input: exit status 1 and one line naming the file and the line") {
+  std::string path = test::write_temp("bad.folded", "main;f 1\nmain;;g 2\n");
+  auto r = test::run_tool("stats " + path);
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err == "ccrc stats: " + path + ": line 2: empty frame name (';;', or ';' at the start or end of the stack)\n");
+  auto missing = test::run_tool("stats /nonexistent/profile.folded");
+  CHECK(missing.status == 1);
+  CHECK(missing.err == "ccrc stats: cannot open /nonexistent/profile.folded\n");
+}
+
+TEST_CASE("bad arguments: exit status 2 with the usage") {
+  auto none = test::run_tool("");
+  CHECK(none.status == 2);
+  CHECK(none.err.find("usage: ccrc COMMAND") != std::string::npos);
+  auto unknown = test::run_tool("frobnicate");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err == "ccrc: unknown command 'frobnicate' (see 'ccrc --help')\n");
+  auto option = test::run_tool("stats " + test::figure1_path + " --bogus");
+  CHECK(option.status == 2);
+  CHECK(option.err.rfind("ccrc stats: unknown option '--bogus'\n\nusage: ccrc stats", 0) == 0);
+  auto missing = test::run_tool("stats");
+  CHECK(missing.status == 2);
+  CHECK(missing.err.rfind("ccrc stats: missing PROFILE\n", 0) == 0);
+}
+
+TEST_CASE("--help prints the usage on stdout and succeeds") {
+  auto overview = test::run_tool("--help");
+  CHECK(overview.status == 0);
+  CHECK(overview.out.find("  stats") != std::string::npos);
+  CHECK(overview.out.find("  flat") != std::string::npos);
+  auto stats = test::run_tool("stats --help");
+  CHECK(stats.status == 0);
+  CHECK(stats.out.rfind("usage: ccrc stats PROFILE [--json]", 0) == 0);
+}

@@ -1,0 +1,55 @@
+// Running the ccrc tool as a user would, for the command-line tests.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace test {
+
+struct run_result {
+  int status;       ///< exit status
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+
+/// Runs `ccrc ARGS` (ARGS as one shell-quoted string) and collects its outputs.
+inline run_result run_tool(const std::string& args) {
+  std::filesystem::create_directories(CCRC_TEST_TMP);
+  // ctest runs tests in parallel: every run gets its own file for stderr.
+  static int runs = 0;
+  std::string err_file = std::string(CCRC_TEST_TMP) + "/stderr-" + std::to_string(getpid()) + "-" +
+                         std::to_string(++runs) + ".txt";
+  std::string command = std::string("'") + CCRC_TOOL + "' " + args + " 2>'" + err_file + "'";
+  run_result r{-1, {}, {}};
+  if (std::FILE* pipe = popen(command.c_str(), "r")) {
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+    int raw = pclose(pipe);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  }
+  std::ifstream in(err_file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.err = ss.str();
+  std::filesystem::remove(err_file);
+  return r;
+}
+
+/// Writes `text` to a file in the test directory and returns its path.
+inline std::string write_temp(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(CCRC_TEST_TMP);
+  std::string path = std::string(CCRC_TEST_TMP) + "/" + std::to_string(getpid()) + "-" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+/// The Figure 1 profile shipped with the examples.
+inline const std::string figure1_path = CCRC_SOURCE_DIR "/examples/data/figure1.folded";
+
+}  // namespace test
