@@ -1,0 +1,61 @@
+// ccrc trees built from the synthetic traces, shared by the benchmark programs.
+#pragma once
+
+#include "support/trace.hpp"
+
+#include <ccrc/tree/cct.hpp>
+#include <ccrc/tree/cursor.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+
+namespace bench {
+
+/// The tree type the benchmarks build: invocation counts and a time.
+using cct = ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"time", double>>;
+
+/// An empty tree whose symbol table holds the trace's names, frame f as id f.
+inline cct with_symbols(const trace& t) {
+  cct tree;
+  for (std::size_t f = 1; f < t.names.size(); ++f) tree.intern(t.names[f]);
+  return tree;
+}
+
+/// Replays a trace with a cursor: +1 call and +1.5 time units per entry.
+inline void replay(const trace& t, cct& tree) {
+  ccrc::cursor<cct> c(tree);
+  for (std::uint32_t e : t.events) {
+    if (e == trace::exit_event) {
+      c.exit();
+    } else {
+      c.enter(e);
+      c.add<"calls">(1);
+      c.add<"time">(1.5);
+    }
+  }
+}
+
+/// The tree of a trace of `nodes` contexts, built once per process.
+inline const cct& tree_of(std::size_t nodes) {
+  static std::map<std::size_t, cct> cache;
+  auto it = cache.find(nodes);
+  if (it == cache.end()) {
+    cct tree = with_symbols(trace_of(nodes));
+    replay(trace_of(nodes), tree);
+    it = cache.emplace(nodes, std::move(tree)).first;
+  }
+  return it->second;
+}
+
+/// Reports `items` processed per iteration (nodes, so that per-node costs print).
+inline void set_items(benchmark::State& state, std::size_t items) {
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(items));
+}
+
+/// Reports `bytes` processed per iteration.
+inline void set_bytes(benchmark::State& state, std::size_t bytes) {
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+}
+
+}  // namespace bench

@@ -1,0 +1,151 @@
+// Synthetic call traces and the naive pointer-based CCT the benchmarks compare against.
+#pragma once
+
+#include <ccrc/tree/ids.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace bench {
+
+/// A call trace: a frame id enters that method, `exit_event` returns from the current one.
+/// Frame ids index `names`; frame 0 is never used (ccrc's root frame).
+struct trace {
+  static constexpr std::uint32_t exit_event = 0xffffffffu;
+  std::vector<std::uint32_t> events;
+  std::vector<std::string> names;  ///< names[f] for frame f
+  std::size_t nodes = 0;           ///< contexts the trace creates (the root excluded)
+  std::size_t calls = 0;           ///< enter events
+};
+
+/// splitmix64: a small deterministic generator.
+struct rng {
+  std::uint64_t state;
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
+/// A trace that creates `nodes` calling contexts over `methods` methods, at most `max_depth`
+/// deep, shaped like a program's: each call either goes one level deeper or first returns a
+/// few levels, so nodes near the root gather many children and most nodes have 0-1;
+/// methods are chosen with a skew (a few are called everywhere); about one call in three
+/// repeats an existing context.
+inline trace make_trace(std::size_t nodes, std::uint32_t methods = 5000, std::uint32_t max_depth = 100,
+                        std::uint64_t seed = 42) {
+  trace t;
+  t.names.emplace_back();
+  for (std::uint32_t m = 1; m <= methods; ++m)
+    t.names.push_back("org.example.pkg" + std::to_string(m % 97) + ".Class" + std::to_string(m % 1013) +
+                      ".method" + std::to_string(m) + "()");
+  rng r{seed};
+  std::unordered_set<std::uint64_t> existing;  // (context path id, frame) pairs seen
+  std::vector<std::uint64_t> stack = {0};      // context ids of the current path
+  std::uint64_t next_context = 1;
+  std::unordered_map<std::uint64_t, std::uint64_t> child_of;
+  while (t.nodes < nodes) {
+    // Return some levels (geometric), never above the root; always return when too deep.
+    while (stack.size() > 1 && (stack.size() > max_depth || r.uniform() < 0.52)) {
+      stack.pop_back();
+      t.events.push_back(trace::exit_event);
+    }
+    double u = r.uniform();
+    auto f = static_cast<std::uint32_t>(1 + static_cast<double>(methods) * u * u * u);
+    if (f > methods) f = methods;
+    std::uint64_t key = (stack.back() << 20) ^ f;
+    auto [it, inserted] = child_of.try_emplace(key, next_context);
+    if (inserted) {
+      ++next_context;
+      ++t.nodes;
+    }
+    stack.push_back(it->second);
+    t.events.push_back(f);
+    ++t.calls;
+  }
+  while (stack.size() > 1) {
+    stack.pop_back();
+    t.events.push_back(trace::exit_event);
+  }
+  return t;
+}
+
+/// The trace for a size, made once per process.
+inline const trace& trace_of(std::size_t nodes) {
+  static std::map<std::size_t, trace> cache;
+  auto it = cache.find(nodes);
+  if (it == cache.end()) it = cache.emplace(nodes, make_trace(nodes)).first;
+  return it->second;
+}
+
+/// The naive CCT: a heap object per node with a hash map of children, as a straightforward
+/// object-oriented profiler builds it. The baseline of the benchmarks.
+struct naive_node {
+  naive_node* parent = nullptr;
+  ccrc::frame_id frame = 0;
+  std::uint64_t calls = 0;
+  double time = 0;
+  double ag = 0;  // aggregated time, filled by the aggregation baseline
+  std::unordered_map<ccrc::frame_id, std::unique_ptr<naive_node>> children;
+
+  naive_node* child(ccrc::frame_id f) {
+    auto& slot = children[f];
+    if (!slot) {
+      slot = std::make_unique<naive_node>();
+      slot->parent = this;
+      slot->frame = f;
+    }
+    return slot.get();
+  }
+};
+
+/// Replays a trace into a naive tree.
+inline std::unique_ptr<naive_node> naive_replay(const trace& t) {
+  auto root = std::make_unique<naive_node>();
+  naive_node* cur = root.get();
+  for (std::uint32_t e : t.events) {
+    if (e == trace::exit_event) {
+      cur = cur->parent;
+    } else {
+      cur = cur->child(e);
+      cur->calls += 1;
+      cur->time += 1.5;
+    }
+  }
+  return root;
+}
+
+/// Stack samples taken from a trace: the call stack at every call that returns without calling
+/// anything (every context lies on one of them), flattened.
+struct samples {
+  std::vector<std::uint32_t> frames;   ///< all stacks, outermost frame first
+  std::vector<std::size_t> offsets;    ///< stack k is frames[offsets[k], offsets[k+1])
+};
+
+inline samples samples_of(const trace& t) {
+  samples s;
+  std::vector<std::uint32_t> stack;
+  s.offsets.push_back(0);
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    if (t.events[i] == trace::exit_event) {
+      stack.pop_back();
+      continue;
+    }
+    stack.push_back(t.events[i]);
+    if (i + 1 == t.events.size() || t.events[i + 1] == trace::exit_event) {
+      s.frames.insert(s.frames.end(), stack.begin(), stack.end());
+      s.offsets.push_back(s.frames.size());
+    }
+  }
+  return s;
+}
+
+}  // namespace bench
