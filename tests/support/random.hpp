@@ -24,6 +24,13 @@ struct rng {
   bool chance(double p) noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
 };
 
+/// The name of the i-th random method (or metric): "m<i>".
+inline std::string method_name(std::size_t i) {
+  std::string name = "m";
+  name += std::to_string(i);
+  return name;
+}
+
 /// A stack sample: frames outermost first, and one value per metric.
 struct sample {
   std::vector<std::string> frames;
@@ -42,7 +49,7 @@ inline std::vector<sample> random_samples(rng& r, std::size_t count, std::uint32
       s.frames.assign(base.begin(), base.begin() + r.below(static_cast<std::uint32_t>(base.size()) + 1));
     }
     std::uint32_t extra = r.below(max_depth + 1);
-    while (s.frames.size() < max_depth && extra-- > 0) s.frames.push_back("m" + std::to_string(r.below(methods)));
+    while (s.frames.size() < max_depth && extra-- > 0) s.frames.push_back(method_name(r.below(methods)));
     if (s.frames.empty()) s.frames.push_back("m0");
     for (std::size_t m = 0; m < metrics; ++m)
       s.values.push_back(r.chance(0.2) ? 0.0 : static_cast<double>(r.below(1000)));
@@ -62,7 +69,7 @@ std::vector<ccrc::frame_id> frames_of(Tree& t, const sample& s) {
 /// A profile holding the samples.
 inline ccrc::profile profile_of(const std::vector<sample>& samples, std::size_t metrics = 2) {
   std::vector<std::string> names;
-  for (std::size_t m = 0; m < metrics; ++m) names.push_back("m" + std::to_string(m));
+  for (std::size_t m = 0; m < metrics; ++m) names.push_back(method_name(m));
   ccrc::profile p(names);
   for (const auto& s : samples) p.add_path(frames_of(p, s), s.values);
   return p;
