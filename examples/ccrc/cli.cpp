@@ -104,6 +104,35 @@ std::size_t metric_index(const ccrc::profile& p, const args& a) {
   return 0;
 }
 
+ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path) {
+  ccrc::node_id n = ccrc::root_node;
+  for (std::size_t pos = 0; pos < path.size();) {
+    std::size_t stop = std::min(path.find(';', pos), path.size());
+    std::string_view name = path.substr(pos, stop - pos);
+    auto f = t.symbols().find(name);
+    ccrc::node_id child = f ? t.find_child(n, *f) : ccrc::null_node;
+    if (child == ccrc::null_node) {
+      std::string where = pos == 0 ? "at the top level" : "under '" + std::string(path.substr(0, pos - 1)) + "'";
+      throw ccrc::error("no calling context '" + std::string(path) + "': no frame '" + std::string(name) + "' " + where);
+    }
+    n = child;
+    pos = stop + 1;
+  }
+  return n;
+}
+
+ccrc::tree_view view_of(const ccrc::profile& p, const args& a) {
+  ccrc::node_id root = ccrc::root_node;
+  if (auto path = a.value("--root")) root = node_at_path(p.tree(), *path);
+  std::uint32_t depth = ccrc::unlimited_depth;
+  if (auto d = a.number("--depth")) {
+    if (*d < 0 || *d != std::floor(*d) || *d >= ccrc::unlimited_depth)
+      throw usage_error("--depth expects a whole number of levels, not '" + *a.value("--depth") + "'");
+    depth = static_cast<std::uint32_t>(*d);
+  }
+  return ccrc::tree_view(p.tree(), root, depth);
+}
+
 void json::separate() {
   if (after_key_) {
     after_key_ = false;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ccrc/tree/profile.hpp>
+#include <ccrc/tree/view.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -70,6 +71,14 @@ ccrc::profile load_profile(const std::string& path, timings& t);
 
 /// The metric a command works on: --metric NAME, or the profile's first metric.
 std::size_t metric_index(const ccrc::profile& p, const args& a);
+
+/// The node at a path of frame names from the root ("a;b;c"; "" is the root), or a
+/// ccrc::error naming the first frame that is missing.
+ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path);
+
+/// The part of the profile a command looks at: --root 'a;b;c' (default: the whole tree) and
+/// --depth N (levels below the root; default: all).
+ccrc::tree_view view_of(const ccrc::profile& p, const args& a);
 
 /// A JSON document built front to back; numbers print exactly (integers without a fraction),
 /// and a non-finite number prints as null, so the output is always valid JSON.

@@ -12,8 +12,9 @@ int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
   std::size_t m = cli::metric_index(p, a);
+  ccrc::tree_view view = cli::view_of(p, a);
   t.phase("flat");
-  auto entries = ccrc::flat(ccrc::tree_view(p.tree()), p.column(m));
+  auto entries = ccrc::flat(view, p.column(m));
   double total = 0;
   for (const auto& e : entries) total += e.self;
   t.phase("output");
@@ -46,14 +47,16 @@ int run(const cli::args& a, cli::timings& t) {
 const command flat_command{
     "flat",
     "the flat profile: the self metric summed per method",
-    "usage: ccrc flat PROFILE [--metric NAME] [--json]\n"
+    "usage: ccrc flat PROFILE [--metric NAME] [--root 'a;b;c'] [--depth N] [--json]\n"
     "\n"
     "Sums the self value of the metric over all calling contexts of each method (calling\n"
     "contexts discarded) and prints the methods by decreasing value, ties by name.\n"
     "\n"
     "  --metric NAME  the metric to sum (default: the profile's first metric)\n"
+    "  --root PATH    only the subtree of the calling context PATH (frames separated by ';')\n"
+    "  --depth N      only N levels below the root (or below PATH)\n"
     "  --json         {\"metric\": \"...\", \"total\": X,\n"
     "                  \"methods\": [{\"name\": \"...\", \"self\": X, \"percent\": P}, ...]}\n",
-    {{"--metric"}, {"--json"}},
+    {{"--metric", "--root", "--depth"}, {"--json"}},
     run,
 };

@@ -1,9 +1,9 @@
-// ccrc stats: the size of a profile, as in the papers' Table I.
+// ccrc stats: the size of a profile, before and after recursion elimination (Table I).
 #include "command.hpp"
 
 #include <ccrc/algorithm/statistics.hpp>
+#include <ccrc/transform/eliminate_recursion.hpp>
 
-#include <numeric>
 #include <string>
 
 namespace {
@@ -11,13 +11,17 @@ namespace {
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
+  ccrc::tree_view view = cli::view_of(p, a);
   t.phase("statistics");
-  ccrc::tree_statistics s = ccrc::statistics(p.tree());
-  std::vector<double> totals;
-  for (std::size_t i = 0; i < p.metric_count(); ++i) {
-    auto c = p.column(i);
-    totals.push_back(std::accumulate(c.begin(), c.end(), 0.0));
-  }
+  ccrc::tree_statistics s = ccrc::statistics(view);
+  std::vector<double> totals(p.metric_count());
+  ccrc::preorder(view, [&](ccrc::node_id n, std::uint32_t) {
+    for (std::size_t i = 0; i < totals.size(); ++i) totals[i] += p.column(i)[n];
+  });
+  t.phase("eliminate_recursion");
+  auto flat = ccrc::eliminate_recursion(p);
+  ccrc::tree_view flat_view(flat.tree.tree(), flat.node_map[view.root()], view.max_depth());
+  ccrc::tree_statistics r = ccrc::statistics(flat_view);
   t.phase("output");
   if (a.flag("--json")) {
     cli::json j;
@@ -29,15 +33,21 @@ int run(const cli::args& a, cli::timings& t) {
         .begin_array();
     for (std::size_t i = 0; i < totals.size(); ++i)
       j.begin_object().field("name", p.metric_name(i)).field("total", totals[i]).end_object();
-    j.end_array().end_object();
+    j.end_array()
+        .key("recursion_free")
+        .begin_object()
+        .field("nodes", std::uint64_t{r.nodes})
+        .field("max_depth", std::uint64_t{r.max_depth})
+        .end_object()
+        .end_object();
     print(j.str() + "\n");
     return 0;
   }
-  std::string out = "nodes      " + std::to_string(s.nodes) + "\nmax depth  " +
-                    std::to_string(s.max_depth) + "\nmethods    " + std::to_string(s.methods) +
-                    "\n";
+  std::string out = "nodes      " + std::to_string(s.nodes) + "\nmax depth  " + std::to_string(s.max_depth) +
+                    "\nmethods    " + std::to_string(s.methods) + "\n";
   for (std::size_t i = 0; i < totals.size(); ++i)
     out += "total " + std::string(p.metric_name(i)) + "  " + cli::format_value(totals[i]) + "\n";
+  out += "without recursion: nodes " + std::to_string(r.nodes) + ", max depth " + std::to_string(r.max_depth) + "\n";
   print(out);
   return 0;
 }
@@ -46,15 +56,20 @@ int run(const cli::args& a, cli::timings& t) {
 
 const command stats_command{
     "stats",
-    "number of calling contexts, maximum depth, methods and metric totals",
-    "usage: ccrc stats PROFILE [--json]\n"
+    "calling contexts, depth, methods and totals, before and after recursion elimination",
+    "usage: ccrc stats PROFILE [--root 'a;b;c'] [--depth N] [--json]\n"
     "\n"
     "Prints the number of calling contexts (the synthetic root of a folded file is not one),\n"
-    "the maximum depth (a top-level frame has depth 1), the number of distinct methods and the\n"
-    "total of each metric.\n"
+    "the maximum depth (a top-level frame has depth 1), the number of distinct methods, the\n"
+    "total of each metric, and the number of contexts and depth once recursion is eliminated\n"
+    "(the papers' Figure 8: no method repeats on a call path).\n"
     "\n"
-    "  --json   one JSON document: {\"nodes\": N, \"max_depth\": D, \"methods\": U,\n"
-    "           \"metrics\": [{\"name\": \"...\", \"total\": X}, ...]}\n",
-    {{}, {"--json"}},
+    "  --root PATH  only the subtree of the calling context PATH (frames separated by ';');\n"
+    "               without recursion: the subtree of the context PATH maps to\n"
+    "  --depth N    only N levels below the root (or below PATH)\n"
+    "  --json       one JSON document: {\"nodes\": N, \"max_depth\": D, \"methods\": U,\n"
+    "               \"metrics\": [{\"name\": \"...\", \"total\": X}, ...],\n"
+    "               \"recursion_free\": {\"nodes\": N, \"max_depth\": D}}\n",
+    {{"--root", "--depth"}, {"--json"}},
     run,
 };

@@ -20,4 +20,7 @@
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/algorithm/flat.hpp>
 
+#include <ccrc/transform/transformed.hpp>
+#include <ccrc/transform/eliminate_recursion.hpp>
+
 #include <ccrc/io/folded.hpp>

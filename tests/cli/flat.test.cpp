@@ -47,3 +47,14 @@ TEST_CASE("an unknown metric is an error listing the known ones") {
   CHECK(r.status == 1);
   CHECK(r.err == "ccrc flat: no metric named 'time' (this profile has: calls, bytecodes)\n");
 }
+
+TEST_CASE("ccrc flat --root: the per-method pie of a selected subtree") {
+  auto r = test::run_tool("flat " + test::figure1_path + " --metric bytecodes --root 'main;f' --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["total"] == 890);
+  CHECK(j["methods"][0]["name"] == "g");
+  CHECK(j["methods"][0]["self"] == 270);
+  CHECK(j["methods"][3]["name"] == "f");
+  CHECK(j["methods"][3]["self"] == 180);
+}

@@ -86,5 +86,33 @@ TEST_CASE("--help prints the usage on stdout and succeeds") {
   CHECK(overview.out.find("  flat") != std::string::npos);
   auto stats = test::run_tool("stats --help");
   CHECK(stats.status == 0);
-  CHECK(stats.out.rfind("usage: ccrc stats PROFILE [--json]", 0) == 0);
+  CHECK(stats.out.rfind("usage: ccrc stats PROFILE [--root", 0) == 0);
+}
+
+TEST_CASE("ccrc stats --json reports Figure 7(a): 12 nodes, depth 5 without recursion") {
+  auto r = test::run_tool("stats " + test::figure1_path + " --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["recursion_free"]["nodes"] == 12);
+  CHECK(j["recursion_free"]["max_depth"] == 5);
+}
+
+TEST_CASE("ccrc stats --root and --depth: Figure 4(a) and 4(b)") {
+  auto f = test::run_tool("stats " + test::figure1_path + " --root 'main;f' --json");
+  REQUIRE(f.status == 0);
+  json jf = json::parse(f.out);
+  CHECK(jf["nodes"] == 9);
+  CHECK(jf["max_depth"] == 5);
+  CHECK(jf["metrics"][1]["total"] == 890);
+  CHECK(jf["recursion_free"]["nodes"] == 6);
+  auto cut = test::run_tool("stats " + test::figure1_path + " --depth 3 --json");
+  REQUIRE(cut.status == 0);
+  json jc = json::parse(cut.out);
+  CHECK(jc["nodes"] == 9);
+  CHECK(jc["max_depth"] == 3);
+  auto missing = test::run_tool("stats " + test::figure1_path + " --root 'main;x'");
+  CHECK(missing.status == 1);
+  CHECK(missing.err == "ccrc stats: no calling context 'main;x': no frame 'x' under 'main'\n");
+  auto negative = test::run_tool("stats " + test::figure1_path + " --depth -1");
+  CHECK(negative.status == 2);
 }

@@ -1,6 +1,7 @@
 // ccrc - merging one calling context tree into another.
 #pragma once
 
+#include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -38,12 +39,7 @@ std::vector<node_id> merge_structure(Into& into, const call_tree& from) {
 template <metric_spec... Metrics>
 std::vector<node_id> merge(cct<Metrics...>& into, const cct<Metrics...>& from) {
   std::vector<node_id> map = detail::merge_structure(into, from.tree());
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto add_column = [&](auto dst, auto src) {
-      for (std::size_t n = 0; n < src.size(); ++n) dst[map[n]] += src[n];
-    };
-    (add_column(into.template column<I>(), from.template column<I>()), ...);
-  }(std::index_sequence_for<Metrics...>{});
+  detail::add_through(into, from, map);
   return map;
 }
 

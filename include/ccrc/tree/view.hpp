@@ -54,27 +54,29 @@ class tree_view {
   std::uint32_t max_depth_;
 };
 
-/// Visits the nodes of `v` in pre-order (a node before its descendants, siblings in creation
-/// order), calling f(node, level) with level 0 for v.root(). If f returns bool, false skips
-/// the node's descendants. Iterative and allocation-free: it walks the sibling and parent
-/// links, so a chain of millions of levels needs no stack. O(nodes visited).
-template <class F>
-void preorder(const tree_view& v, F&& f) {
+/// Visits the nodes of `v` depth-first: enter(node, level) before the node's descendants and
+/// leave(node, level) after them, level 0 for v.root(); siblings in creation order. If enter
+/// returns bool, false skips the node's descendants (leave is still called). Iterative and
+/// allocation-free: it walks the sibling and parent links, so a chain of millions of levels
+/// needs no stack. O(nodes visited).
+template <class Enter, class Leave>
+void depth_first(const tree_view& v, Enter&& enter, Leave&& leave) {
   const call_tree& t = v.tree();
   node_id n = v.root();
   std::uint32_t level = 0;
   for (;;) {
     bool descend = true;
-    if constexpr (std::is_same_v<std::invoke_result_t<F&, node_id, std::uint32_t>, bool>)
-      descend = f(n, level);
+    if constexpr (std::is_same_v<std::invoke_result_t<Enter&, node_id, std::uint32_t>, bool>)
+      descend = enter(n, level);
     else
-      f(n, level);
+      enter(n, level);
     if (descend && level < v.max_depth() && t.has_children(n)) {
       n = t.first_child(n);
       ++level;
       continue;
     }
-    for (;;) {  // climb until a node with a next sibling, stopping at the view root
+    for (;;) {  // leave n, then climb until a node with a next sibling, stopping at the view root
+      leave(n, level);
       if (n == v.root()) return;
       node_id s = t.next_sibling(n);
       if (s != null_node) {
@@ -85,6 +87,13 @@ void preorder(const tree_view& v, F&& f) {
       --level;
     }
   }
+}
+
+/// depth_first with nothing to do on leaving: f(node, level) in pre-order (a node before its
+/// descendants). If f returns bool, false skips the node's descendants.
+template <class F>
+void preorder(const tree_view& v, F&& f) {
+  depth_first(v, f, [](node_id, std::uint32_t) noexcept {});
 }
 
 }  // namespace ccrc

@@ -1,0 +1,62 @@
+// ccrc - what a transform returns: a new tree, and where each input node went.
+#pragma once
+
+#include <ccrc/tree/cct.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <cstddef>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// The result of a transform of a tree of type Tree (a ccrc::profile or ccrc::cct).
+/// node_map[n] is the output node that received input node n's metrics, or null_node if the
+/// transform dropped n: it carries a selection (a node, a search result) across the transform.
+template <class Tree>
+struct transformed {
+  Tree tree;
+  std::vector<node_id> node_map;
+};
+
+namespace detail {
+
+/// A tree with the metrics and the symbol table of `in` and no node but the root, so that
+/// frame ids mean the same in both.
+template <class Tree>
+Tree empty_like(const Tree& in) {
+  Tree out = [&] {
+    if constexpr (std::is_same_v<Tree, profile>)
+      return profile(in.metric_names());
+    else
+      return Tree{};
+  }();
+  out.symbols() = in.symbols();
+  return out;
+}
+
+/// Adds every node's metrics of `in` to node map[n] of `out` (same metrics, in the same
+/// order); nodes mapped to null_node are skipped. Column by column: O(n) sequential reads.
+template <metric_spec... Metrics>
+void add_through(cct<Metrics...>& out, const cct<Metrics...>& in, std::span<const node_id> map) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto add_column = [&](auto dst, auto src) {
+      for (std::size_t n = 0; n < src.size(); ++n)
+        if (map[n] != null_node) dst[map[n]] += src[n];
+    };
+    (add_column(out.template column<I>(), in.template column<I>()), ...);
+  }(std::index_sequence_for<Metrics...>{});
+}
+
+inline void add_through(profile& out, const profile& in, std::span<const node_id> map) {
+  for (std::size_t i = 0; i < in.metric_count(); ++i) {
+    std::span<double> dst = out.column(i);
+    std::span<const double> src = in.column(i);
+    for (std::size_t n = 0; n < src.size(); ++n)
+      if (map[n] != null_node) dst[map[n]] += src[n];
+  }
+}
+
+}  // namespace detail
+}  // namespace ccrc
