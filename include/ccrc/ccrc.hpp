@@ -14,6 +14,7 @@
 #include <ccrc/tree/cursor.hpp>
 #include <ccrc/tree/merge.hpp>
 #include <ccrc/tree/view.hpp>
+#include <ccrc/tree/history.hpp>
 
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/depth.hpp>
