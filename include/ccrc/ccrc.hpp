@@ -26,5 +26,9 @@
 
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
+#include <ccrc/transform/function.hpp>
+#include <ccrc/transform/invert.hpp>
+#include <ccrc/transform/collapse_runs.hpp>
+#include <ccrc/transform/pipeline.hpp>
 
 #include <ccrc/io/folded.hpp>
