@@ -13,6 +13,7 @@
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/cursor.hpp>
 #include <ccrc/tree/merge.hpp>
+#include <ccrc/tree/intersect.hpp>
 #include <ccrc/tree/view.hpp>
 #include <ccrc/tree/history.hpp>
 #include <ccrc/tree/method_set.hpp>
