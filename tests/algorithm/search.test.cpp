@@ -158,6 +158,10 @@ TEST_CASE("search agrees with a per-node reference on random trees") {
     }
     CHECK(got.nodes == want);
     CHECK(got.covered == doctest::Approx(covered));
+    // The same through the link-walking path views take (a depth limit no node reaches).
+    auto walked = ccrc::search(ccrc::tree_view(p.tree()).limit_depth(1000), self, q);
+    CHECK(walked.nodes == want);
+    CHECK(walked.covered == doctest::Approx(covered));
   }
 }
 

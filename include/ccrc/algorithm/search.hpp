@@ -159,6 +159,20 @@ template <metric_column C>
     return n != root_node && r.methods.contains(t.method(n)) &&
            (!q.min_self || static_cast<double>(self[n]) >= min_self) && (!q.min_total || ag[n] >= min_total);
   };
+  if (v.root() == root_node && v.max_depth() == unlimited_depth) {
+    // The whole tree: a sweep in id order (parents first) beats walking the links.
+    std::vector<char> in_match(t.size(), 0);  // n matches or has a matching ancestor
+    for (node_id n = 1; n < t.size(); ++n) {
+      char outer = in_match[t.parent(n)];
+      if (matches(n)) {
+        if (!outer) r.covered += ag[n];
+        r.nodes.push_back(n);
+        outer = 1;
+      }
+      in_match[n] = outer;
+    }
+    return r;
+  }
   std::size_t inside = 0;  // matching contexts on the current path
   depth_first(
       v,

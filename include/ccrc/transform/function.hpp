@@ -16,11 +16,13 @@ namespace detail {
 // before children, where place(out, n, parent_out) returns the output node of input node n
 // given the output node of its parent (null_node if the parent was dropped), creating it in
 // `out` as needed, or null_node to drop n. Then every metric goes through the map. `out`
-// starts as detail::empty_like(in), possibly with more frames interned.
+// starts as detail::empty_like(in), possibly with more frames interned; it is reserved to the
+// input's size, which these transforms never exceed, to spare the copies of growth.
 template <class Tree, class Place>
 transformed<Tree> sweep_transform(const Tree& in, Tree out, node_id root_out, Place&& place) {
   const call_tree& t = in.tree();
   transformed<Tree> r{std::move(out), std::vector<node_id>(t.size(), null_node)};
+  r.tree.reserve(t.size());
   r.node_map[root_node] = root_out;
   for (node_id n = 1; n < t.size(); ++n) r.node_map[n] = place(r.tree, n, r.node_map[t.parent(n)]);
   add_through(r.tree, in, r.node_map);

@@ -4,6 +4,7 @@
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/view.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -30,14 +31,25 @@ namespace ccrc {
 template <class Tree>
 [[nodiscard]] transformed<Tree> invert(const Tree& in, std::uint32_t max_depth = unlimited_depth) {
   const call_tree& t = in.tree();
-  std::vector<char> added(t.size(), 0);
+  std::vector<char> added(t.size(), 0);  // the nodes whose stacks are added
+  for (node_id n = 1; n < t.size(); ++n) added[n] = !t.has_children(n);
   in.for_each_column([&](auto, auto column) {
     for (node_id n = 1; n < t.size(); ++n) added[n] |= column[n] != 0;
   });
+
   transformed<Tree> r{detail::empty_like(in), std::vector<node_id>(t.size(), null_node)};
+  // The output has at most one node per step of the walks below: reserve that, within reason
+  // (a sampling profile shares most of its inverted paths), to spare the copies of growth.
+  std::size_t steps = 1;
+  {
+    std::vector<std::uint32_t> depth(t.size(), 0);
+    for (node_id n = 1; n < t.size(); ++n) depth[n] = std::min(depth[t.parent(n)] + 1, max_depth);
+    for (node_id n = 1; n < t.size(); ++n) steps += added[n] ? depth[n] : 0;
+  }
+  r.tree.reserve(std::min(steps, 4 * t.size()));
   r.node_map[root_node] = root_node;
   for (node_id n = 1; n < t.size(); ++n) {
-    if (!added[n] && t.has_children(n)) continue;
+    if (!added[n]) continue;
     node_id o = root_node;
     std::uint32_t level = 0;
     for (node_id a = n; a != root_node && level < max_depth; a = t.parent(a), ++level)

@@ -3,6 +3,7 @@
 
 #include <ccrc/transform/transformed.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -48,6 +49,9 @@ template <class Tree>
 
   intersection<Tree> r{{detail::empty_like(a), std::vector<node_id>(ta.size(), null_node)},
                        {detail::empty_like(b), std::vector<node_id>(tb.size(), null_node)}};
+  // At most min(|a|, |b|) contexts: reserving spares the copies of growth.
+  r.first.tree.reserve(std::min(ta.size(), tb.size()));
+  r.second.tree.reserve(std::min(ta.size(), tb.size()));
   std::vector<node_id> in_b(ta.size(), null_node);  // the node of b with the path of a's node
   in_b[root_node] = root_node;
   r.first.node_map[root_node] = r.second.node_map[root_node] = root_node;
