@@ -12,6 +12,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <utility>
+
 namespace {
 
 std::size_t size_of(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)); }
@@ -88,17 +90,20 @@ void intersect(benchmark::State& state) {
   bench::set_items(state, tree.size());
 }
 
-}  // namespace
+// Every benchmark over the same sizes, registered from one table.
+[[maybe_unused]] const bool registered = [] {
+  using function = void (*)(benchmark::State&);
+  const std::pair<const char*, function> all[] = {
+      {"copy_tree", copy_tree},         {"merge_function", merge_function},
+      {"focus_function", focus_function}, {"drop_function", drop_function},
+      {"collapse_function_subtree", collapse_function_subtree},
+      {"collapse_runs", collapse_runs}, {"invert", invert},
+      {"invert_3_levels", invert_3_levels}, {"search", search},
+      {"intersect", intersect}};
+  for (auto [name, run] : all) benchmark::RegisterBenchmark(name, run)->RangeMultiplier(10)->Range(10'000, 1'000'000);
+  return true;
+}();
 
-BENCHMARK(copy_tree)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(merge_function)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(focus_function)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(drop_function)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(collapse_function_subtree)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(collapse_runs)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(invert)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(invert_3_levels)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(search)->RangeMultiplier(10)->Range(10'000, 1'000'000);
-BENCHMARK(intersect)->RangeMultiplier(10)->Range(10'000, 1'000'000);
+}  // namespace
 
 CCRC_BENCHMARK_MAIN()

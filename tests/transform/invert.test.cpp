@@ -15,19 +15,11 @@ TEST_CASE("the inverted Figure 1: methods at the top with their self cost, calle
   auto r = ccrc::invert(p);
   const ccrc::call_tree& t = r.tree.tree();
   std::vector<double> ag = ccrc::inclusive(t, r.tree.column("bytecodes"));
-  auto ag_at = [&](std::string_view path) { return ag[test::node_at(t, path)]; };
-  // Each top-level method's ag is its flat profile entry (Figure 4(c)).
-  CHECK(ag_at("main") == 1066);
-  CHECK(ag_at("h") == 792);
-  CHECK(ag_at("i") == 660);
-  CHECK(ag_at("g") == 540);
-  CHECK(ag_at("f") == 180);
-  CHECK(ag_at("i;h") == 660);
-  CHECK(ag_at("i;h;main") == 360);
-  CHECK(ag_at("i;h;f") == 100);
-  CHECK(ag_at("i;h;g") == 200);
-  CHECK(ag_at("i;h;g;g") == 100);
-  CHECK(ag_at("g;g;f;main") == 90);
+  // Each top-level method's ag is its flat profile entry (Figure 4(c)); below, its callers.
+  const std::pair<const char*, double> expected[] = {
+      {"main", 1066},    {"h", 792},     {"i", 660},     {"g", 540},       {"f", 180},         {"i;h", 660},
+      {"i;h;main", 360}, {"i;h;f", 100}, {"i;h;g", 200}, {"i;h;g;g", 100}, {"g;g;f;main", 90}};
+  for (auto [path, value] : expected) CHECK_MESSAGE(ag[test::node_at(t, path)] == value, path);
   CHECK(ag[ccrc::root_node] == 3238);
   // A node's metrics go to the end of its reversed stack.
   CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g;h")] == test::node_at(t, "h;g;g;f;main"));
