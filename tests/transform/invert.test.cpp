@@ -19,7 +19,7 @@ TEST_CASE("the inverted Figure 1: methods at the top with their self cost, calle
   const std::pair<const char*, double> expected[] = {
       {"main", 1066},    {"h", 792},     {"i", 660},     {"g", 540},       {"f", 180},         {"i;h", 660},
       {"i;h;main", 360}, {"i;h;f", 100}, {"i;h;g", 200}, {"i;h;g;g", 100}, {"g;g;f;main", 90}};
-  for (auto [path, value] : expected) CHECK_MESSAGE(ag[test::node_at(t, path)] == value, path);
+  for (const auto& e : expected) CHECK_MESSAGE(ag[test::node_at(t, e.first)] == e.second, e.first);
   CHECK(ag[ccrc::root_node] == 3238);
   // A node's metrics go to the end of its reversed stack.
   CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g;h")] == test::node_at(t, "h;g;g;f;main"));
