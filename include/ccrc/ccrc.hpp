@@ -13,14 +13,23 @@
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/cursor.hpp>
 #include <ccrc/tree/merge.hpp>
+#include <ccrc/tree/intersect.hpp>
 #include <ccrc/tree/view.hpp>
+#include <ccrc/tree/history.hpp>
+#include <ccrc/tree/method_set.hpp>
 
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/algorithm/flat.hpp>
+#include <ccrc/algorithm/name_parts.hpp>
+#include <ccrc/algorithm/search.hpp>
 
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
+#include <ccrc/transform/function.hpp>
+#include <ccrc/transform/invert.hpp>
+#include <ccrc/transform/collapse_runs.hpp>
+#include <ccrc/transform/pipeline.hpp>
 
 #include <ccrc/io/folded.hpp>

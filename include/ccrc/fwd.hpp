@@ -12,10 +12,22 @@ struct fixed_string;
 class symbol_table;
 class call_tree;
 class tree_view;
+class view_history;
+class method_set;
 class profile;
 template <class Tree>
 class cursor;
 struct tree_statistics;
+struct name_parts;
+struct name_query;
+struct search_query;
+struct search_result;
+template <class Tree>
+struct transformed;
+template <class Tree>
+struct intersection;
+template <class Tree>
+class pipeline;
 struct folded_options;
 struct error;
 class parse_error;

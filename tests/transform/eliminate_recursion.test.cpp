@@ -1,3 +1,4 @@
+#include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 
@@ -35,6 +36,36 @@ std::set<std::string> paths(const ccrc::profile& p) {
   return out;
 }
 
+std::string join(const std::vector<std::string>& frames, std::size_t count) {
+  std::string s;
+  for (std::size_t i = 0; i < count; ++i) s += (i ? ";" : "") + frames[i];
+  return s;
+}
+
+// The reference for `direct` and `drop_repeats`, one path at a time: the path of every node
+// with consecutive repeats (direct) or every repeat (drop_repeats) of a method removed; a
+// node's metrics go to the prefix of that path ending at its method's kept occurrence.
+test::canonical_form reference(const ccrc::profile& p, ccrc::recursion policy) {
+  test::canonical_form out;
+  for (ccrc::node_id n = 0; n < p.size(); ++n) {
+    std::vector<std::string> kept;
+    for (const auto& name : test::split(test::path_of(p.tree(), n))) {
+      bool repeat = policy == ccrc::recursion::direct ? !kept.empty() && kept.back() == name
+                                                      : std::find(kept.begin(), kept.end(), name) != kept.end();
+      if (!repeat) kept.push_back(name);
+    }
+    std::string own(p.tree().name(n));
+    std::size_t at = n == ccrc::root_node ? 0 : std::size_t(std::find(kept.begin(), kept.end(), own) - kept.begin()) + 1;
+    if (policy == ccrc::recursion::direct) at = kept.size();
+    out.try_emplace(join(kept, kept.size()), std::vector<double>(p.metric_count(), 0.0));
+    auto& values = out.try_emplace(join(kept, at), std::vector<double>(p.metric_count(), 0.0)).first->second;
+    for (std::size_t i = 0; i < p.metric_count(); ++i) values[i] += p.column(i)[n];
+  }
+  return out;
+}
+
+constexpr ccrc::recursion policies[] = {ccrc::recursion::all, ccrc::recursion::direct, ccrc::recursion::drop_repeats};
+
 }  // namespace
 
 TEST_CASE("Figure 7(a): Figure 1 without recursion has 12 nodes and depth 5") {
@@ -60,11 +91,28 @@ TEST_CASE("Figure 7(a): Figure 1 without recursion has 12 nodes and depth 5") {
   CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g;h;i")] == test::node_at(r.tree.tree(), "main;f;g;h;i"));
 }
 
-TEST_CASE("the policies on A B C B D: Figure 8 gives A B D, direct recursion only keeps it") {
-  ccrc::profile p = stacks({"A;B;C;B;D"});
+TEST_CASE("the policies on A B C B D: Figure 8 gives A B D, drop_repeats A B C D, direct keeps it") {
+  ccrc::profile p = stacks({"A;B;C;B;D", "A;B;C;B"});
   CHECK(paths(ccrc::eliminate_recursion(p).tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;D"});
   CHECK(paths(ccrc::eliminate_recursion(p, ccrc::recursion::direct).tree) ==
         std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;B", "A;B;C;B;D"});
+  auto r = ccrc::eliminate_recursion(p, ccrc::recursion::drop_repeats);
+  CHECK(paths(r.tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;D"});
+  // The inner B's own sample goes to the outer B (per method), not to its caller C.
+  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B")] == 1);
+  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B;C")] == 0);
+  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B;C;D")] == 1);
+  CHECK(r.node_map[test::node_at(p.tree(), "A;B;C;B")] == test::node_at(r.tree.tree(), "A;B"));
+  CHECK(r.node_map[test::node_at(p.tree(), "A;B;C;B;D")] == test::node_at(r.tree.tree(), "A;B;C;D"));
+}
+
+TEST_CASE("drop_repeats on Figure 1: g;g and g;h;i fold, per-method self kept") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::eliminate_recursion(p, ccrc::recursion::drop_repeats);
+  // Figure 1 only recurses directly (g -> g), where dropping the repeat and Figure 8 agree.
+  CHECK(test::canonical(r.tree) == test::canonical(ccrc::eliminate_recursion(p).tree));
+  CHECK(ccrc::statistics(r.tree.tree()).nodes == 12);
+  CHECK(r.tree.column("bytecodes")[test::node_at(r.tree.tree(), "main;f;g")] == 270);
 }
 
 TEST_CASE("direct recursion only: f -> f folds, f -> g -> f stays") {
@@ -92,14 +140,28 @@ TEST_CASE("equals the literal Figure 8 node for node on thousands of recursive r
   }
 }
 
-TEST_CASE("properties: totals kept, idempotent, no method twice on a path, depth <= methods") {
+TEST_CASE("direct and drop_repeats equal their path-by-path reference on recursive random trees") {
+  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(40), 2 + r.below(5), 3 + r.below(20)));
+    for (auto policy : {ccrc::recursion::direct, ccrc::recursion::drop_repeats})
+      CHECK(test::canonical(ccrc::eliminate_recursion(p, policy).tree) == reference(p, policy));
+  }
+}
+
+TEST_CASE("every policy: totals kept, self kept per method, idempotent, no method twice on a path") {
   for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
     test::rng r{seed};
     std::uint32_t methods = 2 + r.below(6);
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(40), methods, 25));
-    for (auto policy : {ccrc::recursion::all, ccrc::recursion::direct}) {
+    for (auto policy : policies) {
       auto once = ccrc::eliminate_recursion(p, policy);
       CHECK(totals(once.tree) == totals(p));
+      for (std::size_t i = 0; i < p.metric_count(); ++i) {
+        // Per method: the flat profile is unchanged (names, since the ids are shared).
+        CHECK(ccrc::per_method(ccrc::tree_view(once.tree.tree()), once.tree.column(i)) ==
+              ccrc::per_method(ccrc::tree_view(p.tree()), p.column(i)));
+      }
       auto twice = ccrc::eliminate_recursion(once.tree, policy);
       CHECK(test::canonical(twice.tree) == test::canonical(once.tree));
       const ccrc::call_tree& t = once.tree.tree();
@@ -112,9 +174,26 @@ TEST_CASE("properties: totals kept, idempotent, no method twice on a path, depth
           for (ccrc::node_id a = parent; a != ccrc::root_node; a = t.parent(a)) CHECK(t.method(a) != t.method(n));
         }
       }
-      if (policy == ccrc::recursion::all) CHECK(ccrc::statistics(t).max_depth <= methods);
+      if (policy != ccrc::recursion::direct) CHECK(ccrc::statistics(t).max_depth <= methods);
+      if (policy != ccrc::recursion::all) CHECK(ccrc::statistics(t).max_depth <= ccrc::statistics(p.tree()).max_depth);
       for (ccrc::node_id n = 1; n < p.size(); ++n) CHECK(t.method(once.node_map[n]) == p.tree().method(n));
     }
+  }
+}
+
+TEST_CASE("every policy leaves a tree without recursion as it was") {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    test::rng r{seed};
+    // 30 methods, stacks of distinct methods: no recursion of any kind.
+    auto samples = test::random_samples(r, 1 + r.below(40), 30, 12);
+    for (auto& s : samples) {
+      std::vector<std::string> distinct;
+      for (auto& f : s.frames)
+        if (std::find(distinct.begin(), distinct.end(), f) == distinct.end()) distinct.push_back(f);
+      s.frames = distinct;
+    }
+    ccrc::profile p = test::profile_of(samples);
+    for (auto policy : policies) CHECK(test::canonical(ccrc::eliminate_recursion(p, policy).tree) == test::canonical(p));
   }
 }
 
@@ -132,4 +211,11 @@ TEST_CASE("a chain of 1,000,000 nested calls of a 3-method cycle, without stack 
   CHECK(r.tree.get<"calls">(test::node_at(r.tree.tree(), "a")) == 333'334);
   CHECK(r.tree.get<"calls">(test::node_at(r.tree.tree(), "a;b;c")) == 333'333);
   CHECK(r.node_map.back() == test::node_at(r.tree.tree(), "a"));
+  auto dropped = ccrc::eliminate_recursion(t, ccrc::recursion::drop_repeats);
+  CHECK(dropped.tree.size() == 4);
+  CHECK(dropped.tree.get<"calls">(test::node_at(dropped.tree.tree(), "a")) == 333'334);
+  CHECK(dropped.tree.get<"calls">(test::node_at(dropped.tree.tree(), "a;b;c")) == 333'333);
+  auto direct = ccrc::eliminate_recursion(t, ccrc::recursion::direct);
+  CHECK(direct.tree.size() == t.size());
+  CHECK(ccrc::statistics(direct.tree.tree()).max_depth == 1'000'000);
 }

@@ -18,15 +18,30 @@ enum class recursion {
   all,
   /// Only a method calling itself: f -> f folds into one context, f -> g -> f stays.
   direct,
+  /// speedscope's "collapse recursion": a call to a method already on the call path is
+  /// dropped from the path and its callees hang from its caller's context (A B C B D becomes
+  /// A B C D). Every path keeps its first occurrence of each method, in order, so no method
+  /// repeats on a path, and a path never gets longer. The dropped call's own metrics go to the
+  /// context of the method's outer occurrence (A;B above), so that, as under the other
+  /// policies, each node maps to a context of its own method and the flat profile is
+  /// unchanged; speedscope gives them to the caller instead (A;B;C), which changes it.
+  drop_repeats,
 };
 
-/// The tree with recursive calls folded, per `policy`. Every node's metrics go to the output
-/// node it folds into, the root's included, so the total of every metric is kept exactly and
-/// each output node's self value is the sum over the input nodes mapped to it (node_map).
-/// The result is the same tree, node for node and id for id, as the papers' Figure 8 (with
-/// the root's metrics kept), which is O(nodes x depth); this is O(nodes): the current output
-/// path is kept in an array by depth, each method's latest context on the input path in
-/// another, both restored on the way back up. Iterative.
+/// The tree with recursive calls folded, per `policy`. Under every policy:
+/// - every node's metrics go to the output node it folds into (node_map), the root's included,
+///   so the total of every metric is kept exactly, and each output node's self value is the
+///   sum over the input nodes mapped to it;
+/// - a node maps to a context of its own method, so self values are kept per method: the flat
+///   profile (ccrc::flat, per_method) of the result is the input's;
+/// - a tree without (that kind of) recursion comes out as the same profile (the same contexts
+///   with the same metrics), and applying the same policy twice changes nothing the second time.
+/// `all` and `drop_repeats` leave no method twice on any path (depth <= number of methods);
+/// `direct` leaves no method calling itself.
+/// Under `all` the result is the same tree, node for node and id for id, as the papers'
+/// Figure 8 (with the root's metrics kept), which is O(nodes x depth); this is O(nodes) for
+/// every policy: the current output path is kept in an array by depth, each method's latest
+/// context on the input path in another, both restored on the way back up. Iterative.
 ///
 ///     auto flat = ccrc::eliminate_recursion(profile);
 ///     // Figure 1: 12 nodes, depth 5; main;f;g has 30 calls and 270 bytecodes
@@ -50,9 +65,16 @@ template <class Tree>
   };
   std::vector<saved> undo;  // one entry per input node on the current input path
 
+  // Where the callees of each input node go: its own output node, except for a call that
+  // drop_repeats removes from the path, whose callees go where its caller's go.
+  std::vector<node_id> dropped_attach;
+  if (policy == recursion::drop_repeats) dropped_attach.assign(t.size(), null_node);
+  std::vector<node_id>& attach = policy == recursion::drop_repeats ? dropped_attach : map;
+  if (policy == recursion::drop_repeats) attach[root_node] = root_node;
+
   auto enter = [&](node_id n, std::uint32_t) {
     if (n == root_node) return;
-    node_id parent_out = map[t.parent(n)];
+    node_id parent_out = attach[t.parent(n)];
     method_id m = syms.method(t.frame(n));
     node_id o = null_node;
     if (policy == recursion::all) {
@@ -60,12 +82,18 @@ template <class Tree>
       // method m is on the output path, it is that one. It is on the path iff path[] says so.
       node_id w = latest[m];
       if (w != null_node && out_depth[w] <= out_depth[parent_out] && path[out_depth[w]] == w) o = w;
-    } else if (parent_out != root_node && out.tree().method(parent_out) == m) {
-      o = parent_out;
+    } else if (policy == recursion::direct) {
+      if (parent_out != root_node && out.tree().method(parent_out) == m) o = parent_out;
+    } else if (latest[m] != null_node) {
+      // drop_repeats: the output path holds exactly the methods of the input path, so m is on
+      // it iff an input ancestor has method m; this call is dropped, its callees stay put.
+      o = latest[m];
+      attach[n] = parent_out;
     }
     if (o == null_node) {
       o = out.find_or_add_child(parent_out, t.frame(n));
       if (o == out_depth.size()) out_depth.push_back(out_depth[parent_out] + 1);
+      attach[n] = o;
     }
     map[n] = o;
     std::uint32_t d = out_depth[o];

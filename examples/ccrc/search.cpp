@@ -1,0 +1,183 @@
+// ccrc search: the calling contexts whose method name and metrics match a query.
+#include "command.hpp"
+
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/algorithm/search.hpp>
+#include <ccrc/detail/number.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+// QUERY: "re:REGEX", "=NAME", or a substring; --method/--class/--package pick the part.
+ccrc::name_query parse_query(const std::string& text, const cli::args& a) {
+  ccrc::name_query q;
+  if (text.rfind("re:", 0) == 0) {
+    q.match = ccrc::name_match::regex;
+    q.text = text.substr(3);
+  } else if (text.rfind("=", 0) == 0) {
+    q.match = ccrc::name_match::exact;
+    q.text = text.substr(1);
+  } else {
+    q.text = text;
+  }
+  int parts = 0;
+  for (auto [flag, part] : {std::pair{"--method", ccrc::name_part::method}, std::pair{"--class", ccrc::name_part::class_name},
+                            std::pair{"--package", ccrc::name_part::package}}) {
+    if (!a.flag(flag)) continue;
+    q.part = part;
+    ++parts;
+  }
+  if (parts > 1) throw cli::usage_error("--method, --class and --package exclude each other");
+  q.ignore_case = a.flag("--ignore-case") || a.flag("-i");
+  return q;
+}
+
+// "--min-self 500" or "--min-self 5%" (a share of the profile's total).
+std::optional<ccrc::threshold> parse_threshold(const cli::args& a, std::string_view option) {
+  auto v = a.value(option);
+  if (!v) return std::nullopt;
+  std::string_view text = *v;
+  bool share = !text.empty() && text.back() == '%';
+  if (share) text.remove_suffix(1);
+  double x;
+  if (ccrc::detail::parse_number(text, true, x) != ccrc::detail::number_status::ok)
+    throw cli::usage_error(std::string(option) + " expects a number or a percentage, not '" + *v + "'");
+  return ccrc::threshold{share ? x / 100 : x, share};
+}
+
+const char* part_name(ccrc::name_part p) {
+  switch (p) {
+    case ccrc::name_part::package: return "package";
+    case ccrc::name_part::class_name: return "class";
+    case ccrc::name_part::method: return "method";
+    default: return "name";
+  }
+}
+
+const char* match_name(ccrc::name_match m) {
+  return m == ccrc::name_match::regex ? "regex" : m == ccrc::name_match::exact ? "exact" : "substring";
+}
+
+std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
+  std::string s;
+  for (ccrc::frame_id f : t.path(n)) {
+    if (!s.empty()) s += ';';
+    s += t.symbols().name(f);
+  }
+  return s;
+}
+
+int run(const cli::args& a, cli::timings& t) {
+  a.expect_at_most(2);
+  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
+  ccrc::search_query q{parse_query(a.positional(1, "QUERY"), a), parse_threshold(a, "--min-self"),
+                       parse_threshold(a, "--min-total")};
+  std::size_t m = cli::metric_index(p, a);
+  std::size_t limit = std::string::npos;
+  if (auto l = a.number("--limit")) {
+    if (*l < 0 || *l != std::floor(*l) || *l > 1e15)
+      throw cli::usage_error("--limit expects a whole number of contexts, not '" + *a.value("--limit") + "'");
+    limit = static_cast<std::size_t>(*l);
+  }
+  ccrc::tree_view view = cli::view_of(p, a);
+
+  t.phase("search");
+  ccrc::search_result r = ccrc::search(view, p.column(m), q);
+  std::vector<std::vector<double>> ag;  // per metric, for the listed contexts' aggregated values
+  for (std::size_t i = 0; i < p.metric_count(); ++i) ag.push_back(ccrc::inclusive(p.tree(), p.column(i)));
+  // Hottest first: aggregated value of the metric, then the order of the profile.
+  std::vector<ccrc::node_id> listed = r.nodes;
+  std::stable_sort(listed.begin(), listed.end(), [&](ccrc::node_id x, ccrc::node_id y) { return ag[m][x] > ag[m][y]; });
+  if (listed.size() > limit) listed.resize(limit);
+  const ccrc::call_tree& tree = p.tree();
+  std::vector<std::string> methods;
+  for (ccrc::node_id n : r.nodes) methods.emplace_back(tree.name(n));
+  std::sort(methods.begin(), methods.end());
+  methods.erase(std::unique(methods.begin(), methods.end()), methods.end());
+
+  t.phase("output");
+  if (a.flag("--json")) {
+    cli::json j;
+    j.begin_object()
+        .field("query", q.name.text)
+        .field("part", part_name(q.name.part))
+        .field("match", match_name(q.name.match))
+        .field("metric", p.metric_name(m))
+        .field("total", r.total)
+        .field("matches", std::uint64_t{r.nodes.size()})
+        .field("covered", r.covered)
+        .field("covered_percent", 100 * r.share())
+        .key("methods")
+        .begin_array();
+    for (const auto& name : methods) j.value(name);
+    j.end_array().key("contexts").begin_array();
+    for (ccrc::node_id n : listed) {
+      j.begin_object().field("path", path_of(tree, n)).field("method", tree.name(n)).key("self").begin_object();
+      for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), p.column(i)[n]);
+      j.end_object().key("aggregated").begin_object();
+      for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), ag[i][n]);
+      j.end_object().end_object();
+    }
+    j.end_array().end_object();
+    print(j.str() + "\n");
+    return 0;
+  }
+  std::string metric(p.metric_name(m));
+  std::string out = "  aggregated        self  path    (" + metric + ")\n";
+  for (ccrc::node_id n : listed) {
+    char cols[64];
+    std::snprintf(cols, sizeof cols, "%12s%12s  ", cli::format_value(ag[m][n]).c_str(),
+                  cli::format_value(p.column(m)[n]).c_str());
+    out += cols + path_of(tree, n) + "\n";
+  }
+  if (listed.size() < r.nodes.size()) out += "  ... " + std::to_string(r.nodes.size() - listed.size()) + " more\n";
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.2f %%", 100 * r.share());
+  out += std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " context" : " contexts") + " of " +
+         std::to_string(methods.size()) + (methods.size() == 1 ? " method" : " methods") + "; they cover " +
+         cli::format_value(r.covered) + " of " + cli::format_value(r.total) + " " + metric + " (" + pct + ")\n";
+  print(out);
+  return 0;
+}
+
+}  // namespace
+
+const command search_command{
+    "search",
+    "the calling contexts whose method name and metrics match a query",
+    "usage: ccrc search PROFILE QUERY [--method | --class | --package] [--ignore-case]\n"
+    "                   [--min-self X] [--min-total X] [--metric NAME] [--root 'a;b;c']\n"
+    "                   [--depth N] [--limit N] [--json]\n"
+    "\n"
+    "Lists the calling contexts whose method matches QUERY and whose metrics reach the\n"
+    "thresholds, largest aggregated value first, and the share of the total they cover (a match\n"
+    "inside another match counted once).\n"
+    "\n"
+    "QUERY, on the method's whole name (or the part chosen below):\n"
+    "  TEXT       contains TEXT ('' matches every method)\n"
+    "  re:REGEX   contains a match of the ECMAScript regular expression REGEX (^, $ anchor it)\n"
+    "  =NAME      is exactly NAME\n"
+    "  --method, --class, --package   match that part of the name instead: a.b.C.m(args) and\n"
+    "             a::b::C::m(args) have package (or namespace) a.b / a::b, class C, method m\n"
+    "  --ignore-case, -i   compare ASCII letters regardless of case\n"
+    "\n"
+    "  --min-self X   only contexts whose self value is at least X; X% is that share of the\n"
+    "                 profile's total (--min-self 5%)\n"
+    "  --min-total X  the same on the aggregated value (the context and all it called)\n"
+    "  --metric NAME  the metric of the thresholds, the order and the share (default: the first)\n"
+    "  --root PATH    search the subtree of the calling context PATH (frames separated by ';')\n"
+    "  --depth N      only N levels below the root (or below PATH)\n"
+    "  --limit N      list only the first N contexts (all are counted)\n"
+    "  --json         {\"query\": \"...\", \"part\": \"name\", \"match\": \"substring\", \"metric\": \"...\",\n"
+    "                  \"total\": T, \"matches\": N, \"covered\": C, \"covered_percent\": P,\n"
+    "                  \"methods\": [\"...\"], \"contexts\": [{\"path\": \"a;b\", \"method\": \"b\",\n"
+    "                  \"self\": {\"metric\": X, ...}, \"aggregated\": {\"metric\": X, ...}}, ...]}\n",
+    {{"--min-self", "--min-total", "--metric", "--root", "--depth", "--limit"},
+     {"--method", "--class", "--package", "--ignore-case", "-i", "--json"}},
+    run,
+};

@@ -1,0 +1,178 @@
+#include <ccrc/algorithm/search.hpp>
+#include <ccrc/tree/cct.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+namespace {
+
+std::set<std::string> paths(const ccrc::call_tree& t, const std::vector<ccrc::node_id>& nodes) {
+  std::set<std::string> out;
+  for (ccrc::node_id n : nodes) out.insert(test::path_of(t, n));
+  return out;
+}
+
+std::vector<std::string> names(const ccrc::symbol_table& syms, const ccrc::method_set& s) {
+  std::vector<std::string> out;
+  for (ccrc::method_id m : s.ids()) out.emplace_back(syms.method_name(m));
+  return out;
+}
+
+// A profile with qualified names, one sample per line, value 10 at each leaf.
+ccrc::profile qualified() {
+  ccrc::profile p;
+  for (std::string_view line :
+       {"app.Main.main(String[]);java.util.HashMap.get(Object);java.util.HashMap.hash(Object)",
+        "app.Main.main(String[]);app.Cache.get(String);java.util.HashMap.get(Object)",
+        "app.Main.main(String[]);std::vector<int>::push_back(int const&)",
+        "app.Main.main(String[]);app::Cache::get(int) const"}) {
+    std::vector<ccrc::frame_id> frames;
+    for (const auto& f : test::split(line)) frames.push_back(p.intern(f));
+    p.add_path(frames, std::vector<double>{10});
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("match_methods works on the symbol table: name, part, substring, regex, exact, case") {
+  ccrc::profile p = qualified();
+  const auto& syms = p.symbols();
+  using q = ccrc::name_query;
+  CHECK(names(syms, ccrc::match_methods(syms, q{.text = "get"})) ==
+        std::vector<std::string>{"java.util.HashMap.get(Object)", "app.Cache.get(String)", "app::Cache::get(int) const"});
+  CHECK(names(syms, ccrc::match_methods(syms, q{.text = "get", .match = ccrc::name_match::exact,
+                                                 .part = ccrc::name_part::method})) ==
+        std::vector<std::string>{"java.util.HashMap.get(Object)", "app.Cache.get(String)", "app::Cache::get(int) const"});
+  CHECK(names(syms, ccrc::match_methods(syms, q{.text = "Cache", .match = ccrc::name_match::exact,
+                                                 .part = ccrc::name_part::class_name})) ==
+        std::vector<std::string>{"app.Cache.get(String)", "app::Cache::get(int) const"});
+  CHECK(names(syms, ccrc::match_methods(syms, q{.text = "java.util", .match = ccrc::name_match::exact,
+                                                 .part = ccrc::name_part::package})) ==
+        std::vector<std::string>{"java.util.HashMap.get(Object)", "java.util.HashMap.hash(Object)"});
+  CHECK(names(syms, ccrc::match_methods(syms, q{.text = "^(std|app)::", .match = ccrc::name_match::regex})) ==
+        std::vector<std::string>{"std::vector<int>::push_back(int const&)", "app::Cache::get(int) const"});
+  CHECK(names(syms, ccrc::match_methods(syms, q{.text = "^h", .match = ccrc::name_match::regex,
+                                                 .part = ccrc::name_part::method})) ==
+        std::vector<std::string>{"java.util.HashMap.hash(Object)"});
+  CHECK(ccrc::match_methods(syms, q{.text = "hashmap"}).empty());
+  CHECK(ccrc::match_methods(syms, q{.text = "hashmap", .ignore_case = true}).size() == 2);
+  CHECK(ccrc::match_methods(syms, q{.text = "HASHMAP", .match = ccrc::name_match::regex, .ignore_case = true}).size() == 2);
+  CHECK(ccrc::match_methods(syms, q{}).size() == 6);  // every method, never the root's empty name
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::match_methods(syms, q{.text = "(", .match = ccrc::name_match::regex})),
+                       doctest::Contains("ccrc: invalid regular expression '('"), ccrc::error);
+}
+
+TEST_CASE("all contexts of one method in one call") {
+  ccrc::profile p = test::figure1();
+  ccrc::method_id g = *p.symbols().find_method("g");
+  auto nodes = ccrc::contexts_of(ccrc::tree_view(p.tree()), {g});
+  CHECK(paths(p.tree(), nodes) == std::set<std::string>{"main;f;g", "main;f;g;g", "main;g", "main;g;g"});
+  CHECK(std::is_sorted(nodes.begin(), nodes.end()));
+  // Within a view: the subtree of f.
+  auto under_f = ccrc::contexts_of(ccrc::tree_view(p.tree(), test::node_at(p.tree(), "main;f")), {g});
+  CHECK(paths(p.tree(), under_f) == std::set<std::string>{"main;f;g", "main;f;g;g"});
+}
+
+TEST_CASE("search on Figure 1: g's contexts cover 980 of 3238 bytecodes, nested ones once") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::search(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.name = {.text = "g"}});
+  CHECK(paths(p.tree(), r.nodes) == std::set<std::string>{"main;f;g", "main;f;g;g", "main;g", "main;g;g"});
+  CHECK(r.total == 3238);
+  CHECK(r.covered == 980);  // ag(main;f;g) + ag(main;g); the inner g;g are inside them
+  CHECK(r.share() == doctest::Approx(980.0 / 3238));
+  // h and i: main;h (792) holds main;h;i; the others sit under f and g.
+  auto hi = ccrc::search(ccrc::tree_view(p.tree()), p.column("bytecodes"),
+                         {.name = {.text = "^(h|i)$", .match = ccrc::name_match::regex}});
+  CHECK(hi.nodes.size() == 12);
+  CHECK(hi.covered == 1452);  // every h, i context: 792 + 660
+}
+
+TEST_CASE("search thresholds: self and aggregated, absolute and as a share of the total") {
+  ccrc::profile p = test::figure1();
+  ccrc::tree_view all(p.tree());
+  auto bytecodes = p.column("bytecodes");
+  // Every method, aggregated value >= 490.
+  auto big = ccrc::search(all, bytecodes, {.min_total = ccrc::threshold{490}});
+  CHECK(paths(p.tree(), big.nodes) == std::set<std::string>{"main", "main;f", "main;g", "main;f;g", "main;h"});
+  CHECK(big.covered == 3238);  // main holds them all
+  // As a share: ag >= 25 % of 3238 = 809.5.
+  auto quarter = ccrc::search(all, bytecodes, {.min_total = ccrc::threshold{0.25, true}});
+  CHECK(paths(p.tree(), quarter.nodes) == std::set<std::string>{"main", "main;f"});
+  // Self >= 360 bytecodes, among h and i only.
+  auto self = ccrc::search(all, bytecodes, {.name = {.text = "^[hi]$", .match = ccrc::name_match::regex},
+                                            .min_self = ccrc::threshold{360}});
+  CHECK(paths(p.tree(), self.nodes) == std::set<std::string>{"main;h", "main;h;i"});
+  CHECK(self.covered == 792);
+  // Self >= 10 % of the total, on calls (345): 34.5 -> main;h and main;h;i (72 each).
+  auto calls = ccrc::search(all, p.column("calls"), {.min_self = ccrc::threshold{0.10, true}});
+  CHECK(paths(p.tree(), calls.nodes) == std::set<std::string>{"main;h", "main;h;i"});
+  CHECK(calls.share() == doctest::Approx(144.0 / 345));
+}
+
+TEST_CASE("search over a view: only its contexts, ag and total still the whole tree's") {
+  ccrc::profile p = test::figure1();
+  ccrc::tree_view f = ccrc::tree_view(p.tree(), test::node_at(p.tree(), "main;f")).limit_depth(1);
+  auto r = ccrc::search(f, p.column("bytecodes"), {.name = {.text = "h"}});
+  CHECK(paths(p.tree(), r.nodes) == std::set<std::string>{"main;f;h"});
+  CHECK(r.covered == 220);
+  CHECK(r.total == 3238);
+}
+
+TEST_CASE("search with nothing to find, and a total of 0: a share of 0, never NaN") {
+  ccrc::profile p = test::figure1();
+  auto none = ccrc::search(ccrc::tree_view(p.tree()), p.column("calls"), {.name = {.text = "zzz"}});
+  CHECK(none.nodes.empty());
+  CHECK(none.covered == 0);
+  CHECK(none.share() == 0);
+  std::vector<double> zeros(p.size(), 0.0);
+  auto zero = ccrc::search(ccrc::tree_view(p.tree()), zeros, {.name = {.text = "g"}});
+  CHECK(zero.nodes.size() == 4);
+  CHECK(zero.share() == 0);
+}
+
+TEST_CASE("search agrees with a per-node reference on random trees") {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(60), 3 + r.below(8), 12));
+    auto self = p.column(0);
+    std::vector<double> ag = ccrc::inclusive(p.tree(), self);
+    std::string digit = std::to_string(r.below(10));
+    ccrc::search_query q{.name = {.text = digit}, .min_total = ccrc::threshold{static_cast<double>(r.below(2000))}};
+    auto got = ccrc::search(ccrc::tree_view(p.tree()), self, q);
+    std::vector<ccrc::node_id> want;
+    double covered = 0;
+    for (ccrc::node_id n = 1; n < p.size(); ++n) {
+      auto match = [&](ccrc::node_id k) {
+        return p.tree().name(k).find(digit) != std::string_view::npos && ag[k] >= q.min_total->value;
+      };
+      if (!match(n)) continue;
+      want.push_back(n);
+      bool nested = false;
+      for (ccrc::node_id a = p.tree().parent(n); a != ccrc::root_node; a = p.tree().parent(a)) nested |= match(a);
+      if (!nested) covered += ag[n];
+    }
+    CHECK(got.nodes == want);
+    CHECK(got.covered == doctest::Approx(covered));
+    // The same through the link-walking path views take (a depth limit no node reaches).
+    auto walked = ccrc::search(ccrc::tree_view(p.tree()).limit_depth(1000), self, q);
+    CHECK(walked.nodes == want);
+    CHECK(walked.covered == doctest::Approx(covered));
+  }
+}
+
+TEST_CASE("search walks a chain of 1,000,000 levels; nested matches counted once") {
+  ccrc::cct<ccrc::metric<"calls">> t;
+  std::vector<ccrc::frame_id> stack(1'000'000, t.intern("r"));
+  ccrc::node_id leaf = t.add_path(stack, 1);
+  t.get<"calls">(1) = 5;
+  auto r = ccrc::search(ccrc::tree_view(t.tree()), t.column<"calls">(), {.name = {.text = "r"}});
+  CHECK(r.nodes.size() == 1'000'000);
+  CHECK(r.nodes.back() == leaf);
+  CHECK(r.covered == 6);
+  CHECK(r.share() == 1);
+}

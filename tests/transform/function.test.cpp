@@ -1,0 +1,134 @@
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/algorithm/statistics.hpp>
+#include <ccrc/transform/function.hpp>
+
+#include "support/figure1.hpp"
+#include "support/paths.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+namespace {
+
+double total(const ccrc::profile& p, std::string_view metric) {
+  auto c = p.column(metric);
+  return std::accumulate(c.begin(), c.end(), 0.0);
+}
+
+double at(const ccrc::profile& p, std::string_view path, std::string_view metric = "bytecodes") {
+  return p.column(metric)[test::node_at(p.tree(), path)];
+}
+
+
+}  // namespace
+
+TEST_CASE("focus on g (Figure 1): its two outermost contexts become one top-level g") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::focus_function(p, ccrc::methods_named(p.symbols(), {"g"}));
+  CHECK(ccrc::statistics(r.tree.tree()).nodes == 6);
+  CHECK(at(r.tree, "g") == 360);
+  CHECK(at(r.tree, "g", "calls") == 40);
+  CHECK(at(r.tree, "g;g") == 180);  // the recursive calls stay below
+  CHECK(at(r.tree, "g;g;h;i") == 100);
+  CHECK(ccrc::inclusive(r.tree.tree(), r.tree.column("bytecodes"))[test::node_at(r.tree.tree(), "g")] == 980);
+  CHECK(total(r.tree, "bytecodes") == 980);
+  CHECK(r.node_map[ccrc::root_node] == ccrc::null_node);
+  CHECK(r.node_map[test::node_at(p.tree(), "main;f")] == ccrc::null_node);
+  CHECK(r.node_map[test::node_at(p.tree(), "main;g;g")] == test::node_at(r.tree.tree(), "g;g"));
+}
+
+TEST_CASE("merge g into its callers (Figure 1): its self goes to main and main;f") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::merge_function(p, ccrc::methods_named(p.symbols(), {"g"}));
+  CHECK(ccrc::statistics(r.tree.tree()).nodes == 6);
+  CHECK(at(r.tree, "main") == 1066 + 180 + 90);
+  CHECK(at(r.tree, "main;f") == 180 + 180 + 90);
+  CHECK(at(r.tree, "main;f;h") == 120 + 60 + 60);
+  CHECK(at(r.tree, "main;h;i") == 360 + 50 + 50);
+  CHECK(total(r.tree, "bytecodes") == 3238);
+  CHECK(total(r.tree, "calls") == 345);
+  CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g")] == test::node_at(r.tree.tree(), "main;f"));
+}
+
+TEST_CASE("drop every context with g (Figure 1): 2258 bytecodes remain") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::drop_function(p, ccrc::methods_named(p.symbols(), {"g"}));
+  CHECK(ccrc::statistics(r.tree.tree()).nodes == 6);
+  CHECK(total(r.tree, "bytecodes") == 3238 - 490 - 490);
+  CHECK(at(r.tree, "main;f") == 180);  // callers keep their own cost
+  CHECK(r.node_map[test::node_at(p.tree(), "main;g;h")] == ccrc::null_node);
+}
+
+TEST_CASE("collapse g's subtree into g (Figure 1): main;f;g and main;g hold 490 each") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::collapse_function_subtree(p, ccrc::methods_named(p.symbols(), {"g"}));
+  CHECK(ccrc::statistics(r.tree.tree()).nodes == 8);
+  CHECK(at(r.tree, "main;f;g") == 490);
+  CHECK(at(r.tree, "main;g") == 490);
+  CHECK(at(r.tree, "main;g", "calls") == 70);
+  CHECK(total(r.tree, "bytecodes") == 3238);
+  CHECK(r.node_map[test::node_at(p.tree(), "main;g;g;h;i")] == test::node_at(r.tree.tree(), "main;g"));
+}
+
+TEST_CASE("the function transforms equal their path-by-path reference on random trees") {
+  using path = std::vector<std::string>;
+  for (std::uint64_t seed = 1; seed <= 500; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::random_profile(r);
+    std::set<std::string> chosen{test::method_name(r.below(4)), test::method_name(r.below(4))};
+    ccrc::method_set s = ccrc::methods_named(p.symbols(), chosen);
+    auto in = [&](const std::string& m) { return chosen.count(m) != 0; };
+    auto first = [&](const path& f) { return std::find_if(f.begin(), f.end(), in); };
+    test::check_rule(p, ccrc::focus_function(p, s), [&](const path& f, ccrc::node_id) -> std::optional<path> {
+      auto it = first(f);
+      if (it == f.end()) return std::nullopt;
+      return path(it, f.end());
+    });
+    test::check_rule(p, ccrc::merge_function(p, s), [&](const path& f, ccrc::node_id) -> std::optional<path> {
+      path kept;
+      std::copy_if(f.begin(), f.end(), std::back_inserter(kept), [&](const auto& m) { return !in(m); });
+      return kept;
+    });
+    test::check_rule(p, ccrc::drop_function(p, s), [&](const path& f, ccrc::node_id) -> std::optional<path> {
+      if (first(f) != f.end()) return std::nullopt;
+      return f;
+    });
+    test::check_rule(p, ccrc::collapse_function_subtree(p, s), [&](const path& f, ccrc::node_id) -> std::optional<path> {
+      auto it = first(f);
+      return path(f.begin(), it == f.end() ? it : it + 1);
+    });
+  }
+}
+
+TEST_CASE("an empty method set changes nothing but the focus, which keeps nothing") {
+  ccrc::profile p = test::figure1();
+  CHECK(test::canonical(ccrc::merge_function(p, {}).tree) == test::canonical(p));
+  CHECK(test::canonical(ccrc::drop_function(p, {}).tree) == test::canonical(p));
+  CHECK(test::canonical(ccrc::collapse_function_subtree(p, {}).tree) == test::canonical(p));
+  CHECK(ccrc::focus_function(p, {}).tree.size() == 1);
+}
+
+TEST_CASE("the function transforms on a cct, over a chain of 1,000,000 calls") {
+  ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"ns", double>> t;
+  std::vector<ccrc::frame_id> stack;
+  for (int i = 0; i < 1'000'000; ++i) stack.push_back(t.intern(i % 2 ? "odd" : "even"));
+  t.add_path(stack, 1, 2.5);
+  t.get<"calls">(1) = 7;
+  ccrc::method_id odd = *t.symbols().find_method("odd");
+  auto merged = ccrc::merge_function(t, {odd});
+  CHECK(merged.tree.size() == 500'001);
+  CHECK(merged.tree.get<"ns">(static_cast<ccrc::node_id>(merged.tree.size() - 1)) == 2.5);
+  auto focused = ccrc::focus_function(t, {odd});
+  CHECK(focused.tree.size() == 1'000'000);
+  CHECK(focused.tree.get<"calls">(1) == 0);
+  auto dropped = ccrc::drop_function(t, {odd});
+  CHECK(dropped.tree.size() == 2);
+  CHECK(dropped.tree.get<"calls">(1) == 7);
+  auto collapsed = ccrc::collapse_function_subtree(t, {odd});
+  CHECK(collapsed.tree.size() == 3);
+  CHECK(collapsed.tree.get<"calls">(2) == 1);
+  CHECK(collapsed.tree.get<"ns">(2) == 2.5);
+}
