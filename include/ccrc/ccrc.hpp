@@ -24,3 +24,9 @@
 #include <ccrc/transform/eliminate_recursion.hpp>
 
 #include <ccrc/io/folded.hpp>
+
+#include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/label.hpp>
+#include <ccrc/geometry/colour.hpp>
+#include <ccrc/geometry/highlight.hpp>

@@ -20,5 +20,9 @@ struct folded_options;
 struct error;
 class parse_error;
 struct capacity_error;
+struct ring_segment;
+struct ring_options;
+struct ring_layout;
+struct node_tooltip;
 
 }  // namespace ccrc
