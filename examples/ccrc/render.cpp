@@ -102,7 +102,7 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<ccrc::highlight_state> marks;
   if (auto text = a.value("--highlight")) {
     t.phase("highlight");
-    marks = ccrc::highlight(chart, p.tree(), matching(p.tree(), *text));
+    marks = ccrc::highlight(chart, p.tree(), ag[m], matching(p.tree(), *text));
   }
   t.phase("render");
   std::string title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);

@@ -161,7 +161,11 @@ void segment_element(svg::document& doc, const ring_picture& pic, std::size_t i)
     if (h == ccrc::highlight_state::match) doc.attr("stroke", "#7a1a0f").attr("stroke-width", 1.2);
   }
   if (dim) doc.attr("opacity", 0.3);
-  doc.raw(" data-node=\"").raw(std::to_string(s.node)).raw("\"><title>").text(tooltip_text(pic, s.node)).raw("</title></");
+  std::string tip = tooltip_text(pic, s.node);
+  if (s.contexts > 1)
+    tip += "\n(and " + std::to_string(s.contexts - 1) + " more callees of " +
+           std::string(name_of(pic.profile.tree(), chart.segments[s.parent].node)) + ", too thin to draw)";
+  doc.raw(" data-node=\"").raw(std::to_string(s.node)).raw("\"><title>").text(tip).raw("</title></");
   doc.raw(s.kind == ccrc::segment_kind::center ? "circle" : s.kind == ccrc::segment_kind::arc ? "path" : "line").raw(">\n");
 }
 
@@ -346,6 +350,7 @@ std::string ring_json(const ring_picture& pic) {
         .field("a0", s.a0)
         .field("a1", s.a1)
         .field("kind", kinds[static_cast<int>(s.kind)])
+        .field("contexts", std::uint64_t{s.contexts})
         .field("value", ag[s.node])
         .field("self", self[s.node]);
     if (!pic.highlight.empty()) j.field("highlight", states[static_cast<int>(pic.highlight[i])]);

@@ -25,6 +25,7 @@
 
 #include <ccrc/io/folded.hpp>
 
+#include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/label.hpp>

@@ -23,6 +23,7 @@ struct capacity_error;
 struct ring_segment;
 struct ring_options;
 struct ring_layout;
+class ring_index;
 struct node_tooltip;
 
 }  // namespace ccrc

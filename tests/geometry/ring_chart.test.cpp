@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <map>
 #include <set>
 
 using ccrc::segment_kind;
@@ -195,67 +196,187 @@ TEST_CASE("culling: a segment under the threshold becomes a line and none of its
   ccrc::ring_layout chart = f.chart({.outer_radius = 600, .min_arc_px = 300});
   test::check_invariants(t, chart);
   auto s = test::by_path(t, chart);
-  CHECK(chart.segments.size() == 7);
+  CHECK(chart.segments.size() == 6);
   CHECK(s["main;f"].kind == segment_kind::arc);
   CHECK(s["main;h"].kind == segment_kind::arc);
   CHECK(s["main;g"].kind == segment_kind::line);
-  CHECK(s["main;f;g"].kind == segment_kind::line);
-  CHECK(s["main;f;h"].kind == segment_kind::line);
+  CHECK(s["main;g"].contexts == 1);
   CHECK(s["main;h;i"].kind == segment_kind::line);
+  // f's callees g (285 px) and h (128 px) are both too short: one line, 413 px, for the two.
+  CHECK(s["main;f;g"].kind == segment_kind::line);
+  CHECK(s["main;f;g"].contexts == 2);
+  CHECK(s.count("main;f;h") == 0);
+  CHECK(s["main;f;g"].a0 == s["main;f"].a0);
+  CHECK(s["main;f;g"].a1 == Approx(s["main;f"].a0 + test::two_pi * 710 / 3238));
   CHECK(s.count("main;g;h") == 0);
   CHECK(s.count("main;f;g;h") == 0);
   // A line keeps its place and its span; the rings do not change with culling.
   CHECK(span(s["main;g"]) / test::two_pi == Approx(490.0 / 3238));
   CHECK(chart.rings() == 5);
-  // Culling everything but the centre: a threshold longer than any arc.
+  // Culling everything but the centre: a threshold longer than any arc; one line for the three.
   ccrc::ring_layout none = f.chart({.outer_radius = 600, .min_arc_px = 1e9});
-  CHECK(none.segments.size() == 4);
-  CHECK(none.count(segment_kind::line) == 3);
+  CHECK(none.segments.size() == 2);
+  CHECK(none.segments[1].kind == segment_kind::line);
+  CHECK(none.segments[1].contexts == 3);
+  CHECK(none.segments[1].a1 == Approx(test::two_pi * 2172 / 3238));
+}
+
+TEST_CASE("culling merges adjacent thin siblings into one line per min_arc_px, so lines stay few") {
+  // 1000 callees of 1 and one of 1000: the small ones cover half the circle, 1000 arcs of 0.5 px.
+  ccrc::profile p;
+  ccrc::frame_id main = p.intern("main");
+  std::vector<double> one{1};
+  for (int k = 0; k < 1000; ++k) {
+    ccrc::frame_id frames[] = {main, p.intern("m" + std::to_string(k))};
+    p.add_path(frames, one);
+  }
+  ccrc::frame_id big[] = {main, p.intern("big")};
+  p.add_path(big, std::vector<double>{1000});
+  auto ag = ccrc::inclusive(p.tree(), p.column(0));
+  auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
+  // One ring, ending at 318.3 px: each small callee's arc is 2π 318.3 / 2001 = 0.9995 px there.
+  ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 318.3});
+  test::check_invariants(p.tree(), chart);
+  auto ring = chart.ring(1);
+  CHECK(ring[0].kind == segment_kind::arc);
+  CHECK(p.tree().name(ring[0].node) == "big");
+  std::size_t contexts = 0;
+  for (std::size_t k = 1; k < ring.size(); ++k) {
+    CHECK(ring[k].kind == segment_kind::line);
+    contexts += ring[k].contexts;
+    if (k + 1 < ring.size()) CHECK(ring[k].contexts == 2);  // two of them make a pixel
+  }
+  CHECK(contexts == 1000);
+  CHECK(ring.size() == 501);
+  // The same with 10 px: 11 callees a line, 91 lines.
+  chart = ccrc::ring_chart(v, ag, {.outer_radius = 318.3, .min_arc_px = 10});
+  CHECK(chart.ring(1).size() == 92);
+  CHECK(chart.ring(1)[1].contexts == 11);
 }
 
 TEST_CASE("culling agrees with the uncut chart on random trees") {
   test::rng r{11};
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < 60; ++round) {
     ccrc::profile p = test::profile_of(test::random_samples(r, 300, 12, 9, 1), 1);
     auto ag = ccrc::inclusive(p.tree(), p.column(0));
     ccrc::ring_options o{.sizing = static_cast<ccrc::ring_sizing>(round % 3),
                          .order = static_cast<ccrc::child_order>(round / 3 % 3),
                          .center = {500, 400},
                          .outer_radius = 350,
-                         .min_arc_px = 0,
-                         .padding_px = round % 2 == 0 ? 0.0 : 0.5};
+                         .min_arc_px = 0};
     ccrc::tree_view v(p.tree(), ccrc::root_node, round % 4 == 0 ? 4 : ccrc::unlimited_depth);
     ccrc::ring_layout full = ccrc::ring_chart(v, ag, o);
     test::check_invariants(p.tree(), full);
-    double threshold = 1.0 + r.below(40);
+    const double threshold = 1.0 + r.below(40), close = threshold * (1 + 1e-9);
     o.min_arc_px = threshold;
     ccrc::ring_layout cut = ccrc::ring_chart(v, ag, o);
     test::check_invariants(p.tree(), cut);
-    // The expected chart: the uncut one, keeping a segment iff its ancestors are all wide enough.
-    auto wide = [&](const ccrc::ring_segment& s) {
-      return s.kind == segment_kind::center || (s.kind == segment_kind::arc && s.r1 * (s.a1 - s.a0) >= threshold);
-    };
-    std::vector<char> kept(full.segments.size(), 0);
-    std::size_t j = 0;
-    for (std::size_t i = 0; i < full.segments.size(); ++i) {
-      const auto& s = full.segments[i];
-      kept[i] = i == 0 || (kept[s.parent] && wide(full.segments[s.parent]));
-      if (!kept[i]) continue;
-      REQUIRE(j < cut.segments.size());
-      const auto& c = cut.segments[j++];
-      CHECK(c.node == s.node);
-      CHECK(c.depth == s.depth);
-      CHECK(c.kind == (i == 0 ? segment_kind::center : wide(s) ? segment_kind::arc : segment_kind::line));
-      CHECK(c.r0 == s.r0);
-      CHECK(c.r1 == s.r1);
-      CHECK(c.a0 == s.a0);
-      CHECK(c.a1 == s.a1);
-    }
-    CHECK(j == cut.segments.size());
-    // Only children of arcs are visited: every line's node has its children absent.
-    for (const auto& c : cut.segments)
-      if (c.kind == segment_kind::line)
+    // Uncut, every context is a segment of its own.
+    std::map<ccrc::node_id, std::size_t> in_full;
+    for (std::size_t i = 0; i < full.segments.size(); ++i) in_full[full.segments[i].node] = i;
+    for (const auto& s : full.segments) CHECK(s.contexts == 1);
+    // Cut: the children of every shown parent stand, in order, for all its children uncut.
+    std::map<std::size_t, std::vector<ccrc::node_id>> covered;  // parent segment in cut -> members
+    for (std::size_t i = 1; i < cut.segments.size(); ++i) {
+      const auto& c = cut.segments[i];
+      REQUIRE(in_full.count(c.node));
+      std::size_t first = in_full[c.node], last = first + c.contexts - 1;
+      REQUIRE(last < full.segments.size());
+      const auto& f = full.segments[first];
+      CHECK(f.depth == c.depth);
+      CHECK(f.r0 == c.r0);
+      CHECK(f.r1 == c.r1);
+      CHECK(c.a0 == f.a0);
+      CHECK(c.a1 == full.segments[last].a1);
+      for (std::size_t k = first; k <= last; ++k) {
+        CHECK(full.segments[k].parent == f.parent);
+        covered[c.parent].push_back(full.segments[k].node);
+      }
+      double arc = c.r1 * (c.a1 - c.a0);
+      if (c.kind == segment_kind::arc) {
+        CHECK(c.contexts == 1);
+        CHECK(arc * (1 + 1e-9) >= threshold);
+      } else {
+        for (std::size_t k = first; k <= last; ++k)
+          CHECK(full.segments[k].r1 * (full.segments[k].a1 - full.segments[k].a0) < close);
+        // A run ends as soon as it is long enough.
+        if (c.contexts > 1) CHECK(c.r1 * (full.segments[last - 1].a1 - c.a0) < close);
+        // Nothing below a line.
         for (const auto& d : cut.segments) CHECK(p.tree().parent(d.node) != c.node);
+      }
+    }
+    for (const auto& [parent, members] : covered) {
+      std::vector<ccrc::node_id> expected;
+      std::size_t f = in_full[cut.segments[parent].node];
+      for (const auto& s : full.segments)
+        if (s.parent == f) expected.push_back(s.node);
+      CHECK(members == expected);
+    }
+    // Every shown arc below the last ring has its children shown.
+    for (std::size_t i = 0; i < cut.segments.size(); ++i) {
+      const auto& c = cut.segments[i];
+      if (c.kind != segment_kind::line && c.depth < cut.rings() && p.tree().has_children(c.node))
+        CHECK(covered.count(i) == 1);
+    }
+  }
+}
+
+TEST_CASE("a ring_index gives the same chart, reading only what it shows") {
+  test::rng r{17};
+  for (int round = 0; round < 40; ++round) {
+    ccrc::profile p = test::profile_of(test::random_samples(r, 400, 10, 9, 1), 1);
+    std::vector<double> ag = ccrc::inclusive(p.tree(), p.column(0));
+    if (round % 5 == 4) ag[r.below(static_cast<std::uint32_t>(ag.size()))] = -3;  // a parent below its children
+    ccrc::ring_index index(p.tree(), ag);
+    CHECK(index.size() == p.size());
+    ccrc::node_id root = round % 3 == 0 ? ccrc::root_node : static_cast<ccrc::node_id>(r.below(static_cast<std::uint32_t>(p.size())));
+    ccrc::tree_view v(p.tree(), root, round % 2 == 0 ? 1 + r.below(6) : ccrc::unlimited_depth);
+    ccrc::ring_options o{.sizing = static_cast<ccrc::ring_sizing>(round % 3),
+                         .outer_radius = 100 + 20.0 * r.below(20),
+                         .min_arc_px = round % 7 == 0 ? 0.0 : 0.5 * r.below(10),
+                         .padding_px = round % 4 == 0 ? 0.5 : 0.0};
+    ccrc::ring_layout plain = ccrc::ring_chart(v, ag, o);
+    o.index = &index;
+    ccrc::ring_layout indexed = ccrc::ring_chart(v, ag, o);
+    test::check_invariants(p.tree(), indexed);
+    CHECK(indexed.radii == plain.radii);
+    CHECK(indexed.ring_begin == plain.ring_begin);
+    REQUIRE(indexed.segments.size() == plain.segments.size());
+    for (std::size_t i = 0; i < plain.segments.size(); ++i) {
+      const auto &a = plain.segments[i], &b = indexed.segments[i];
+      CHECK(a.node == b.node);
+      CHECK(a.parent == b.parent);
+      CHECK(a.kind == b.kind);
+      CHECK(a.contexts == b.contexts);
+      CHECK(a.a0 == b.a0);
+      CHECK(a.a1 == b.a1);
+      CHECK(a.r1 == b.r1);
+    }
+    // The index's order: children by decreasing weight, running sums, heights.
+    auto h = ccrc::heights(p.tree());
+    for (ccrc::node_id n = 0; n < p.size(); ++n) {
+      CHECK(index.height(n) == h[n]);
+      auto kids = index.children(n);
+      auto sums = index.sums(n);
+      REQUIRE(kids.size() == sums.size());
+      double sum = 0;
+      for (std::size_t k = 0; k < kids.size(); ++k) {
+        CHECK(p.tree().parent(kids[k]) == n);
+        double w = std::max(ag[kids[k]], 0.0);
+        CHECK(sums[k] == (sum += w));
+        if (k > 0) CHECK(std::max(ag[kids[k - 1]], 0.0) >= w);
+      }
+    }
+  }
+  // Other orders use the index for heights only, and give the same chart too.
+  figure1_chart f;
+  ccrc::ring_index index(f.p.tree(), f.ag);
+  CHECK(index.memory_bytes() >= f.p.size() * 20 - 8);
+  for (auto order : {ccrc::child_order::name, ccrc::child_order::insertion}) {
+    auto a = ccrc::ring_chart(f.view, f.ag, {.order = order});
+    auto b = ccrc::ring_chart(f.view, f.ag, {.order = order, .index = &index});
+    REQUIRE(a.segments.size() == b.segments.size());
+    for (std::size_t i = 0; i < a.segments.size(); ++i) CHECK(a.segments[i].node == b.segments[i].node);
   }
 }
 
@@ -268,7 +389,7 @@ TEST_CASE("child order: by value (default), by name, or as inserted") {
     for (const auto& s : ccrc::ring_chart(v, ag, {.order = o}).ring(1)) names += p.tree().name(s.node);
     return names;
   };
-  CHECK(order(ccrc::child_order::value) == "cbda");  // b and d tie: by name
+  CHECK(order(ccrc::child_order::value) == "cbda");  // b and d tie: in creation order
   CHECK(order(ccrc::child_order::name) == "abcd");
   CHECK(order(ccrc::child_order::insertion) == "bacd");
 }
@@ -363,7 +484,7 @@ TEST_CASE("zero, negative, NaN and infinite values: no NaN or infinity in any se
       for (const auto& s : chart.segments) {
         if (s.kind == segment_kind::center || sizing == ccrc::ring_sizing::equal) continue;
         double x = ag[s.node];
-        if (!(std::isfinite(x) && x > 0)) {
+        if (!(std::isfinite(x) && x > 0) && s.contexts == 1) {
           CHECK(s.a0 == s.a1);
           CHECK(s.kind == segment_kind::line);
         }
@@ -375,9 +496,15 @@ TEST_CASE("zero, negative, NaN and infinite values: no NaN or infinity in any se
   std::vector<double> zero(f.p.size(), 0.0);
   ccrc::ring_layout chart = ccrc::ring_chart(f.view, zero, {.outer_radius = 300});
   test::check_invariants(f.p.tree(), chart);
+  CHECK(chart.segments.size() == 2);
+  CHECK(chart.segments[1].kind == segment_kind::line);
+  CHECK(chart.segments[1].contexts == 3);
+  CHECK(chart.segments[1].a0 == 0);
+  CHECK(chart.segments[1].a1 == 0);
+  // Without culling, one empty line each.
+  chart = ccrc::ring_chart(f.view, zero, {.outer_radius = 300, .min_arc_px = 0});
   CHECK(chart.segments.size() == 4);
   CHECK(chart.count(segment_kind::line) == 3);
-  for (const auto& s : chart.ring(1)) CHECK(s.a1 == 0);
   // Options that are not numbers fall back to safe values.
   ccrc::ring_layout odd_options = ccrc::ring_chart(
       f.view, f.ag, {.center = {nan, inf}, .outer_radius = nan, .center_radius = inf, .start_angle = -inf,

@@ -4,6 +4,7 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/config.hpp>
+#include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/tree/view.hpp>
 
 #include <algorithm>
@@ -31,8 +32,8 @@ enum class ring_sizing : std::uint8_t {
 
 /// The angular order of the children of a segment, clockwise from the parent's start angle.
 enum class child_order : std::uint8_t {
-  value,      ///< largest aggregated value first, ties by method name, then node id
-  name,       ///< by method name, ties by node id
+  value,      ///< largest aggregated value first, ties in creation order
+  name,       ///< by method name, ties in creation order
   insertion,  ///< creation order (the order the profiler met them)
 };
 
@@ -40,9 +41,10 @@ enum class child_order : std::uint8_t {
 enum class segment_kind : std::uint8_t {
   center,  ///< the view root: a disc of radius r1 (r0 == 0) spanning the full circle
   arc,     ///< an annular sector: radii [r0, r1), angles [a0, a1)
-  line,    ///< a segment too thin to see (its outer arc is under ring_options::min_arc_px, or
-           ///< its span is empty): draw a radial line from r0 to r1 at (a0 + a1) / 2. Its
-           ///< subtree was not visited.
+  line,    ///< a segment too thin to see (its outer arc is shorter than
+           ///< ring_options::min_arc_px, or empty): draw a radial line from r0 to r1 at
+           ///< (a0 + a1) / 2. Its subtree was not visited. Adjacent siblings too thin to see
+           ///< share one line per min_arc_px of arc (see ring_segment::contexts).
 };
 
 /// A position in pixels (y grows downwards, as on a screen and in SVG).
@@ -59,13 +61,16 @@ inline constexpr std::uint32_t no_segment = std::numeric_limits<std::uint32_t>::
 /// angle a is x = cx + r sin a, y = cy - r cos a). Within the chart a0 <= a1, a child's
 /// angles lie within its parent's and siblings never overlap.
 struct ring_segment {
-  node_id node;         ///< the calling context
+  node_id node;         ///< the calling context (of a line standing for several: the first)
   std::uint32_t depth;  ///< its ring: 0 for the centre, 1 for the view root's children, ...
   std::uint32_t parent; ///< index of the parent's segment in ring_layout::segments (no_segment
                         ///< for the centre)
   segment_kind kind;
   double r0, r1;  ///< inner and outer radius, pixels
   double a0, a1;  ///< start and end angle, radians
+  /// The calling contexts it stands for: 1, or for a line, the run of adjacent siblings too
+  /// thin to see that it merges (node and the next contexts - 1 siblings in chart order).
+  std::uint32_t contexts = 1;
 };
 
 /// The options of ring_chart, used with designated initializers:
@@ -87,17 +92,25 @@ struct ring_options {
   /// Where the centre's full circle, and so its first child, starts: radians clockwise from
   /// twelve o'clock (not finite: 0).
   double start_angle = 0;
-  /// Culling: a segment whose outer arc r1 * (a1 - a0) is shorter than this many pixels is
-  /// emitted as a line and its subtree is not visited (0: no culling; NaN: 1).
+  /// Culling: a segment whose outer arc (r1 times its angle before padding) is shorter than
+  /// this many pixels, or empty, is a line and its subtree is not visited; a run of adjacent
+  /// such siblings becomes one line per min_arc_px of arc. 0: no culling (only empty
+  /// segments are lines, one each); NaN: 1.
   double min_arc_px = 1;
   /// Gap between neighbouring siblings, pixels along the outer arc of their ring, taken half
-  /// from each neighbour (never from the ends of the parent's span, so an only child keeps
-  /// its parent's angles). A child whose span the gaps eat entirely becomes a line.
+  /// from each neighbour's arc (never from the ends of the parent's span, so an only child
+  /// keeps its parent's angles; lines keep their whole span). A child whose arc the gaps eat
+  /// entirely becomes a line.
   double padding_px = 0;
   /// Optional: ccrc::heights(tree) of the view's tree. With it the number of rings is read in
-  /// O(1); without it ring_chart walks the view once to find its height, which makes a chart
-  /// of a deep view cost O(nodes of the view) however much culling cuts.
+  /// O(1); without it (and without an index) ring_chart walks the view once to find its
+  /// height, which makes a chart of a deep view cost O(nodes of the view) whatever it shows.
   std::span<const std::uint32_t> heights{};
+  /// Optional: a ring_index of the view's tree and the same aggregated column. It gives the
+  /// heights, and with child_order::value the children already sorted with their running
+  /// sums: a parent's children are then read only up to the first one too thin to see, and
+  /// the chart costs what it shows. The chart is the same with or without it.
+  const ring_index* index = nullptr;
 };
 
 /// Options for a chart centred on a width x height canvas whose deepest ring touches the
@@ -121,6 +134,7 @@ struct ring_layout {
   point center{};
   double start_angle = 0;
   ring_sizing sizing = ring_sizing::angle;
+  child_order order = child_order::value;
 
   /// Number of rings around the centre: min(the view's depth limit, the height of its root).
   [[nodiscard]] std::size_t rings() const noexcept { return radii.empty() ? 0 : radii.size() - 1; }
@@ -200,29 +214,90 @@ inline std::uint32_t view_height(const tree_view& v) {
   return h;
 }
 
-// A value as a sizing weight: finite and positive values count, anything else weighs nothing.
-template <class T>
-double ring_weight(T value) noexcept {
-  auto x = static_cast<double>(value);
-  return std::isfinite(x) && x > 0 ? x : 0.0;
-}
-
+// Sorts one parent's (weight, child) pairs into chart order.
 inline void sort_children(const call_tree& t, std::vector<std::pair<double, node_id>>& kids, child_order order) {
-  auto by_name = [&t](node_id a, node_id b) {
-    std::string_view na = t.name(a), nb = t.name(b);
-    return na != nb ? na < nb : a < b;
-  };
   switch (order) {
     case child_order::value:
-      std::sort(kids.begin(), kids.end(), [&](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : by_name(a.second, b.second);
-      });
+      std::sort(kids.begin(), kids.end(), heavier);
       break;
     case child_order::name:
-      std::sort(kids.begin(), kids.end(), [&](const auto& a, const auto& b) { return by_name(a.second, b.second); });
+      std::sort(kids.begin(), kids.end(), [&t](const auto& a, const auto& b) {
+        std::string_view na = t.name(a.second), nb = t.name(b.second);
+        return na != nb ? na < nb : a.second < b.second;
+      });
       break;
     case child_order::insertion:
       break;
+  }
+}
+
+// The numbers that are the same for every parent of a chart.
+struct ring_params {
+  ring_sizing sizing;
+  double min_px;
+  double padding;
+  const std::vector<double>* radii;
+};
+
+// Appends the segments of the children of segs[i]: `ids` in chart order with the running sums
+// of their weights. `monotone`: the children are by decreasing weight, so once one is too thin
+// to see all the rest are, and runs of them are cut by binary search.
+template <class Values>
+void place_children(std::vector<ring_segment>& segs, std::size_t i, std::span<const node_id> ids,
+                    std::span<const double> sums, const Values* values, const ring_params& p, bool monotone) {
+  const ring_segment s = segs[i];  // a copy: appending may reallocate
+  const std::size_t n = ids.size();
+  const bool equal = p.sizing == ring_sizing::equal;
+  const double alpha = s.a1 - s.a0, r0 = (*p.radii)[s.depth], r1 = (*p.radii)[s.depth + 1];
+  const double denominator = std::max(ring_weight(values[s.node]), sums[n - 1]);
+  const double gap = p.padding > 0 && r1 > 0 ? p.padding / r1 : 0.0;
+  // Where child k starts (k == n: where the last one ends), before padding.
+  auto boundary = [&](std::size_t k) {
+    if (k == 0) return s.a0;
+    if (equal) return k == n ? s.a1 : std::min(s.a0 + alpha * (static_cast<double>(k) / static_cast<double>(n)), s.a1);
+    return denominator > 0 ? std::min(s.a0 + alpha * (sums[k - 1] / denominator), s.a1) : s.a0;
+  };
+  // Visibility from the weight itself, not from differences of sums: exactly monotone.
+  auto visible = [&](std::size_t k) {
+    double arc = equal ? r1 * (alpha / static_cast<double>(n))
+                 : denominator > 0 ? r1 * (alpha * (ring_weight(values[ids[k]]) / denominator))
+                                   : 0.0;
+    return arc > 0 && arc >= p.min_px;
+  };
+  auto long_enough = [&](std::size_t first, std::size_t last) {
+    return r1 * (boundary(last + 1) - boundary(first)) >= p.min_px;
+  };
+  auto parent = static_cast<std::uint32_t>(i);
+  for (std::size_t k = 0; k < n;) {
+    if (visible(k)) {
+      double b0 = boundary(k), b1 = boundary(k + 1);
+      double a0 = k > 0 ? b0 + gap / 2 : b0, a1 = k + 1 < n ? b1 - gap / 2 : b1;
+      if (a1 > a0)
+        segs.push_back({ids[k], s.depth + 1, parent, segment_kind::arc, r0, r1, a0, a1});
+      else
+        segs.push_back({ids[k], s.depth + 1, parent, segment_kind::line, r0, r1, b0, b1});
+      ++k;
+      continue;
+    }
+    // A run of siblings too thin to see: one line, ended once it is min_px long, before a
+    // visible sibling, or at the last child.
+    std::size_t last = k;
+    if (monotone) {
+      std::size_t lo = k, hi = n - 1;  // the first `last` in [lo, hi] long enough, or n - 1
+      while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (long_enough(k, mid))
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      last = lo;
+    } else {
+      while (!long_enough(k, last) && last + 1 < n && !visible(last + 1)) ++last;
+    }
+    segs.push_back({ids[k], s.depth + 1, parent, segment_kind::line, r0, r1, boundary(k), boundary(last + 1),
+                    static_cast<std::uint32_t>(last - k + 1)});
+    k = last + 1;
   }
 }
 
@@ -235,15 +310,19 @@ inline void sort_children(const call_tree& t, std::vector<std::pair<double, node
 ///
 /// Sizing: equation (1), (2) or (4) of the papers, see ring_sizing. Values that are zero,
 /// negative, NaN or infinite weigh nothing: such a child gets an empty span at its place and
-/// is emitted as a line. A parent whose children's positive values add up to more than its
-/// own ag (a negative self value) shares its span in proportion to the children's sum, so a
-/// child never leaves its parent's span. No NaN or infinity reaches a segment, whatever the
+/// becomes (part of) a line. A parent whose children's positive values add up to more than
+/// its own ag (a negative self value) shares its span in proportion to the children's sum, so
+/// a child never leaves its parent's span. No NaN or infinity reaches a segment, whatever the
 /// values or options.
 ///
-/// Cost: O(s log k) for s segments emitted (arcs, and the lines of their children) and k
-/// children per visible parent, plus O(nodes of v) to find the number of rings unless
-/// options.heights is given: with culling, a chart of a 10^7-node CCT costs what the visible
-/// part costs.
+/// Culling: a child whose outer arc is shorter than options.min_arc_px is not visited further;
+/// adjacent such siblings are merged into lines of about min_arc_px each, so the number of
+/// segments is bounded by what the canvas can show.
+///
+/// Cost: O(s log k) for s segments and k children per visible parent, plus the children of
+/// visible parents (read to size and sort them), plus O(nodes of v) to count the rings unless
+/// options.heights or options.index is given. With an index and child_order::value, only the
+/// shown children are read: a chart of a 10^7-node CCT costs what a 10^4-node one does.
 ///
 ///     auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
 ///     auto h = ccrc::heights(p.tree());
@@ -254,67 +333,56 @@ template <metric_column C>
   const call_tree& t = v.tree();
   CCRC_ASSERT(std::ranges::size(ag) == t.size(), "ccrc: the column must have one value per node");
   const auto* values = std::ranges::data(ag);
+  const ring_index* index = options.index;
+  CCRC_ASSERT(!index || index->size() == t.size(), "ccrc: the index is of another tree");
   CCRC_ASSERT(options.heights.empty() || options.heights.size() == t.size(),
               "ccrc: heights must have one value per node");
   constexpr double full_circle = 2 * std::numbers::pi;
   double start = std::isfinite(options.start_angle) ? options.start_angle : 0.0;
-  double min_px = std::isnan(options.min_arc_px) ? 1.0 : std::max(options.min_arc_px, 0.0);
-  double padding = std::isfinite(options.padding_px) && options.padding_px > 0 ? options.padding_px : 0.0;
   point center = options.center;
   if (!std::isfinite(center.x)) center.x = 0;
   if (!std::isfinite(center.y)) center.y = 0;
 
-  std::uint32_t rings = options.heights.empty() ? detail::view_height(v)
-                                                : std::min(v.max_depth(), options.heights[v.root()]);
+  std::uint32_t rings = index                     ? std::min(v.max_depth(), index->height(v.root()))
+                        : !options.heights.empty() ? std::min(v.max_depth(), options.heights[v.root()])
+                                                   : detail::view_height(v);
   ring_layout out;
   out.center = center;
   out.start_angle = start;
   out.sizing = options.sizing;
+  out.order = options.order;
   out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, rings);
-  const std::vector<double>& radii = out.radii;
+  const detail::ring_params params{
+      options.sizing, std::isnan(options.min_arc_px) ? 1.0 : std::max(options.min_arc_px, 0.0),
+      std::isfinite(options.padding_px) && options.padding_px > 0 ? options.padding_px : 0.0, &out.radii};
 
   std::vector<ring_segment>& segs = out.segments;
-  segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, radii[0], start, start + full_circle});
+  segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle});
   // The segment list is its own queue: ring d is complete before ring d + 1 is read, and a
   // parent's children are appended in angular order, so each ring comes out clockwise.
-  std::vector<std::pair<double, node_id>> kids;  // (weight, node) of one parent's children
+  const bool indexed = index && options.order == child_order::value;
+  std::vector<std::pair<double, node_id>> kids;  // (weight, child) of one parent
+  std::vector<node_id> ids;
+  std::vector<double> sums;
   for (std::size_t i = 0; i < segs.size(); ++i) {
-    const ring_segment s = segs[i];  // a copy: appending may reallocate
+    const ring_segment& s = segs[i];
     if (s.kind == segment_kind::line || s.depth >= rings || !t.has_children(s.node)) continue;
+    if (indexed) {
+      detail::place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, true);
+      continue;
+    }
     kids.clear();
-    double sum = 0;
-    for (node_id c : t.children(s.node)) {
-      kids.emplace_back(detail::ring_weight(values[c]), c);
-      sum += kids.back().first;
-    }
+    for (node_id c : t.children(s.node)) kids.emplace_back(detail::ring_weight(values[c]), c);
     detail::sort_children(t, kids, options.order);
-    const double alpha = s.a1 - s.a0, r0 = radii[s.depth], r1 = radii[s.depth + 1];
-    const double denominator = std::max(detail::ring_weight(values[s.node]), sum);
-    const double gap = padding > 0 && r1 > 0 ? padding / r1 : 0.0;
-    const std::size_t n = kids.size();
-    double before = 0;  // weight of the children already placed
-    for (std::size_t k = 0; k < n; ++k) {
-      double a0, a1;
-      if (options.sizing == ring_sizing::equal) {
-        a0 = s.a0 + alpha * (static_cast<double>(k) / static_cast<double>(n));
-        a1 = k + 1 == n ? s.a1 : s.a0 + alpha * (static_cast<double>(k + 1) / static_cast<double>(n));
-      } else {
-        a0 = denominator > 0 ? s.a0 + alpha * (before / denominator) : s.a0;
-        before += kids[k].first;
-        a1 = denominator > 0 ? s.a0 + alpha * (before / denominator) : s.a0;
-      }
-      a0 = std::min(a0, s.a1);
-      a1 = std::min(a1, s.a1);
-      if (gap > 0) {
-        double mid = (a0 + a1) / 2;
-        if (k > 0) a0 += gap / 2;
-        if (k + 1 < n) a1 -= gap / 2;
-        if (a1 < a0) a0 = a1 = mid;
-      }
-      bool visible = a1 > a0 && r1 * (a1 - a0) >= min_px;
-      segs.push_back({kids[k].second, s.depth + 1, static_cast<std::uint32_t>(i),
-                      visible ? segment_kind::arc : segment_kind::line, r0, r1, a0, a1});
+    ids.clear();
+    sums.clear();
+    double sum = 0;  // in chart order, as ring_index sums: the same doubles either way
+    for (const auto& [weight, child] : kids) {
+      ids.push_back(child);
+      sums.push_back(sum += weight);
     }
+    detail::place_children(segs, i, std::span<const node_id>(ids), std::span<const double>(sums), values, params,
+                           options.order == child_order::value);
   }
   out.ring_begin.assign(std::size_t{rings} + 2, segs.size());
   for (std::size_t i = segs.size(); i-- > 0;) out.ring_begin[segs[i].depth] = i;
