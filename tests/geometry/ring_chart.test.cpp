@@ -193,7 +193,7 @@ TEST_CASE("culling: a segment under the threshold becomes a line and none of its
   figure1_chart f;
   const ccrc::call_tree& t = f.p.tree();
   // Ring 1 ends at 200 px: f's arc is 345 px, h's 307, g's 190; ring 2 ends at 300 px.
-  ccrc::ring_layout chart = f.chart({.outer_radius = 600, .min_arc_px = 300});
+  ccrc::ring_layout chart = f.chart({.outer_radius = 600, .min_arc_px = 300, .fit_visible = false});
   test::check_invariants(t, chart);
   auto s = test::by_path(t, chart);
   CHECK(chart.segments.size() == 6);
@@ -214,11 +214,68 @@ TEST_CASE("culling: a segment under the threshold becomes a line and none of its
   CHECK(span(s["main;g"]) / test::two_pi == Approx(490.0 / 3238));
   CHECK(chart.rings() == 5);
   // Culling everything but the centre: a threshold longer than any arc; one line for the three.
-  ccrc::ring_layout none = f.chart({.outer_radius = 600, .min_arc_px = 1e9});
+  ccrc::ring_layout none = f.chart({.outer_radius = 600, .min_arc_px = 1e9, .fit_visible = false});
   CHECK(none.segments.size() == 2);
   CHECK(none.segments[1].kind == segment_kind::line);
   CHECK(none.segments[1].contexts == 3);
   CHECK(none.segments[1].a1 == Approx(test::two_pi * 2172 / 3238));
+}
+
+TEST_CASE("fitting the rings: when culling empties the outer rings, the shown ones fill the radius") {
+  figure1_chart f;
+  const ccrc::call_tree& t = f.p.tree();
+  // Five rings leave no arc beyond ring 1 at 300 px, three none in ring 3; two rings of 200 px
+  // are the most whose outer ring holds an arc.
+  ccrc::ring_layout chart = f.chart({.outer_radius = 600, .min_arc_px = 300});
+  test::check_invariants(t, chart);
+  REQUIRE(chart.rings() == 2);
+  CHECK(chart.radii == std::vector<double>{200, 400, 600});
+  auto s = test::by_path(t, chart);
+  for (const char* arc : {"main;f", "main;g", "main;h", "main;f;g", "main;h;i"}) CHECK(s[arc].kind == segment_kind::arc);
+  for (const char* line : {"main;f;h", "main;g;g"}) CHECK(s[line].kind == segment_kind::line);
+  CHECK(s["main;g;g"].contexts == 2);  // 233 px, and main;g;h's 128 px
+  CHECK(chart.ring(2).size() == 4);
+  CHECK(chart.segments.size() == 8);
+  // Nothing visible at all: one ring of lines.
+  ccrc::ring_layout none = f.chart({.outer_radius = 600, .min_arc_px = 1e9});
+  CHECK(none.rings() == 1);
+  CHECK(none.segments.size() == 2);
+  // A fitted chart is the chart of the view cut at its rings.
+  test::rng r{29};
+  int fewer = 0;
+  for (int round = 0; round < 30; ++round) {
+    ccrc::profile p = test::profile_of(test::random_samples(r, 400, 12, 12, 1), 1);
+    auto ag = ccrc::inclusive(p.tree(), p.column(0));
+    ccrc::tree_view v(p.tree());
+    ccrc::ring_options o{.sizing = static_cast<ccrc::ring_sizing>(round % 3),
+                         .outer_radius = 50 + 10.0 * r.below(30),
+                         .center_radius = round % 2 == 0 ? -1.0 : 10.0,
+                         .min_arc_px = 1.0 + r.below(5)};
+    ccrc::ring_layout fitted = ccrc::ring_chart(v, ag, o);
+    test::check_invariants(p.tree(), fitted);
+    auto deepest_arc = [](const ccrc::ring_layout& c) {
+      std::size_t d = 0;
+      for (const auto& seg : c.segments)
+        if (seg.kind != segment_kind::line) d = seg.depth;
+      return d;
+    };
+    if (fitted.rings() > 1) CHECK(deepest_arc(fitted) == fitted.rings());  // the deepest ring holds an arc
+    o.fit_visible = false;
+    if (fitted.rings() < ccrc::heights(p.tree())[0]) {  // and with one more ring it would not
+      auto more = ccrc::ring_chart(v.limit_depth(static_cast<std::uint32_t>(fitted.rings() + 1)), ag, o);
+      CHECK(deepest_arc(more) < more.rings());
+    }
+    fewer += fitted.rings() < ccrc::heights(p.tree())[0];
+    ccrc::ring_layout cut = ccrc::ring_chart(v.limit_depth(static_cast<std::uint32_t>(fitted.rings())), ag, o);
+    CHECK(cut.radii == fitted.radii);
+    REQUIRE(cut.segments.size() == fitted.segments.size());
+    for (std::size_t i = 0; i < cut.segments.size(); ++i) {
+      CHECK(cut.segments[i].node == fitted.segments[i].node);
+      CHECK(cut.segments[i].kind == fitted.segments[i].kind);
+      CHECK(cut.segments[i].a1 == fitted.segments[i].a1);
+    }
+  }
+  CHECK(fewer >= 5);  // fitting did drop rings
 }
 
 TEST_CASE("culling merges adjacent thin siblings into one line per min_arc_px, so lines stay few") {
@@ -263,7 +320,8 @@ TEST_CASE("culling agrees with the uncut chart on random trees") {
                          .order = static_cast<ccrc::child_order>(round / 3 % 3),
                          .center = {500, 400},
                          .outer_radius = 350,
-                         .min_arc_px = 0};
+                         .min_arc_px = 0,
+                         .fit_visible = false};
     ccrc::tree_view v(p.tree(), ccrc::root_node, round % 4 == 0 ? 4 : ccrc::unlimited_depth);
     ccrc::ring_layout full = ccrc::ring_chart(v, ag, o);
     test::check_invariants(p.tree(), full);
@@ -549,8 +607,16 @@ TEST_CASE("a 1,000,000-deep chain: no recursion in the layout or the height walk
   CHECK(chart.segments.back().node == n);
   CHECK(chart.segments.back().r1 == 1000);
   CHECK(chart.segments.back().a1 - chart.segments.back().a0 == Approx(test::two_pi));
-  // Culled: rings are 0.001 px wide, so the first ones are too short to see.
-  chart = ccrc::ring_chart(ccrc::tree_view(t), ag, {.outer_radius = 1000, .heights = ccrc::heights(t)});
+  // Culled: rings are 0.001 px wide, so the first ones are too short to see...
+  chart = ccrc::ring_chart(ccrc::tree_view(t), ag,
+                           {.outer_radius = 1000, .heights = ccrc::heights(t), .fit_visible = false});
   CHECK(chart.segments.size() == 2);
   CHECK(chart.segments[1].kind == segment_kind::line);
+  // ... and fitted, as many rings as leave ring 1 a full pixel round: 2π 2000 / (n + 1) >= 1,
+  // n = 12565 (found by bisection over a million).
+  chart = ccrc::ring_chart(ccrc::tree_view(t), ag, {.outer_radius = 1000});
+  CHECK(chart.rings() == 12565);
+  CHECK(chart.segments.size() == 12566);
+  CHECK(chart.count(segment_kind::line) == 0);
+  CHECK(chart.segments.back().r1 == 1000);
 }

@@ -82,7 +82,7 @@ struct ring_options {
   child_order order = child_order::value;
   /// Position of the chart's centre, pixels.
   point center{};
-  /// Radius at which the deepest ring of the view ends, pixels (not finite or < 0: 0).
+  /// Radius at which the deepest ring ends, pixels (not finite or < 0: 0).
   double outer_radius = 100;
   /// Radius of the centre disc, pixels, at most outer_radius. Negative or not finite
   /// (the default): the centre is sized like one more ring, so for equal and angle sizing it
@@ -106,6 +106,13 @@ struct ring_options {
   /// O(1); without it (and without an index) ring_chart walks the view once to find its
   /// height, which makes a chart of a deep view cost O(nodes of the view) whatever it shows.
   std::span<const std::uint32_t> heights{};
+  /// Fit the rings to what is shown: when culling leaves the outer rings without a visible
+  /// arc (empty, or lines only), use the largest number of rings n (at least 1, at most the
+  /// view's) for which ring n still holds an arc, so that the deepest ring drawn ends at
+  /// outer_radius (found by bisection: O(log rings) more layouts). false: the rings are the
+  /// view's (depth limit, height) whatever culling shows, so a chart keeps its rings as it is
+  /// resized.
+  bool fit_visible = true;
   /// Optional: a ring_index of the view's tree and the same aggregated column. It gives the
   /// heights, and with child_order::value the children already sorted with their running
   /// sums: a parent's children are then read only up to the first one too thin to see, and
@@ -136,7 +143,8 @@ struct ring_layout {
   ring_sizing sizing = ring_sizing::angle;
   child_order order = child_order::value;
 
-  /// Number of rings around the centre: min(the view's depth limit, the height of its root).
+  /// Number of rings around the centre: min(the view's depth limit, the height of its root),
+  /// or fewer when culling would leave the outer ones without an arc (ring_options::fit_visible).
   [[nodiscard]] std::size_t rings() const noexcept { return radii.empty() ? 0 : radii.size() - 1; }
   /// The segments of ring d (0: the centre), in clockwise order.
   [[nodiscard]] std::span<const ring_segment> ring(std::size_t d) const noexcept {
@@ -317,12 +325,15 @@ void place_children(std::vector<ring_segment>& segs, std::size_t i, std::span<co
 ///
 /// Culling: a child whose outer arc is shorter than options.min_arc_px is not visited further;
 /// adjacent such siblings are merged into lines of about min_arc_px each, so the number of
-/// segments is bounded by what the canvas can show.
+/// segments is bounded by what the canvas can show. Rings: the view's (depth limit, height),
+/// then, with options.fit_visible, the most whose outermost ring still holds an arc, so that
+/// the deepest ring drawn ends at the outer radius.
 ///
 /// Cost: O(s log k) for s segments and k children per visible parent, plus the children of
 /// visible parents (read to size and sort them), plus O(nodes of v) to count the rings unless
-/// options.heights or options.index is given. With an index and child_order::value, only the
-/// shown children are read: a chart of a 10^7-node CCT costs what a 10^4-node one does.
+/// options.heights or options.index is given; times O(log rings) when fitting drops rings. With
+/// an index and child_order::value, only the shown children are read: a chart of a 10^7-node
+/// CCT costs what a 10^4-node one does.
 ///
 ///     auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
 ///     auto h = ccrc::heights(p.tree());
@@ -351,38 +362,64 @@ template <metric_column C>
   out.start_angle = start;
   out.sizing = options.sizing;
   out.order = options.order;
-  out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, rings);
-  const detail::ring_params params{
-      options.sizing, std::isnan(options.min_arc_px) ? 1.0 : std::max(options.min_arc_px, 0.0),
-      std::isfinite(options.padding_px) && options.padding_px > 0 ? options.padding_px : 0.0, &out.radii};
-
+  const double min_px = std::isnan(options.min_arc_px) ? 1.0 : std::max(options.min_arc_px, 0.0);
+  const double padding = std::isfinite(options.padding_px) && options.padding_px > 0 ? options.padding_px : 0.0;
   std::vector<ring_segment>& segs = out.segments;
-  segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle});
-  // The segment list is its own queue: ring d is complete before ring d + 1 is read, and a
-  // parent's children are appended in angular order, so each ring comes out clockwise.
   const bool indexed = index && options.order == child_order::value;
   std::vector<std::pair<double, node_id>> kids;  // (weight, child) of one parent
   std::vector<node_id> ids;
   std::vector<double> sums;
-  for (std::size_t i = 0; i < segs.size(); ++i) {
-    const ring_segment& s = segs[i];
-    if (s.kind == segment_kind::line || s.depth >= rings || !t.has_children(s.node)) continue;
-    if (indexed) {
-      detail::place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, true);
-      continue;
+  // Lays the chart out with n rings; returns the deepest ring that holds an arc (the centre's
+  // 0 if none does): segments come ring by ring, so it is the last one that is not a line.
+  auto lay_out = [&](std::uint32_t n) {
+    out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, n);
+    const detail::ring_params params{options.sizing, min_px, padding, &out.radii};
+    segs.clear();
+    segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle});
+    // The segment list is its own queue: ring d is complete before ring d + 1 is read, and a
+    // parent's children are appended in angular order, so each ring comes out clockwise.
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      const ring_segment& s = segs[i];
+      if (s.kind == segment_kind::line || s.depth >= n || !t.has_children(s.node)) continue;
+      if (indexed) {
+        detail::place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, true);
+        continue;
+      }
+      kids.clear();
+      for (node_id c : t.children(s.node)) kids.emplace_back(detail::ring_weight(values[c]), c);
+      detail::sort_children(t, kids, options.order);
+      ids.clear();
+      sums.clear();
+      double sum = 0;  // in chart order, as ring_index sums: the same doubles either way
+      for (const auto& [weight, child] : kids) {
+        ids.push_back(child);
+        sums.push_back(sum += weight);
+      }
+      detail::place_children(segs, i, std::span<const node_id>(ids), std::span<const double>(sums), values, params,
+                             options.order == child_order::value);
     }
-    kids.clear();
-    for (node_id c : t.children(s.node)) kids.emplace_back(detail::ring_weight(values[c]), c);
-    detail::sort_children(t, kids, options.order);
-    ids.clear();
-    sums.clear();
-    double sum = 0;  // in chart order, as ring_index sums: the same doubles either way
-    for (const auto& [weight, child] : kids) {
-      ids.push_back(child);
-      sums.push_back(sum += weight);
+    std::size_t last = segs.size() - 1;
+    while (last > 0 && segs[last].kind == segment_kind::line) --last;
+    return segs[last].depth;
+  };
+  std::uint32_t deepest = lay_out(rings);
+  if (options.fit_visible && deepest < rings) {
+    // Culling left the outer rings without an arc. With fewer rings every ring is wider, so
+    // every arc stays an arc and the deepest ring keeps its arcs: "ring n holds an arc when
+    // laid out with n rings" is true up to some n, false beyond. Find that n between
+    // `deepest` (true) and `rings` (false) by bisection, one layout a step; at least one ring,
+    // so that a centre whose callees are all too thin still shows them as lines.
+    std::uint32_t lo = std::max(deepest, 1u), hi = rings - 1, laid = rings;
+    while (lo < hi) {
+      std::uint32_t mid = lo + (hi - lo + 1) / 2;
+      laid = mid;
+      if (lay_out(mid) == mid)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
-    detail::place_children(segs, i, std::span<const node_id>(ids), std::span<const double>(sums), values, params,
-                           options.order == child_order::value);
+    if (laid != lo) lay_out(lo);
+    rings = lo;
   }
   out.ring_begin.assign(std::size_t{rings} + 2, segs.size());
   for (std::size_t i = segs.size(); i-- > 0;) out.ring_begin[segs[i].depth] = i;
