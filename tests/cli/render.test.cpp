@@ -103,7 +103,7 @@ TEST_CASE("ccrc render --mode equal and --mode area") {
   for (std::size_t d = 1; d < r.size(); ++d) CHECK(r[d] * r[d] - r[d - 1] * r[d - 1] == doctest::Approx(r[0] * r[0]));
 }
 
-TEST_CASE("ccrc render --depth 3 is Figure 4(b), --root 'main;f' Figure 4(a)") {
+TEST_CASE("ccrc render --depth 3 is Figure 4(b), --root at main's f is Figure 4(a)") {
   json b = render_json(test::figure1_path + " --metric bytecodes --depth 3");
   CHECK(b["segments"].size() == 9);
   CHECK(b["rings"] == 2);
@@ -176,7 +176,7 @@ TEST_CASE("ccrc render --highlight: matches, and the segments hidden matches lie
   CHECK(svg.text.find("highlighted segments") != std::string::npos);
 }
 
-TEST_CASE("ccrc render on degenerate profiles: empty, all zero, one frame; valid output") {
+TEST_CASE("ccrc render on degenerate profiles (empty, all zero, two top-level frames): valid output") {
   std::string empty = test::write_temp("empty.folded", "# metrics: x\n");
   json j = render_json(empty);
   CHECK(j["segments"].size() == 1);

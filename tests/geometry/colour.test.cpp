@@ -23,7 +23,7 @@ TEST_CASE("colour_key: FNV-1a of the name, the same in every tree") {
   CHECK(key_of(a, "f").second != key_of(a, "g").second);
 }
 
-TEST_CASE("colour_hue: in [0, 360), spread out") {
+TEST_CASE("colour_hue: from 0 to 360 degrees, spread out") {
   double lo = 360, hi = 0;
   for (std::uint32_t k = 0; k < 1000; ++k) {
     double h = ccrc::colour_hue(ccrc::colour_key("method" + std::to_string(k)));

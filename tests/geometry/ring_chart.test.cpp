@@ -80,7 +80,7 @@ TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(empty.tree()), zero).root() == ccrc::root_node);
 }
 
-TEST_CASE("Figure 3(b), mode (2): f, g, h cover 890, 490 and 792 of 3238; constant ring width") {
+TEST_CASE("Figure 3(b), mode (2): f, g, h cover 890, 490 and 792 of 3238, in rings of constant width") {
   figure1_chart f;
   ccrc::ring_layout chart = f.chart();
   test::check_invariants(f.p.tree(), chart);
@@ -129,7 +129,7 @@ TEST_CASE("Figure 3(a), mode (1): the callees of main each cover exactly a third
     CHECK(chart.radii[d] - chart.radii[d - 1] == Approx(100));
 }
 
-TEST_CASE("Figure 3(c), mode (3): every ring has the same area; equal ag(M) means equal area at any depth") {
+TEST_CASE("Figure 3(c), mode (3): every ring has the same area, and equal ag(M) means equal area at any depth") {
   figure1_chart f;
   ccrc::ring_layout chart = f.chart({.sizing = ccrc::ring_sizing::area, .outer_radius = 600, .min_arc_px = 0});
   ccrc::ring_layout angles = f.chart();
