@@ -96,9 +96,14 @@ std::vector<ccrc::point> random_points(std::size_t n) {
   return points;
 }
 
-void hit_test(benchmark::State& state) {
+// The culled chart of the view of a benchmark's arguments, with the index.
+ccrc::ring_layout chart_of(const benchmark::State& state) {
   const prepared& p = prepared_of(static_cast<std::size_t>(state.range(0)));
-  ccrc::ring_layout chart = ccrc::ring_chart(view_of(state, p), p.ag, ccrc::on_canvas(1440, 900, {.index = p.index.get()}));
+  return ccrc::ring_chart(view_of(state, p), p.ag, ccrc::on_canvas(1440, 900, {.index = p.index.get()}));
+}
+
+void hit_test(benchmark::State& state) {
+  ccrc::ring_layout chart = chart_of(state);
   auto points = random_points(4096);
   std::size_t hits = 0;
   for (auto _ : state) {
@@ -111,8 +116,7 @@ void hit_test(benchmark::State& state) {
 
 // The baseline: every segment tested in turn.
 void hit_test_linear(benchmark::State& state) {
-  const prepared& p = prepared_of(static_cast<std::size_t>(state.range(0)));
-  ccrc::ring_layout chart = ccrc::ring_chart(view_of(state, p), p.ag, ccrc::on_canvas(1440, 900, {.index = p.index.get()}));
+  ccrc::ring_layout chart = chart_of(state);
   auto points = random_points(256);
   std::size_t hits = 0;
   for (auto _ : state) {

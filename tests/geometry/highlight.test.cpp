@@ -60,9 +60,8 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
   test::rng r{41};
   std::size_t merged = 0, merged_marked = 0;
   for (int round = 0; round < 30; ++round) {
-    ccrc::profile p = test::profile_of(test::random_samples(r, 300, 10, 8, 1), 1);
+    auto [p, ag] = test::random_input(r, 300, 10, 8);
     const ccrc::call_tree& t = p.tree();
-    auto ag = ccrc::inclusive(t, p.column(0));
     ccrc::node_id root = round % 3 == 0 ? ccrc::root_node : static_cast<ccrc::node_id>(r.below(static_cast<std::uint32_t>(t.size())));
     ccrc::tree_view v(t, root, round % 2 == 0 ? 3 : ccrc::unlimited_depth);
     ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 200, .min_arc_px = 4});

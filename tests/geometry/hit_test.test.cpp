@@ -75,17 +75,14 @@ TEST_CASE("hit_test agrees with a brute-force point-in-segment test on random po
   test::rng r{23};
   std::size_t hits = 0, points = 0;
   for (int round = 0; round < 24; ++round) {
-    ccrc::profile p = test::profile_of(test::random_samples(r, 400, 15, 10, 1), 1);
-    auto ag = ccrc::inclusive(p.tree(), p.column(0));
-    ccrc::ring_options o{.sizing = static_cast<ccrc::ring_sizing>(round % 3),
-                         .order = static_cast<ccrc::child_order>(round / 3 % 3),
-                         .center = {400, 300},
+    auto [p, ag] = test::random_input(r, 400, 15, 10);
+    ccrc::ring_options o{.center = {400, 300},
                          .outer_radius = 280,
                          .center_radius = round % 4 == 0 ? 0.0 : -1.0,
                          .start_angle = round % 5 == 0 ? -2.5 : 0.0,
                          .min_arc_px = round % 2 == 0 ? 0.0 : 3.0,
                          .padding_px = round % 6 == 0 ? 1.0 : 0.0};
-    ccrc::ring_layout chart = ccrc::ring_chart(ccrc::tree_view(p.tree()), ag, o);
+    ccrc::ring_layout chart = ccrc::ring_chart(ccrc::tree_view(p.tree()), ag, test::varied(round, o));
     for (int k = 0; k < 500; ++k, ++points) {
       double x = 80 + 640 * uniform(r), y = -20 + 640 * uniform(r);
       auto expected = brute_force(chart, x, y);

@@ -244,8 +244,7 @@ TEST_CASE("fitting the rings: when culling empties the outer rings, the shown on
   test::rng r{29};
   int fewer = 0;
   for (int round = 0; round < 30; ++round) {
-    ccrc::profile p = test::profile_of(test::random_samples(r, 400, 12, 12, 1), 1);
-    auto ag = ccrc::inclusive(p.tree(), p.column(0));
+    auto [p, ag] = test::random_input(r, 400, 12, 12);
     ccrc::tree_view v(p.tree());
     ccrc::ring_options o{.sizing = static_cast<ccrc::ring_sizing>(round % 3),
                          .outer_radius = 50 + 10.0 * r.below(30),
@@ -314,14 +313,9 @@ TEST_CASE("culling merges adjacent thin siblings into one line per min_arc_px, s
 TEST_CASE("culling agrees with the uncut chart on random trees") {
   test::rng r{11};
   for (int round = 0; round < 60; ++round) {
-    ccrc::profile p = test::profile_of(test::random_samples(r, 300, 12, 9, 1), 1);
-    auto ag = ccrc::inclusive(p.tree(), p.column(0));
-    ccrc::ring_options o{.sizing = static_cast<ccrc::ring_sizing>(round % 3),
-                         .order = static_cast<ccrc::child_order>(round / 3 % 3),
-                         .center = {500, 400},
-                         .outer_radius = 350,
-                         .min_arc_px = 0,
-                         .fit_visible = false};
+    auto [p, ag] = test::random_input(r, 300, 12, 9);
+    ccrc::ring_options o = test::varied(round, {.center = {500, 400}, .outer_radius = 350, .min_arc_px = 0,
+                                                .fit_visible = false});
     ccrc::tree_view v(p.tree(), ccrc::root_node, round % 4 == 0 ? 4 : ccrc::unlimited_depth);
     ccrc::ring_layout full = ccrc::ring_chart(v, ag, o);
     test::check_invariants(p.tree(), full);
@@ -382,8 +376,7 @@ TEST_CASE("culling agrees with the uncut chart on random trees") {
 TEST_CASE("a ring_index gives the same chart, reading only what it shows") {
   test::rng r{17};
   for (int round = 0; round < 40; ++round) {
-    ccrc::profile p = test::profile_of(test::random_samples(r, 400, 10, 9, 1), 1);
-    std::vector<double> ag = ccrc::inclusive(p.tree(), p.column(0));
+    auto [p, ag] = test::random_input(r, 400, 10, 9);
     if (round % 5 == 4) ag[r.below(static_cast<std::uint32_t>(ag.size()))] = -3;  // a parent below its children
     ccrc::ring_index index(p.tree(), ag);
     CHECK(index.size() == p.size());
@@ -444,7 +437,8 @@ TEST_CASE("child order: by value (default), by name, or as inserted") {
   auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
   auto order = [&](ccrc::child_order o) {
     std::string names;
-    for (const auto& s : ccrc::ring_chart(v, ag, {.order = o}).ring(1)) names += p.tree().name(s.node);
+    ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.order = o});
+    for (const auto& s : chart.ring(1)) names += p.tree().name(s.node);
     return names;
   };
   CHECK(order(ccrc::child_order::value) == "cbda");  // b and d tie: in creation order

@@ -5,6 +5,7 @@
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include "support/figure1.hpp"
+#include "support/random.hpp"
 
 #include <doctest/doctest.h>
 
@@ -21,6 +22,26 @@ inline std::map<std::string, ccrc::ring_segment> by_path(const ccrc::call_tree& 
   std::map<std::string, ccrc::ring_segment> out;
   for (const auto& s : chart.segments) out.emplace(path_of(t, s.node), s);
   return out;
+}
+
+/// A random one-metric profile (`stacks` samples over `methods` methods, at most `depth`
+/// deep) and its aggregated column.
+struct random_chart_input {
+  ccrc::profile p;
+  std::vector<double> ag;
+};
+
+inline random_chart_input random_input(rng& r, std::size_t stacks, std::uint32_t methods, std::uint32_t depth) {
+  random_chart_input in{profile_of(random_samples(r, stacks, methods, depth, 1), 1), {}};
+  in.ag = ccrc::inclusive(in.p.tree(), in.p.column(0));
+  return in;
+}
+
+/// `o` with the sizing and the child order of round `round`: nine rounds try every pair.
+inline ccrc::ring_options varied(int round, ccrc::ring_options o) {
+  o.sizing = static_cast<ccrc::ring_sizing>(round % 3);
+  o.order = static_cast<ccrc::child_order>(round / 3 % 3);
+  return o;
 }
 
 /// Every number of the chart is finite.

@@ -75,7 +75,7 @@ struct ring_segment {
 
 /// The options of ring_chart, used with designated initializers:
 /// `{.sizing = ccrc::ring_sizing::area, .center = {720, 450}, .outer_radius = 440}`.
-/// Non-finite or negative numbers fall back to the default (documented per field), so no
+/// Non-finite or negative numbers fall back to safe values (documented per field), so no
 /// option can put a NaN or an infinity into a segment.
 struct ring_options {
   ring_sizing sizing = ring_sizing::angle;
