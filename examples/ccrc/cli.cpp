@@ -121,6 +121,29 @@ ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path) {
   return n;
 }
 
+ccrc::name_query name_query_of(const std::string& text, const args& a) {
+  ccrc::name_query q;
+  if (text.rfind("re:", 0) == 0) {
+    q.match = ccrc::name_match::regex;
+    q.text = text.substr(3);
+  } else if (text.rfind("=", 0) == 0) {
+    q.match = ccrc::name_match::exact;
+    q.text = text.substr(1);
+  } else {
+    q.text = text;
+  }
+  int parts = 0;
+  for (auto [flag, part] : {std::pair{"--method", ccrc::name_part::method}, std::pair{"--class", ccrc::name_part::class_name},
+                            std::pair{"--package", ccrc::name_part::package}}) {
+    if (!a.flag(flag)) continue;
+    q.part = part;
+    ++parts;
+  }
+  if (parts > 1) throw usage_error("--method, --class and --package exclude each other");
+  q.ignore_case = a.flag("--ignore-case") || a.flag("-i");
+  return q;
+}
+
 ccrc::tree_view view_of(const ccrc::profile& p, const args& a) {
   ccrc::node_id root = ccrc::root_node;
   if (auto path = a.value("--root")) root = node_at_path(p.tree(), *path);

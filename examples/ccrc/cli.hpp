@@ -2,6 +2,7 @@
 // the commands. Not part of the library.
 #pragma once
 
+#include <ccrc/algorithm/search.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -75,6 +76,11 @@ std::size_t metric_index(const ccrc::profile& p, const args& a);
 /// The node at a path of frame names from the root ("a;b;c"; "" is the root), or a
 /// ccrc::error naming the first frame that is missing.
 ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path);
+
+/// A method-name query written on the command line: "re:REGEX", "=NAME" or a substring;
+/// --method, --class or --package pick the part of the name, -i or --ignore-case ignores
+/// case (for the commands that accept those options).
+ccrc::name_query name_query_of(const std::string& text, const args& a);
 
 /// The part of the profile a command looks at: --root 'a;b;c' (default: the whole tree) and
 /// --depth N (levels below the root; default: all).

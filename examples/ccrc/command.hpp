@@ -18,6 +18,7 @@ struct command {
 extern const command stats_command;
 extern const command flat_command;
 extern const command search_command;
+extern const command render_command;
 extern const command demo_command;
 
 /// Writes s to stdout.

@@ -11,7 +11,8 @@
 
 namespace {
 
-const command* const commands[] = {&stats_command, &flat_command, &search_command, &demo_command};
+const command* const commands[] = {&stats_command, &flat_command, &search_command, &render_command,
+                                   &demo_command};
 
 constexpr std::string_view overview =
     "ccrc - calling context profiles: statistics, flat profiles, ring charts\n"

@@ -13,30 +13,6 @@
 
 namespace {
 
-// QUERY: "re:REGEX", "=NAME", or a substring; --method/--class/--package pick the part.
-ccrc::name_query parse_query(const std::string& text, const cli::args& a) {
-  ccrc::name_query q;
-  if (text.rfind("re:", 0) == 0) {
-    q.match = ccrc::name_match::regex;
-    q.text = text.substr(3);
-  } else if (text.rfind("=", 0) == 0) {
-    q.match = ccrc::name_match::exact;
-    q.text = text.substr(1);
-  } else {
-    q.text = text;
-  }
-  int parts = 0;
-  for (auto [flag, part] : {std::pair{"--method", ccrc::name_part::method}, std::pair{"--class", ccrc::name_part::class_name},
-                            std::pair{"--package", ccrc::name_part::package}}) {
-    if (!a.flag(flag)) continue;
-    q.part = part;
-    ++parts;
-  }
-  if (parts > 1) throw cli::usage_error("--method, --class and --package exclude each other");
-  q.ignore_case = a.flag("--ignore-case") || a.flag("-i");
-  return q;
-}
-
 // "--min-self 500" or "--min-self 5%" (a share of the profile's total).
 std::optional<ccrc::threshold> parse_threshold(const cli::args& a, std::string_view option) {
   auto v = a.value(option);
@@ -75,7 +51,7 @@ std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(2);
   ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
-  ccrc::search_query q{parse_query(a.positional(1, "QUERY"), a), parse_threshold(a, "--min-self"),
+  ccrc::search_query q{cli::name_query_of(a.positional(1, "QUERY"), a), parse_threshold(a, "--min-self"),
                        parse_threshold(a, "--min-total")};
   std::size_t m = cli::metric_index(p, a);
   std::size_t limit = std::string::npos;

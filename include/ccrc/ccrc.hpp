@@ -33,3 +33,10 @@
 #include <ccrc/transform/pipeline.hpp>
 
 #include <ccrc/io/folded.hpp>
+
+#include <ccrc/geometry/ring_index.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/label.hpp>
+#include <ccrc/geometry/colour.hpp>
+#include <ccrc/geometry/highlight.hpp>

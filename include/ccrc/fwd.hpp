@@ -32,5 +32,10 @@ struct folded_options;
 struct error;
 class parse_error;
 struct capacity_error;
+struct ring_segment;
+struct ring_options;
+struct ring_layout;
+class ring_index;
+struct node_tooltip;
 
 }  // namespace ccrc

@@ -57,3 +57,11 @@ TEST_CASE("split_name is usable at compile time") {
   static_assert(p.method == "m" && p.class_name == "C" && p.package == "a.b");
   CHECK(p.arguments == "()");
 }
+
+TEST_CASE("package_of is the package or namespace part, empty for a plain name") {
+  static_assert(ccrc::package_of("java.util.HashMap.get(Object)") == "java.util");
+  CHECK(ccrc::package_of("a::b::C::m(args)") == "a::b");
+  CHECK(ccrc::package_of("Math.max") == "");
+  CHECK(ccrc::package_of("main(String[])") == "");
+  CHECK(ccrc::package_of("g(a.b.C)") == "");  // dots in the arguments do not count
+}

@@ -11,12 +11,6 @@
 
 namespace ccrc {
 
-/// The package (Java) or namespace (C++) of a method name, "" if it has none: a grouping for
-/// collapse_runs. See ccrc::split_name for how names are read.
-[[nodiscard]] constexpr std::string_view package_of(std::string_view name) noexcept {
-  return split_name(name).package;
-}
-
 /// Collapses runs of frames of one group into one frame: `group_of(name)` gives the group of a
 /// method name (a package, a namespace, a library: something convertible to
 /// std::string_view; empty for a method that belongs to none), asked once per method. Along

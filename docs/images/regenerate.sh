@@ -1,0 +1,14 @@
+#!/bin/sh
+# Draws the README's ring charts: the papers' Figures 3 and 4 from their Figure 1 profile.
+# usage: docs/images/regenerate.sh [CCRC]
+#   CCRC: the ccrc tool (default build/demo/examples/ccrc, made by `cmake --workflow --preset demo`)
+set -eu
+cd "$(dirname "$0")/../.."
+ccrc=${1:-build/demo/examples/ccrc}
+profile=examples/data/figure1.folded
+draw() { "$ccrc" render "$profile" --metric bytecodes --size 600x400 "$@"; }
+draw --mode equal -o docs/images/figure3a-equal.svg
+draw --mode angle -o docs/images/figure3b-angle.svg
+draw --mode area -o docs/images/figure3c-area.svg
+draw --root 'main;f' -o docs/images/figure4a-subtree.svg
+draw --depth 3 -o docs/images/figure4b-depth.svg

@@ -1,0 +1,155 @@
+// ccrc render: a Calling Context Ring Chart as SVG, HTML or JSON.
+#include "command.hpp"
+#include "ring_render.hpp"
+
+#include <ccrc/algorithm/depth.hpp>
+#include <ccrc/geometry/hit_test.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+namespace {
+
+// The file format by extension.
+enum class format { svg, html, json };
+
+format format_of(const std::string& path) {
+  auto ends_with = [&](std::string_view ext) {
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+  };
+  if (ends_with(".svg")) return format::svg;
+  if (ends_with(".html") || ends_with(".htm")) return format::html;
+  if (ends_with(".json")) return format::json;
+  throw cli::usage_error("-o wants a file ending in .svg, .html or .json, not '" + path + "'");
+}
+
+// One of `names`, as an enum value in the same order.
+template <class Enum, std::size_t N>
+Enum choice(const cli::args& a, std::string_view option, const char* const (&names)[N], Enum fallback) {
+  auto v = a.value(option);
+  if (!v) return fallback;
+  for (std::size_t i = 0; i < N; ++i)
+    if (*v == names[i]) return static_cast<Enum>(i);
+  std::string known;
+  for (const char* n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  throw cli::usage_error(std::string(option) + " expects one of " + known + ", not '" + *v + "'");
+}
+
+// "WxH" in pixels.
+std::pair<double, double> size_of(const cli::args& a) {
+  auto v = a.value("--size");
+  if (!v) return {1440, 900};
+  std::size_t x = v->find('x');
+  auto number = [&](std::string s) {
+    std::size_t used = 0;
+    double d = 0;
+    try {
+      d = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size() || !(d >= 16 && d <= 100000))
+      throw cli::usage_error("--size expects WIDTHxHEIGHT in pixels, each 16-100000, not '" + *v + "'");
+    return d;
+  };
+  if (x == std::string::npos) number("");
+  return {number(v->substr(0, x)), number(v->substr(x + 1))};
+}
+
+
+int run(const cli::args& a, cli::timings& t) {
+  a.expect_at_most(1);
+  const std::string& input = a.positional(0, "PROFILE");
+  auto out = a.value("-o");
+  if (!out) out = a.value("--output");
+  if (!out) throw cli::usage_error("missing -o OUT.svg|OUT.html|OUT.json");
+  format fmt = format_of(*out);
+  static constexpr const char* modes[] = {"equal", "angle", "area"};
+  static constexpr const char* orders[] = {"value", "name", "insertion"};
+  static constexpr const char* colourings[] = {"method", "package"};
+  auto sizing = choice(a, "--mode", modes, ccrc::ring_sizing::angle);
+  auto order = choice(a, "--order", orders, ccrc::child_order::value);
+  auto colours = choice(a, "--colour-by", colourings, ccrc::colour_by::method);
+  double min_px = a.number("--min-px").value_or(1);
+  double padding = a.number("--padding").value_or(0);
+  if (min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
+  if (padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
+  auto [width, height] = size_of(a);
+
+  ccrc::profile p = cli::load_profile(input, t);
+  std::size_t m = cli::metric_index(p, a);
+  ccrc::tree_view view = cli::view_of(p, a);
+  t.phase("aggregate");
+  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
+  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
+  t.phase("layout");
+  view = ccrc::ring_chart_view(view, ag[m]);
+  ccrc::ring_layout chart = ccrc::ring_chart(
+      view, ag[m],
+      render::chart_area(width, height, {.sizing = sizing, .order = order, .min_arc_px = min_px, .padding_px = padding,
+                                         .heights = heights}));
+  std::vector<ccrc::highlight_state> marks;
+  if (auto text = a.value("--highlight")) {
+    t.phase("highlight");
+    ccrc::method_set methods = ccrc::match_methods(p.symbols(), cli::name_query_of(*text, a));
+    marks = ccrc::highlight(chart, p.tree(), ag[m], ccrc::contexts_of(ccrc::tree_view(p.tree()), methods));
+  }
+  t.phase("render");
+  std::string title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);
+  render::ring_picture picture{p, chart, ag, m, modes[static_cast<int>(sizing)], width, height, title, std::move(marks), colours};
+  std::string text = fmt == format::svg ? render::ring_svg(picture)
+                     : fmt == format::html ? render::ring_html(picture)
+                                           : render::ring_json(picture);
+  t.phase("write");
+  std::ofstream file(*out, std::ios::binary);
+  file << text;
+  file.close();
+  if (!file) throw ccrc::error("cannot write '" + *out + "'");
+  print(*out + ": " + std::to_string(chart.segments.size()) + " segments (" +
+        std::to_string(chart.count(ccrc::segment_kind::line)) + " lines) in " + std::to_string(chart.rings()) +
+        " rings around " + (chart.segments[0].node == ccrc::root_node ? std::string("the root") : std::string(p.tree().name(chart.segments[0].node))) +
+        "\n");
+  return 0;
+}
+
+}  // namespace
+
+const command render_command{
+    "render",
+    "a calling context ring chart as SVG, HTML or JSON",
+    "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json [--mode equal|angle|area]\n"
+    "                   [--metric NAME] [--root 'a;b;c'] [--depth N] [--min-px X] [--size WxH]\n"
+    "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
+    "                   [--order value|name|insertion] [--padding PX]\n"
+    "                   [--colour-by method|package]\n"
+    "\n"
+    "Draws the calling contexts as rings around their caller (Moret et al.): the centre is the\n"
+    "view's root (main when the profile has one top-level frame and no value of its own), each\n"
+    "ring one level of callees.\n"
+    "\n"
+    "  -o FILE          the output; its extension chooses the format: .svg (one element per\n"
+    "                   segment with a tooltip), .html (the SVG and a hover panel) or .json (the\n"
+    "                   segment list)\n"
+    "  --mode M         equal: callees share their caller's angle equally; angle (default):\n"
+    "                   angle proportional to the aggregated metric; area: area proportional\n"
+    "  --metric NAME    the metric that sizes the segments (default: the profile's first)\n"
+    "  --root PATH      the subtree of the calling context PATH (frames separated by ';')\n"
+    "  --depth N        N levels below the root, as in 'ccrc stats': without --root the\n"
+    "                   synthetic root is level 0, so --depth 3 shows main and two rings\n"
+    "  --min-px X       segments whose outer arc is shorter than X pixels are drawn as lines\n"
+    "                   and their callees left out (default 1; 0 draws everything)\n"
+    "  --size WxH       the canvas in pixels (default 1440x900): a legend on the left, the\n"
+    "                   chart in the rest\n"
+    "  --highlight Q    highlight the contexts whose method matches Q, as in 'ccrc search':\n"
+    "                   a substring, re:REGEX or =NAME, on the part --method, --class or\n"
+    "                   --package picks, -i ignoring case; the segments (or lines) that hide\n"
+    "                   a match are marked too\n"
+    "  --order O        callees clockwise by value (default), name, or insertion order\n"
+    "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
+    "  --colour-by C    one colour per method (default) or per package/namespace\n",
+    {{"-o", "--output", "--mode", "--metric", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
+      "--padding", "--colour-by"},
+     {"--method", "--class", "--package", "-i", "--ignore-case"}},
+    run,
+};

@@ -1,0 +1,48 @@
+// The ccrc tool: ring charts drawn as SVG, HTML or JSON from a laid-out ccrc::ring_layout.
+// Not part of the library: the library stops at the segments, these are one way to draw them.
+#pragma once
+
+#include <ccrc/geometry/colour.hpp>
+#include <ccrc/geometry/highlight.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace render {
+
+/// Everything a ring chart picture shows.
+struct ring_picture {
+  const ccrc::profile& profile;
+  const ccrc::ring_layout& chart;
+  /// ag(M) of every metric of the profile (ccrc::inclusive_columns), for the tooltips.
+  const std::vector<std::vector<double>>& aggregated;
+  std::size_t metric;      ///< the metric the chart is sized by
+  std::string_view mode;   ///< "equal", "angle" or "area"
+  double width, height;    ///< the canvas, pixels
+  std::string_view title;  ///< shown at the top of the legend (the profile's file name)
+  /// One state per segment, or empty for no highlighting.
+  std::vector<ccrc::highlight_state> highlight;
+  ccrc::colour_by colours = ccrc::colour_by::method;
+};
+
+/// An SVG document: one element per segment (a circle for the centre, a path per arc, a line
+/// per culled segment) carrying a <title> tooltip with the call stack and every metric's self
+/// and aggregated value; the method's name where fit_label finds room; a legend with the
+/// metric, its total, the sizing and the largest methods.
+std::string ring_svg(const ring_picture& picture);
+
+/// An HTML page holding the SVG and a script that shows the hovered segment's tooltip text in
+/// a side panel, and pins it on click.
+std::string ring_html(const ring_picture& picture);
+
+/// The segment list as JSON (see README.md, "Ring charts", for the fields).
+std::string ring_json(const ring_picture& picture);
+
+/// Where render places a chart on a width x height canvas: a legend column on the left, the
+/// chart centred in the rest with a small margin.
+ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options = {});
+
+}  // namespace render

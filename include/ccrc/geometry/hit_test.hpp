@@ -1,0 +1,115 @@
+// ccrc - hit testing a ring chart: the segment, and so the calling context, under a point, and
+// what a tooltip shows about it.
+#pragma once
+
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numbers>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ccrc {
+
+/// The angle of the point (x, y) seen from the chart's centre, in radians clockwise from
+/// twelve o'clock, brought into [start_angle, start_angle + 2π): the range segment angles
+/// use. O(1).
+[[nodiscard]] inline double ring_angle(const ring_layout& chart, double x, double y) noexcept {
+  constexpr double full_circle = 2 * std::numbers::pi;
+  double turn = std::fmod(std::atan2(x - chart.center.x, chart.center.y - y) - chart.start_angle, full_circle);
+  if (turn < 0) turn += full_circle;
+  if (turn >= full_circle) turn = 0;
+  return chart.start_angle + turn;
+}
+
+/// Whether segment s covers the point at radius r and angle a (an angle as ring_angle gives
+/// it): r0 <= r < r1 and a0 <= a < a1, so neighbours never both claim a point and an empty
+/// span covers nothing. O(1).
+[[nodiscard]] constexpr bool covers(const ring_segment& s, double r, double a) noexcept {
+  return s.r0 <= r && r < s.r1 && s.a0 <= a && a < s.a1;
+}
+
+/// The index in chart.segments of the segment under the point (x, y), pixels, or nullopt
+/// (outside the chart, in the uncovered share of a parent, or not finite). The answer is the
+/// one segment that covers() the point. O(log rings + log segments of the ring): a binary
+/// search of the radii, then of the ring's start angles, which ring_chart emits sorted.
+///
+///     if (auto i = ccrc::hit_test(chart, mouse_x, mouse_y))
+///       show(ccrc::tooltip(p, ag_columns, chart.segments[*i].node));
+[[nodiscard]] inline std::optional<std::size_t> hit_test(const ring_layout& chart, double x, double y) noexcept {
+  if (chart.radii.empty() || chart.ring_begin.size() < 2) return std::nullopt;
+  double r = std::hypot(x - chart.center.x, y - chart.center.y);
+  if (!std::isfinite(r)) return std::nullopt;
+  // Ring d spans [radii[d - 1], radii[d]): d is the number of radii <= r.
+  auto d = static_cast<std::size_t>(std::upper_bound(chart.radii.begin(), chart.radii.end(), r) - chart.radii.begin());
+  if (d + 1 >= chart.ring_begin.size()) return std::nullopt;
+  double a = ring_angle(chart, x, y);
+  auto first = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d]);
+  auto last = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d + 1]);
+  // The last segment of the ring starting at or before a is the only candidate.
+  auto after = std::upper_bound(first, last, a, [](double angle, const ring_segment& s) { return angle < s.a0; });
+  if (after == first) return std::nullopt;
+  auto i = static_cast<std::size_t>(after - chart.segments.begin()) - 1;
+  if (!covers(chart.segments[i], r, a)) return std::nullopt;
+  return i;
+}
+
+/// The call stack of node n: method names, outermost frame first, the synthetic root left
+/// out. The names live in t's symbol table. O(depth of n).
+[[nodiscard]] inline std::vector<std::string_view> call_stack(const call_tree& t, node_id n) {
+  std::vector<std::string_view> names;
+  for (; n != root_node && n != null_node; n = t.parent(n)) names.push_back(t.name(n));
+  std::reverse(names.begin(), names.end());
+  return names;
+}
+
+/// One metric of a calling context, as a tooltip shows it.
+struct metric_reading {
+  std::string_view metric;  ///< the metric's name
+  double self;              ///< its value in the context itself
+  double aggregated;        ///< ag(M): the context and all its callees
+};
+
+/// What a tooltip shows about a calling context: its call stack and every metric.
+struct node_tooltip {
+  std::vector<std::string_view> call_stack;  ///< outermost frame first
+  std::vector<metric_reading> metrics;       ///< in the tree's metric order
+};
+
+/// ag(M) of every metric of a ccrc::profile or ccrc::cct, in metric order, as doubles: the
+/// `aggregated` argument of tooltip. O(nodes x metrics).
+template <class Tree>
+[[nodiscard]] std::vector<std::vector<double>> inclusive_columns(const Tree& t) {
+  std::vector<std::vector<double>> columns;
+  t.for_each_column([&](std::string_view, auto column) {
+    columns.emplace_back(column.begin(), column.end());
+    inclusive_in_place(t.tree(), std::span(columns.back()));
+  });
+  return columns;
+}
+
+/// The tooltip of node n of a ccrc::profile or ccrc::cct: its call stack and, per metric, the
+/// self value and the aggregated value read from `aggregated` (inclusive_columns(t), computed
+/// once per tree). O(depth of n + metrics).
+///
+///     auto ag = ccrc::inclusive_columns(p);  // once
+///     ccrc::node_tooltip tip = ccrc::tooltip(p, ag, chart.segments[*hit].node);
+template <class Tree>
+[[nodiscard]] node_tooltip tooltip(const Tree& t, std::span<const std::vector<double>> aggregated, node_id n) {
+  node_tooltip tip{call_stack(t.tree(), n), {}};
+  std::size_t i = 0;
+  t.for_each_column([&](std::string_view name, auto column) {
+    CCRC_ASSERT(i < aggregated.size() && aggregated[i].size() == column.size(),
+                "ccrc: one aggregated column per metric, as inclusive_columns makes them");
+    tip.metrics.push_back({name, static_cast<double>(column[n]), aggregated[i][n]});
+    ++i;
+  });
+  return tip;
+}
+
+}  // namespace ccrc

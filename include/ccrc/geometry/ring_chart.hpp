@@ -1,0 +1,429 @@
+// ccrc - Calling Context Ring Chart geometry: a view of a CCT laid out as rings of plain
+// segments, for any renderer to draw (001 §3, equations (1)-(4); culling as in §7.2).
+#pragma once
+
+#include <ccrc/concepts.hpp>
+#include <ccrc/config.hpp>
+#include <ccrc/geometry/ring_index.hpp>
+#include <ccrc/tree/view.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <ranges>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// How a ring chart sizes its segments: the papers' three visualisations (001 §3).
+enum class ring_sizing : std::uint8_t {
+  equal,  ///< (1) the children of a segment share its angle equally; rings of constant width
+  angle,  ///< (2) angle ∝ ag(M) of the parent's angle, the parent's self share left uncovered;
+          ///< rings of constant width
+  area,   ///< (3) angles as (2), radii r_i = sqrt(r_{i-1}^2 + K/π): every ring has area K, so
+          ///< equal ag(M) gives equal area at any depth
+};
+
+/// The angular order of the children of a segment, clockwise from the parent's start angle.
+enum class child_order : std::uint8_t {
+  value,      ///< largest aggregated value first, ties in creation order
+  name,       ///< by method name, ties in creation order
+  insertion,  ///< creation order (the order the profiler met them)
+};
+
+/// What a segment is, and so how to draw it.
+enum class segment_kind : std::uint8_t {
+  center,  ///< the view root: a disc of radius r1 (r0 == 0) spanning the full circle
+  arc,     ///< an annular sector: radii [r0, r1), angles [a0, a1)
+  line,    ///< a segment too thin to see (its outer arc is shorter than
+           ///< ring_options::min_arc_px, or empty): draw a radial line from r0 to r1 at
+           ///< (a0 + a1) / 2. Its subtree was not visited. Adjacent siblings too thin to see
+           ///< share one line per min_arc_px of arc (see ring_segment::contexts).
+};
+
+/// A position in pixels (y grows downwards, as on a screen and in SVG).
+struct point {
+  double x = 0;
+  double y = 0;
+};
+
+/// "No segment": the parent of the centre.
+inline constexpr std::uint32_t no_segment = std::numeric_limits<std::uint32_t>::max();
+
+/// One calling context of a ring chart. Plain numbers: radii in pixels from the chart's
+/// centre, angles in radians from twelve o'clock, growing clockwise (a point at radius r and
+/// angle a is x = cx + r sin a, y = cy - r cos a). Within the chart a0 <= a1, a child's
+/// angles lie within its parent's and siblings never overlap.
+struct ring_segment {
+  node_id node;         ///< the calling context (of a line standing for several: the first)
+  std::uint32_t depth;  ///< its ring: 0 for the centre, 1 for the view root's children, ...
+  std::uint32_t parent; ///< index of the parent's segment in ring_layout::segments (no_segment
+                        ///< for the centre)
+  segment_kind kind;
+  double r0, r1;  ///< inner and outer radius, pixels
+  double a0, a1;  ///< start and end angle, radians
+  /// The calling contexts it stands for: 1, or for a line, the run of adjacent siblings too
+  /// thin to see that it merges (node and the next contexts - 1 siblings in chart order).
+  std::uint32_t contexts = 1;
+};
+
+/// The options of ring_chart, used with designated initializers:
+/// `{.sizing = ccrc::ring_sizing::area, .center = {720, 450}, .outer_radius = 440}`.
+/// Non-finite or negative numbers fall back to safe values (documented per field), so no
+/// option can put a NaN or an infinity into a segment.
+struct ring_options {
+  ring_sizing sizing = ring_sizing::angle;
+  child_order order = child_order::value;
+  /// Position of the chart's centre, pixels.
+  point center{};
+  /// Radius at which the deepest ring ends, pixels (not finite or < 0: 0).
+  double outer_radius = 100;
+  /// Radius of the centre disc, pixels, at most outer_radius. Negative or not finite
+  /// (the default): the centre is sized like one more ring, so for equal and angle sizing it
+  /// is as wide as a ring (outer_radius / (rings + 1)) and for area sizing it has a ring's
+  /// area (outer_radius / sqrt(rings + 1)).
+  double center_radius = -1;
+  /// Where the centre's full circle, and so its first child, starts: radians clockwise from
+  /// twelve o'clock (not finite: 0).
+  double start_angle = 0;
+  /// Culling: a segment whose outer arc (r1 times its angle before padding) is shorter than
+  /// this many pixels, or empty, is a line and its subtree is not visited; a run of adjacent
+  /// such siblings becomes one line per min_arc_px of arc. 0: no culling (only empty
+  /// segments are lines, one each); NaN: 1.
+  double min_arc_px = 1;
+  /// Gap between neighbouring siblings, pixels along the outer arc of their ring, taken half
+  /// from each neighbour's arc (never from the ends of the parent's span, so an only child
+  /// keeps its parent's angles; lines keep their whole span). A child whose arc the gaps eat
+  /// entirely becomes a line.
+  double padding_px = 0;
+  /// Optional: ccrc::heights(tree) of the view's tree. With it the number of rings is read in
+  /// O(1); without it (and without an index) ring_chart walks the view once to find its
+  /// height, which makes a chart of a deep view cost O(nodes of the view) whatever it shows.
+  std::span<const std::uint32_t> heights{};
+  /// Fit the rings to what is shown: when culling leaves the outer rings without a visible
+  /// arc (empty, or lines only), use the largest number of rings n (at least 1, at most the
+  /// view's) for which ring n still holds an arc, so that the deepest ring drawn ends at
+  /// outer_radius (found by bisection: O(log rings) more layouts). false: the rings are the
+  /// view's (depth limit, height) whatever culling shows, so a chart keeps its rings as it is
+  /// resized.
+  bool fit_visible = true;
+  /// Optional: a ring_index of the view's tree and the same aggregated column. It gives the
+  /// heights, and with child_order::value the children already sorted with their running
+  /// sums: a parent's children are then read only up to the first one too thin to see, and
+  /// the chart costs what it shows. The chart is the same with or without it.
+  const ring_index* index = nullptr;
+};
+
+/// Options for a chart centred on a width x height canvas whose deepest ring touches the
+/// nearer edges: center = (width / 2, height / 2), outer_radius = min(width, height) / 2.
+[[nodiscard]] inline ring_options on_canvas(double width, double height, ring_options o = {}) noexcept {
+  o.center = {width / 2, height / 2};
+  o.outer_radius = std::min(width, height) / 2;
+  return o;
+}
+
+/// A laid-out ring chart: the segments, ring by ring from the centre (so parents come before
+/// children), each ring in clockwise order from the start angle; and the ring radii.
+struct ring_layout {
+  std::vector<ring_segment> segments;
+  /// radii[0] is the centre's radius, radii[d] the outer radius of ring d: ring d spans
+  /// [radii[d - 1], radii[d]) and radii.back() is the outer radius.
+  std::vector<double> radii;
+  /// The segments of ring d are segments[ring_begin[d], ring_begin[d + 1]); rings() + 2
+  /// entries (a ring that culling left empty has an empty range).
+  std::vector<std::size_t> ring_begin;
+  point center{};
+  double start_angle = 0;
+  ring_sizing sizing = ring_sizing::angle;
+  child_order order = child_order::value;
+
+  /// Number of rings around the centre: min(the view's depth limit, the height of its root),
+  /// or fewer when culling would leave the outer ones without an arc (ring_options::fit_visible).
+  [[nodiscard]] std::size_t rings() const noexcept { return radii.empty() ? 0 : radii.size() - 1; }
+  /// The segments of ring d (0: the centre), in clockwise order.
+  [[nodiscard]] std::span<const ring_segment> ring(std::size_t d) const noexcept {
+    if (d + 1 >= ring_begin.size()) return {};
+    return std::span(segments).subspan(ring_begin[d], ring_begin[d + 1] - ring_begin[d]);
+  }
+  /// Number of segments of a kind. O(segments).
+  [[nodiscard]] std::size_t count(segment_kind k) const noexcept {
+    return static_cast<std::size_t>(
+        std::count_if(segments.begin(), segments.end(), [k](const ring_segment& s) { return s.kind == k; }));
+  }
+};
+
+/// The point at radius r and angle a of a chart (x = cx + r sin a, y = cy - r cos a).
+[[nodiscard]] inline point ring_point(const ring_layout& chart, double r, double a) noexcept {
+  return {chart.center.x + r * std::sin(a), chart.center.y - r * std::cos(a)};
+}
+
+/// The ring radii of a chart with `rings` rings around a centre (see ring_layout::radii):
+/// constant width c for equal and angle sizing (r_i = r_{i-1} + c), constant ring area K for
+/// area sizing (r_i = sqrt(r_{i-1}^2 + K/π), equation (4)), with c or K chosen so that the
+/// last ring ends at `outer_radius`. `center_radius` as in ring_options. O(rings).
+[[nodiscard]] inline std::vector<double> ring_radii(ring_sizing sizing, double outer_radius,
+                                                    double center_radius, std::size_t rings) {
+  double outer = std::isfinite(outer_radius) && outer_radius > 0 ? outer_radius : 0.0;
+  auto n = static_cast<double>(rings);
+  double r0;
+  if (std::isfinite(center_radius) && center_radius >= 0)
+    r0 = std::min(center_radius, outer);
+  else
+    r0 = sizing == ring_sizing::area ? outer / std::sqrt(n + 1) : outer / (n + 1);
+  std::vector<double> radii(rings + 1);
+  radii[0] = r0;
+  // Closed forms r0 + i c and sqrt(r0^2 + i K/π), rather than the recurrences: no error
+  // accumulates over hundreds of rings. The last radius is set exactly.
+  double step = sizing == ring_sizing::area ? (outer * outer - r0 * r0) / n : (outer - r0) / n;
+  for (std::size_t i = 1; i < rings; ++i) {
+    auto k = static_cast<double>(i);
+    radii[i] = sizing == ring_sizing::area ? std::sqrt(r0 * r0 + k * step) : r0 + k * step;
+  }
+  if (rings > 0) radii[rings] = outer;
+  return radii;
+}
+
+/// The view a ring chart of `v` should be drawn from, so that the centre is a calling context:
+/// if v's root is the synthetic root of a tree with a single top-level frame and no value of
+/// its own (ag(root) == ag(frame): a folded file of one program), the subtree of that frame
+/// (main, as in the papers' figures) with one level less, so that the depth limit still
+/// counts levels below the synthetic root; v itself otherwise (several top-level frames, a
+/// root with its own value, a depth limit of 0, or a view rooted elsewhere). O(1).
+///
+///     auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+///     ccrc::tree_view v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);  // main
+template <metric_column C>
+[[nodiscard]] tree_view ring_chart_view(const tree_view& v, const C& ag) noexcept {
+  const call_tree& t = v.tree();
+  if (v.root() != root_node || v.max_depth() == 0) return v;
+  node_id top = t.first_child(root_node);
+  if (top == null_node || t.next_sibling(top) != null_node) return v;
+  const auto* values = std::ranges::data(ag);
+  if (!(static_cast<double>(values[root_node]) == static_cast<double>(values[top]))) return v;
+  return tree_view(t, top, v.max_depth() == unlimited_depth ? unlimited_depth : v.max_depth() - 1);
+}
+
+namespace detail {
+
+// The height of v's root within v (levels below it, at most v.max_depth()); stops descending
+// once the depth limit is reached. O(nodes of v).
+inline std::uint32_t view_height(const tree_view& v) {
+  std::uint32_t h = 0;
+  preorder(v, [&](node_id, std::uint32_t level) {
+    h = std::max(h, level);
+    return h < v.max_depth();
+  });
+  return h;
+}
+
+// Sorts one parent's (weight, child) pairs into chart order.
+inline void sort_children(const call_tree& t, std::vector<std::pair<double, node_id>>& kids, child_order order) {
+  switch (order) {
+    case child_order::value:
+      std::sort(kids.begin(), kids.end(), heavier);
+      break;
+    case child_order::name:
+      std::sort(kids.begin(), kids.end(), [&t](const auto& a, const auto& b) {
+        std::string_view na = t.name(a.second), nb = t.name(b.second);
+        return na != nb ? na < nb : a.second < b.second;
+      });
+      break;
+    case child_order::insertion:
+      break;
+  }
+}
+
+// The numbers that are the same for every parent of a chart.
+struct ring_params {
+  ring_sizing sizing;
+  double min_px;
+  double padding;
+  const std::vector<double>* radii;
+};
+
+// Appends the segments of the children of segs[i]: `ids` in chart order with the running sums
+// of their weights. `monotone`: the children are by decreasing weight, so once one is too thin
+// to see all the rest are, and runs of them are cut by binary search.
+template <class Values>
+void place_children(std::vector<ring_segment>& segs, std::size_t i, std::span<const node_id> ids,
+                    std::span<const double> sums, const Values* values, const ring_params& p, bool monotone) {
+  const ring_segment s = segs[i];  // a copy: appending may reallocate
+  const std::size_t n = ids.size();
+  const bool equal = p.sizing == ring_sizing::equal;
+  const double alpha = s.a1 - s.a0, r0 = (*p.radii)[s.depth], r1 = (*p.radii)[s.depth + 1];
+  const double denominator = std::max(ring_weight(values[s.node]), sums[n - 1]);
+  const double gap = p.padding > 0 && r1 > 0 ? p.padding / r1 : 0.0;
+  // Where child k starts (k == n: where the last one ends), before padding.
+  auto boundary = [&](std::size_t k) {
+    if (k == 0) return s.a0;
+    if (equal) return k == n ? s.a1 : std::min(s.a0 + alpha * (static_cast<double>(k) / static_cast<double>(n)), s.a1);
+    return denominator > 0 ? std::min(s.a0 + alpha * (sums[k - 1] / denominator), s.a1) : s.a0;
+  };
+  // Visibility from the weight itself, not from differences of sums: exactly monotone.
+  auto visible = [&](std::size_t k) {
+    double arc = equal ? r1 * (alpha / static_cast<double>(n))
+                 : denominator > 0 ? r1 * (alpha * (ring_weight(values[ids[k]]) / denominator))
+                                   : 0.0;
+    return arc > 0 && arc >= p.min_px;
+  };
+  auto long_enough = [&](std::size_t first, std::size_t last) {
+    return r1 * (boundary(last + 1) - boundary(first)) >= p.min_px;
+  };
+  auto parent = static_cast<std::uint32_t>(i);
+  for (std::size_t k = 0; k < n;) {
+    if (visible(k)) {
+      double b0 = boundary(k), b1 = boundary(k + 1);
+      double a0 = k > 0 ? b0 + gap / 2 : b0, a1 = k + 1 < n ? b1 - gap / 2 : b1;
+      if (a1 > a0)
+        segs.push_back({ids[k], s.depth + 1, parent, segment_kind::arc, r0, r1, a0, a1});
+      else
+        segs.push_back({ids[k], s.depth + 1, parent, segment_kind::line, r0, r1, b0, b1});
+      ++k;
+      continue;
+    }
+    // A run of siblings too thin to see: one line, ended once it is min_px long, before a
+    // visible sibling, or at the last child.
+    std::size_t last = k;
+    if (monotone) {
+      std::size_t lo = k, hi = n - 1;  // the first `last` in [lo, hi] long enough, or n - 1
+      while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (long_enough(k, mid))
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      last = lo;
+    } else {
+      while (!long_enough(k, last) && last + 1 < n && !visible(last + 1)) ++last;
+    }
+    segs.push_back({ids[k], s.depth + 1, parent, segment_kind::line, r0, r1, boundary(k), boundary(last + 1),
+                    static_cast<std::uint32_t>(last - k + 1)});
+    k = last + 1;
+  }
+}
+
+}  // namespace detail
+
+/// Lays out the ring chart of a view: the view root as the centre disc, each calling context
+/// of the view as a ring segment around its caller's, sized by `ag` (the aggregated metric,
+/// ccrc::inclusive of the complete tree: selecting a subtree or cutting the depth does not
+/// recompute it). Segments come ring by ring (parents before children), each ring clockwise.
+///
+/// Sizing: equation (1), (2) or (4) of the papers, see ring_sizing. Values that are zero,
+/// negative, NaN or infinite weigh nothing: such a child gets an empty span at its place and
+/// becomes (part of) a line. A parent whose children's positive values add up to more than
+/// its own ag (a negative self value) shares its span in proportion to the children's sum, so
+/// a child never leaves its parent's span. No NaN or infinity reaches a segment, whatever the
+/// values or options.
+///
+/// Culling: a child whose outer arc is shorter than options.min_arc_px is not visited further;
+/// adjacent such siblings are merged into lines of about min_arc_px each, so the number of
+/// segments is bounded by what the canvas can show. Rings: the view's (depth limit, height),
+/// then, with options.fit_visible, the most whose outermost ring still holds an arc, so that
+/// the deepest ring drawn ends at the outer radius.
+///
+/// Cost: O(s log k) for s segments and k children per visible parent, plus the children of
+/// visible parents (read to size and sort them), plus O(nodes of v) to count the rings unless
+/// options.heights or options.index is given; times O(log rings) when fitting drops rings. With
+/// an index and child_order::value, only the shown children are read: a chart of a 10^7-node
+/// CCT costs what a 10^4-node one does.
+///
+///     auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+///     auto h = ccrc::heights(p.tree());
+///     auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
+///     ccrc::ring_layout chart = ccrc::ring_chart(v, ag, ccrc::on_canvas(1440, 900, {.heights = h}));
+template <metric_column C>
+[[nodiscard]] ring_layout ring_chart(const tree_view& v, const C& ag, const ring_options& options = {}) {
+  const call_tree& t = v.tree();
+  CCRC_ASSERT(std::ranges::size(ag) == t.size(), "ccrc: the column must have one value per node");
+  const auto* values = std::ranges::data(ag);
+  const ring_index* index = options.index;
+  CCRC_ASSERT(!index || index->size() == t.size(), "ccrc: the index is of another tree");
+  CCRC_ASSERT(options.heights.empty() || options.heights.size() == t.size(),
+              "ccrc: heights must have one value per node");
+  constexpr double full_circle = 2 * std::numbers::pi;
+  double start = std::isfinite(options.start_angle) ? options.start_angle : 0.0;
+  point center = options.center;
+  if (!std::isfinite(center.x)) center.x = 0;
+  if (!std::isfinite(center.y)) center.y = 0;
+
+  std::uint32_t rings = index                     ? std::min(v.max_depth(), index->height(v.root()))
+                        : !options.heights.empty() ? std::min(v.max_depth(), options.heights[v.root()])
+                                                   : detail::view_height(v);
+  ring_layout out;
+  out.center = center;
+  out.start_angle = start;
+  out.sizing = options.sizing;
+  out.order = options.order;
+  const double min_px = std::isnan(options.min_arc_px) ? 1.0 : std::max(options.min_arc_px, 0.0);
+  const double padding = std::isfinite(options.padding_px) && options.padding_px > 0 ? options.padding_px : 0.0;
+  std::vector<ring_segment>& segs = out.segments;
+  const bool indexed = index && options.order == child_order::value;
+  std::vector<std::pair<double, node_id>> kids;  // (weight, child) of one parent
+  std::vector<node_id> ids;
+  std::vector<double> sums;
+  // Lays the chart out with n rings; returns the deepest ring that holds an arc (the centre's
+  // 0 if none does): segments come ring by ring, so it is the last one that is not a line.
+  auto lay_out = [&](std::uint32_t n) {
+    out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, n);
+    const detail::ring_params params{options.sizing, min_px, padding, &out.radii};
+    segs.clear();
+    segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle});
+    // The segment list is its own queue: ring d is complete before ring d + 1 is read, and a
+    // parent's children are appended in angular order, so each ring comes out clockwise.
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      const ring_segment& s = segs[i];
+      if (s.kind == segment_kind::line || s.depth >= n || !t.has_children(s.node)) continue;
+      if (indexed) {
+        detail::place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, true);
+        continue;
+      }
+      kids.clear();
+      for (node_id c : t.children(s.node)) kids.emplace_back(detail::ring_weight(values[c]), c);
+      detail::sort_children(t, kids, options.order);
+      ids.clear();
+      sums.clear();
+      double sum = 0;  // in chart order, as ring_index sums: the same doubles either way
+      for (const auto& [weight, child] : kids) {
+        ids.push_back(child);
+        sums.push_back(sum += weight);
+      }
+      detail::place_children(segs, i, std::span<const node_id>(ids), std::span<const double>(sums), values, params,
+                             options.order == child_order::value);
+    }
+    std::size_t last = segs.size() - 1;
+    while (last > 0 && segs[last].kind == segment_kind::line) --last;
+    return segs[last].depth;
+  };
+  std::uint32_t deepest = lay_out(rings);
+  if (options.fit_visible && deepest < rings) {
+    // Culling left the outer rings without an arc. With fewer rings every ring is wider, so
+    // every arc stays an arc and the deepest ring keeps its arcs: "ring n holds an arc when
+    // laid out with n rings" is true up to some n, false beyond. Find that n between
+    // `deepest` (true) and `rings` (false) by bisection, one layout a step; at least one ring,
+    // so that a centre whose callees are all too thin still shows them as lines.
+    std::uint32_t lo = std::max(deepest, 1u), hi = rings - 1, laid = rings;
+    while (lo < hi) {
+      std::uint32_t mid = lo + (hi - lo + 1) / 2;
+      laid = mid;
+      if (lay_out(mid) == mid)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    if (laid != lo) lay_out(lo);
+    rings = lo;
+  }
+  out.ring_begin.assign(std::size_t{rings} + 2, segs.size());
+  for (std::size_t i = segs.size(); i-- > 0;) out.ring_begin[segs[i].depth] = i;
+  return out;
+}
+
+}  // namespace ccrc

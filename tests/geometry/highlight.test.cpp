@@ -1,0 +1,102 @@
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/highlight.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+#include "support/rings.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+using ccrc::highlight_state;
+
+namespace {
+
+std::vector<ccrc::node_id> nodes_of_method(const ccrc::call_tree& t, std::string_view name) {
+  std::vector<ccrc::node_id> out;
+  for (ccrc::node_id n = 1; n < t.size(); ++n)
+    if (t.name(n) == name) out.push_back(n);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden ones contain one") {
+  ccrc::profile p = test::figure1();
+  const ccrc::call_tree& t = p.tree();
+  auto ag = ccrc::inclusive(t, p.column("bytecodes"));
+  auto v = ccrc::ring_chart_view(ccrc::tree_view(t, ccrc::root_node, 3), ag);
+  ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 300});
+  auto matches = nodes_of_method(t, "i");
+  REQUIRE(matches.size() == 6);
+  auto state = ccrc::highlight(chart, t, ag, matches);
+  REQUIRE(state.size() == chart.segments.size());
+  std::map<std::string, highlight_state> by_path;
+  for (std::size_t k = 0; k < state.size(); ++k) by_path[test::path_of(t, chart.segments[k].node)] = state[k];
+  CHECK(by_path["main;h;i"] == highlight_state::match);
+  CHECK(by_path["main"] == highlight_state::contains_match);
+  CHECK(by_path["main;h"] == highlight_state::contains_match);
+  CHECK(by_path["main;f"] == highlight_state::contains_match);
+  CHECK(by_path["main;f;g"] == highlight_state::contains_match);  // main;f;g;h;i is cut by the depth
+  CHECK(by_path["main;f;h"] == highlight_state::contains_match);
+  CHECK(by_path["main;g;g"] == highlight_state::contains_match);
+  CHECK(by_path["main;g;h"] == highlight_state::contains_match);
+  // Highlighting main: a match, nothing else; highlighting nothing: nothing.
+  state = ccrc::highlight(chart, t, ag, nodes_of_method(t, "main"));
+  CHECK(state[0] == highlight_state::match);
+  CHECK(std::count(state.begin(), state.end(), highlight_state::none) == 8);
+  state = ccrc::highlight(chart, t, ag, {});
+  CHECK(std::count(state.begin(), state.end(), highlight_state::none) == 9);
+  // A match outside the view (the subtree of main;g) changes nothing in a chart of main;f.
+  ccrc::ring_layout f_chart = ccrc::ring_chart(ccrc::tree_view(t, test::node_at(t, "main;f")), ag);
+  ccrc::node_id outside[] = {test::node_at(t, "main;g;h"), test::node_at(t, "main")};
+  state = ccrc::highlight(f_chart, t, ag, outside);
+  CHECK(std::count(state.begin(), state.end(), highlight_state::none) == static_cast<long>(state.size()));
+}
+
+TEST_CASE("highlight agrees with walking up from every match, on random culled charts") {
+  test::rng r{41};
+  std::size_t merged = 0, merged_marked = 0;
+  for (int round = 0; round < 30; ++round) {
+    auto [p, ag] = test::random_input(r, 300, 10, 8);
+    const ccrc::call_tree& t = p.tree();
+    ccrc::node_id root = round % 3 == 0 ? ccrc::root_node : static_cast<ccrc::node_id>(r.below(static_cast<std::uint32_t>(t.size())));
+    ccrc::tree_view v(t, root, round % 2 == 0 ? 3 : ccrc::unlimited_depth);
+    ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 200, .min_arc_px = 4});
+    std::vector<ccrc::node_id> matches;
+    for (ccrc::node_id n = 0; n < t.size(); ++n)
+      if (r.chance(0.05)) matches.push_back(n);
+    auto state = ccrc::highlight(chart, t, ag, matches);
+    std::set<ccrc::node_id> matched(matches.begin(), matches.end()), above;
+    for (ccrc::node_id m : matches)
+      for (ccrc::node_id a = t.parent(m); a != ccrc::null_node; a = t.parent(a)) above.insert(a);
+    for (std::size_t k = 0; k < state.size(); ++k) {
+      // The contexts a segment stands for: a line may merge several siblings, in value order.
+      const auto& seg = chart.segments[k];
+      std::vector<ccrc::node_id> members{seg.node};
+      if (seg.contexts > 1) {
+        std::vector<std::pair<double, ccrc::node_id>> siblings;
+        for (ccrc::node_id c : t.children(t.parent(seg.node))) siblings.emplace_back(-std::max(ag[c], 0.0), c);
+        std::sort(siblings.begin(), siblings.end());
+        auto at = std::find(siblings.begin(), siblings.end(), std::pair(-std::max(ag[seg.node], 0.0), seg.node));
+        members.clear();
+        for (std::uint32_t j = 0; j < seg.contexts; ++j) members.push_back(at[j].second);
+      }
+      bool match = false, contains = false;
+      for (ccrc::node_id n : members) {
+        match = match || matched.count(n);
+        contains = contains || above.count(n);
+      }
+      highlight_state expected = match ? highlight_state::match
+                                 : contains ? highlight_state::contains_match
+                                            : highlight_state::none;
+      CHECK(state[k] == expected);
+      merged += seg.contexts > 1;
+      merged_marked += seg.contexts > 1 && expected != highlight_state::none;
+    }
+  }
+  CHECK(merged > 50);  // lines merging several siblings were exercised
+  CHECK(merged_marked > 10);
+}

@@ -1,0 +1,140 @@
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/tree/cct.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+#include "support/rings.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <optional>
+
+namespace {
+
+// The reference: every segment tested in turn.
+std::optional<std::size_t> brute_force(const ccrc::ring_layout& chart, double x, double y) {
+  double r = std::hypot(x - chart.center.x, y - chart.center.y);
+  double a = ccrc::ring_angle(chart, x, y);
+  std::optional<std::size_t> found;
+  for (std::size_t i = 0; i < chart.segments.size(); ++i) {
+    if (!ccrc::covers(chart.segments[i], r, a)) continue;
+    CHECK_MESSAGE(!found, "two segments cover one point");
+    found = i;
+  }
+  return found;
+}
+
+double uniform(test::rng& r) { return static_cast<double>(r.next() >> 11) * 0x1.0p-53; }
+
+}  // namespace
+
+TEST_CASE("ring_angle: radians clockwise from twelve o'clock, from the start angle on") {
+  ccrc::ring_layout chart;
+  chart.center = {100, 100};
+  CHECK(ccrc::ring_angle(chart, 100, 50) == 0);
+  CHECK(ccrc::ring_angle(chart, 150, 100) == doctest::Approx(std::numbers::pi / 2));
+  CHECK(ccrc::ring_angle(chart, 100, 150) == doctest::Approx(std::numbers::pi));
+  CHECK(ccrc::ring_angle(chart, 50, 100) == doctest::Approx(3 * std::numbers::pi / 2));
+  chart.start_angle = 1;
+  CHECK(ccrc::ring_angle(chart, 100, 50) == doctest::Approx(2 * std::numbers::pi));
+  CHECK(ccrc::ring_angle(chart, 150, 100) == doctest::Approx(std::numbers::pi / 2));
+  chart.start_angle = -10;  // any start: the angle lands in [start, start + 2π)
+  double a = ccrc::ring_angle(chart, 150, 100);
+  CHECK(a >= -10);
+  CHECK(a < -10 + test::two_pi);
+  CHECK(std::remainder(a - std::numbers::pi / 2, test::two_pi) == doctest::Approx(0));
+}
+
+TEST_CASE("hit_test on Figure 1: main in the centre, f right of twelve o'clock, main's self share empty") {
+  ccrc::profile p = test::figure1();
+  auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+  auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
+  ccrc::ring_layout chart = ccrc::ring_chart(v, ag, ccrc::on_canvas(1200, 1200));
+  auto node_under = [&](double r, double a) -> std::string {
+    auto pt = ccrc::ring_point(chart, r, a);
+    auto i = ccrc::hit_test(chart, pt.x, pt.y);
+    return i ? test::path_of(p.tree(), chart.segments[*i].node) : "-";
+  };
+  CHECK(node_under(0, 0) == "main");
+  CHECK(node_under(99, 4) == "main");
+  CHECK(node_under(150, 0.1) == "main;f");          // ring 1: 100-200 px
+  CHECK(node_under(150, 2.0) == "main;h");          // f ends at 1.727 rad
+  CHECK(node_under(250, 0.1) == "main;f;g");        // ring 2
+  CHECK(node_under(550, 0.05) == "main;f;g;g;h;i"); // ring 5, the deepest
+  CHECK(node_under(150, 5.0) == "-");               // main's self share: nothing
+  CHECK(node_under(601, 0.1) == "-");               // outside
+  CHECK(!ccrc::hit_test(chart, std::nan(""), 3));
+  CHECK(!ccrc::hit_test(ccrc::ring_layout{}, 0, 0));
+}
+
+TEST_CASE("hit_test agrees with a brute-force point-in-segment test on random points") {
+  test::rng r{23};
+  std::size_t hits = 0, points = 0;
+  for (int round = 0; round < 24; ++round) {
+    auto [p, ag] = test::random_input(r, 400, 15, 10);
+    ccrc::ring_options o{.center = {400, 300},
+                         .outer_radius = 280,
+                         .center_radius = round % 4 == 0 ? 0.0 : -1.0,
+                         .start_angle = round % 5 == 0 ? -2.5 : 0.0,
+                         .min_arc_px = round % 2 == 0 ? 0.0 : 3.0,
+                         .padding_px = round % 6 == 0 ? 1.0 : 0.0};
+    ccrc::ring_layout chart = ccrc::ring_chart(ccrc::tree_view(p.tree()), ag, test::varied(round, o));
+    for (int k = 0; k < 500; ++k, ++points) {
+      double x = 80 + 640 * uniform(r), y = -20 + 640 * uniform(r);
+      auto expected = brute_force(chart, x, y);
+      auto got = ccrc::hit_test(chart, x, y);
+      REQUIRE(got == expected);
+      hits += got.has_value();
+    }
+    // Points exactly on boundaries: ring radii and segment start angles.
+    for (const auto& s : chart.segments) {
+      for (double rr : {s.r0, s.r1, (s.r0 + s.r1) / 2})
+        for (double aa : {s.a0, s.a1, (s.a0 + s.a1) / 2}) {
+          auto pt = ccrc::ring_point(chart, rr, aa);
+          REQUIRE(ccrc::hit_test(chart, pt.x, pt.y) == brute_force(chart, pt.x, pt.y));
+          ++points;
+        }
+      if (points > 40'000) break;
+    }
+  }
+  MESSAGE(points << " points, " << hits << " random hits");
+  CHECK(hits > 1000);  // the test exercised real hits, not only misses
+}
+
+TEST_CASE("call_stack and tooltip: the frames from main down, self and aggregated metrics") {
+  ccrc::profile p = test::figure1();
+  ccrc::node_id n = test::node_at(p.tree(), "main;f");
+  CHECK(ccrc::call_stack(p.tree(), n) == std::vector<std::string_view>{"main", "f"});
+  CHECK(ccrc::call_stack(p.tree(), ccrc::root_node).empty());
+  auto ag = ccrc::inclusive_columns(p);
+  REQUIRE(ag.size() == 2);
+  ccrc::node_tooltip tip = ccrc::tooltip(p, ag, test::node_at(p.tree(), "main;f;g"));
+  CHECK(tip.call_stack == std::vector<std::string_view>{"main", "f", "g"});
+  REQUIRE(tip.metrics.size() == 2);
+  CHECK(tip.metrics[0].metric == "calls");
+  CHECK(tip.metrics[0].self == 20);
+  CHECK(tip.metrics[0].aggregated == 70);  // 20 + 10 + 10 + 10 + 10 + 10
+  CHECK(tip.metrics[1].metric == "bytecodes");
+  CHECK(tip.metrics[1].self == 180);
+  CHECK(tip.metrics[1].aggregated == 490);
+
+  // A compile-time cct works the same way.
+  using cct = ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"time", double>>;
+  cct t;
+  ccrc::frame_id frames[] = {t.intern("main"), t.intern("work")};
+  ccrc::node_id work = t.add_path(frames);
+  t.get<"calls">(work) = 3;
+  t.get<"time">(work) = 1.5;
+  t.get<"time">(t.tree().parent(work)) = 0.5;
+  auto cols = ccrc::inclusive_columns(t);
+  auto top = ccrc::tooltip(t, cols, t.tree().parent(work));
+  CHECK(top.call_stack == std::vector<std::string_view>{"main"});
+  CHECK(top.metrics[1].metric == "time");
+  CHECK(top.metrics[1].self == 0.5);
+  CHECK(top.metrics[1].aggregated == 2.0);
+  CHECK(top.metrics[0].aggregated == 3);
+}
