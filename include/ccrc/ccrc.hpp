@@ -23,4 +23,8 @@
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 
+#include <ccrc/graph/call_graph.hpp>
+#include <ccrc/graph/query.hpp>
+#include <ccrc/graph/display_tree.hpp>
+
 #include <ccrc/io/folded.hpp>

@@ -1,6 +1,7 @@
 // ccrc - forward declarations of ccrc's types.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/tree/ids.hpp>
 
 #include <cstddef>
@@ -16,6 +17,10 @@ class profile;
 template <class Tree>
 class cursor;
 struct tree_statistics;
+template <metric_value T>
+class call_graph;
+template <class Tree>
+struct graph_tree;
 struct folded_options;
 struct error;
 class parse_error;
