@@ -24,23 +24,23 @@ struct graph_tree : transformed<Tree> {
   std::vector<node_id> master;   ///< per display node: m(f) of its function (itself for a master)
 };
 
-namespace detail {
-
-// The edge whose node is each function's master: the rule documented at display_tree.
+/// The master of every function: master_calls(g, metric)[f] is the call g -> f whose display
+/// node f_g is m(f) (the top-level call for a function called at the top level), null_edge
+/// for a method that is no function of g. The rule is display_tree's. O(V + E log E).
 template <metric_value T>
-std::vector<edge_id> master_edges(const call_graph<T>& g, std::size_t metric) {
+[[nodiscard]] std::vector<edge_id> master_calls(const call_graph<T>& g, std::size_t metric = 0) {
+  CCRC_ASSERT(metric < g.metric_count(), "ccrc: no such metric in the call graph");
   std::size_t methods = g.method_count();
-  // (c_t(caller), name of caller) decides; callee's (c_t, name) breaks the ties of a fallback.
-  auto caller_less = [&](edge_id a, edge_id b) {
-    method_id x = g.edge(a).caller, y = g.edge(b).caller;
-    if (int c = larger_first(g.total(x, metric), g.total(y, metric))) return c > 0;
+  // Functions ordered by (c_t, name): the callers' order decides, the callees' breaks the
+  // ties between the calls of one caller in a fallback.
+  auto less = [&](method_id x, method_id y) {
+    if (int c = detail::larger_first(g.total(x, metric), g.total(y, metric))) return c > 0;
     return g.name(x) < g.name(y);
   };
+  auto caller_less = [&](edge_id a, edge_id b) { return less(g.edge(a).caller, g.edge(b).caller); };
   auto candidate_less = [&](edge_id a, edge_id b) {
-    if (g.edge(a).caller != g.edge(b).caller) return caller_less(a, b);
-    method_id x = g.edge(a).callee, y = g.edge(b).callee;
-    if (int c = larger_first(g.total(x, metric), g.total(y, metric))) return c > 0;
-    return g.name(x) < g.name(y);
+    const call_edge &x = g.edge(a), &y = g.edge(b);
+    return x.caller != y.caller ? less(x.caller, y.caller) : less(x.callee, y.callee);
   };
   // The seed's choice for every function: its top-level node, or its best caller's node.
   std::vector<edge_id> preferred(methods, null_edge);
@@ -87,7 +87,6 @@ std::vector<edge_id> master_edges(const call_graph<T>& g, std::size_t metric) {
   return master;
 }
 
-}  // namespace detail
 
 /// The display tree G_T of call graph `g` of tree `in` (g built from `in`), masters chosen by
 /// metric `metric` of g. The master m(f) of a function f is, in this order:
@@ -115,8 +114,7 @@ template <class Tree, metric_value T>
   const call_tree& t = in.tree();
   CCRC_ASSERT(&g.symbols() == &t.symbols() && g.node_edges().size() == t.size(),
               "ccrc: the call graph must be built from this tree");
-  CCRC_ASSERT(metric < g.metric_count(), "ccrc: no such metric in the call graph");
-  std::vector<edge_id> master_edge = detail::master_edges(g, metric);
+  std::vector<edge_id> master_edge = master_calls(g, metric);
 
   graph_tree<Tree> r{{detail::empty_like(in), {}}, {null_edge}, std::vector<node_id>(g.edges().size(), null_node), {}};
   Tree& out = r.tree;
