@@ -144,7 +144,7 @@ TEST_CASE_TEMPLATE("Figure 1: the eight calls and the top-level one, with self a
   }
   CHECK(g.find_edge(method(g, "h"), method(g, "g")) == ccrc::null_edge);
   CHECK(g.find_edge(method(g, "i"), method(g, "i")) == ccrc::null_edge);
-  // Adjacency: out-edges by callee id, in-edges by caller id (the top-level call first).
+  // Adjacency: out-edges in edge id order, in-edges by caller id (the top-level call first).
   ccrc::method_id main = method(g, "main"), h = method(g, "h");
   REQUIRE(g.out_edges(main).size() == 3);
   CHECK(g.edge(g.out_edges(main)[0]).callee == method(g, "f"));

@@ -1,9 +1,11 @@
 // ccrc - the call graph G_t of a calling context tree, with recursion-safe self and total costs.
 #pragma once
 
+#include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/concepts.hpp>
 #include <ccrc/config.hpp>
 #include <ccrc/detail/hash.hpp>
+#include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -39,21 +41,34 @@ struct call_edge {
 
 namespace detail {
 
-// Open addressing from a (caller, callee) pair to its edge id, for the build pass only.
+/// A hint that *p will be read soon (no effect where the compiler offers no prefetch).
+inline void prefetch([[maybe_unused]] const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#endif
+}
+
+// Open addressing from a (caller, callee) pair to its edge id, for the build only. The
+// caller hashes a key once, may prefetch its slot, then looks it up.
 class edge_table {
  public:
-  // The edge of (caller, callee); a new pair gets id `next` (then *added is set).
-  edge_id find_or_add(method_id caller, method_id callee, edge_id next, bool* added) {
-    std::uint64_t key = (std::uint64_t{caller} << 32) | callee;
+  static std::uint64_t key(method_id caller, method_id callee) noexcept {
+    return (std::uint64_t{caller} << 32) | callee;
+  }
+
+  void prefetch(std::uint64_t hash) const noexcept { detail::prefetch(&slots_[hash & (slots_.size() - 1)]); }
+
+  // The edge of `key` (hashed by mix64); a new key gets id `next`, and `added` is set.
+  edge_id find_or_add(std::uint64_t key, std::uint64_t hash, edge_id next, bool& added) {
     if (2 * (size_ + 1) > slots_.size()) grow();
     std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
       slot& s = slots_[i];
       if (s.key == key) return s.edge;
       if (s.key == empty) {
         s = {key, next};
         ++size_;
-        *added = true;
+        added = true;
         return next;
       }
     }
@@ -67,7 +82,7 @@ class edge_table {
   };
 
   void grow() {
-    std::vector<slot> old(slots_.empty() ? 1024 : 2 * slots_.size());
+    std::vector<slot> old(slots_.size() < 1024 ? 1024 : 2 * slots_.size());
     old.swap(slots_);
     std::size_t mask = slots_.size() - 1;
     for (const slot& s : old) {
@@ -78,7 +93,7 @@ class edge_table {
     }
   }
 
-  std::vector<slot> slots_;
+  std::vector<slot> slots_ = std::vector<slot>(1024);
   std::size_t size_ = 0;
 };
 
@@ -136,11 +151,15 @@ template <class T>
 /// Several metrics of one value type are computed at once; metric j is the j-th column given.
 /// Functions are indexed by method_id (arrays sized by the symbol table's method count).
 ///
-/// Built in one iterative depth-first pass (ccrc::depth_first, no recursion, no copied sets):
-/// a per-method and a per-edge "on the current path" counter tells whether a context is the
-/// outermost of its method or its call, and ag(M) is summed on the way back up with one
-/// accumulator per level. O(n) plus one hash lookup per context, then O(methods + edges);
-/// memory O(methods + edges + depth), plus 4 bytes per context for node_edges().
+/// Built without recursion and without the seed's copied hash sets: a sweep over the node
+/// ids finds every context's call (a hash lookup of (parent's method, method), prefetched a
+/// few contexts ahead); one depth-first pass (ccrc::depth_first) marks the outermost contexts
+/// with a per-method "on the current path" counter (0 on entering a context: it is the
+/// outermost of its method) and, for the contexts inside a recursion only, a per-call one;
+/// ag(M) is ccrc::inclusive's reverse sweep; a last sweep adds each context's self value to
+/// its function and call, and its ag(M) to their totals where it is outermost. O(n) expected,
+/// then O(methods + edges); while building, k values and 1 byte per context; the graph keeps
+/// O(k (methods + edges)) and 4 bytes per context (node_edges()).
 ///
 ///     ccrc::call_graph g(p.tree(), p.column("bytecodes"));
 ///     ccrc::method_id g_ = *p.symbols().find_method("g");
@@ -206,7 +225,7 @@ class call_graph {
   /// The synthetic root's own value (usually 0): the part of tree_total() no function has.
   [[nodiscard]] T root_self(std::size_t metric = 0) const noexcept { return root_self_[metric]; }
 
-  /// The edges in order of discovery (depth-first, first occurrence), top-level calls included.
+  /// The edges, top-level calls included, in order of their first context's node id.
   [[nodiscard]] std::span<const call_edge> edges() const noexcept { return edges_; }
   [[nodiscard]] const call_edge& edge(edge_id e) const noexcept { return edges_[e]; }
   [[nodiscard]] T edge_self(edge_id e, std::size_t metric = 0) const noexcept {
@@ -216,7 +235,7 @@ class call_graph {
     return edge_values_[e * 2 * k_ + k_ + metric];
   }
 
-  /// The edges from f (f = root_method: the top-level calls), by increasing callee id.
+  /// The edges from f (f = root_method: the top-level calls), in edge id order.
   [[nodiscard]] std::span<const edge_id> out_edges(method_id f) const noexcept {
     return std::span(out_ids_).subspan(out_offsets_[f], out_offsets_[f + 1] - out_offsets_[f]);
   }
@@ -224,13 +243,12 @@ class call_graph {
   [[nodiscard]] std::span<const edge_id> in_edges(method_id f) const noexcept {
     return std::span(in_ids_).subspan(in_offsets_[f], in_offsets_[f + 1] - in_offsets_[f]);
   }
-  /// The edge caller -> callee, or null_edge. O(log out-degree of caller).
+  /// The edge caller -> callee, or null_edge. O(out-degree of caller).
   [[nodiscard]] edge_id find_edge(method_id caller, method_id callee) const noexcept {
     if (caller >= method_count()) return null_edge;
-    auto out = out_edges(caller);
-    auto it = std::lower_bound(out.begin(), out.end(), callee,
-                               [&](edge_id e, method_id m) { return edges_[e].callee < m; });
-    return it != out.end() && edges_[*it].callee == callee ? *it : null_edge;
+    for (edge_id e : out_edges(caller))
+      if (edges_[e].callee == callee) return e;
+    return null_edge;
   }
 
   /// The edge of each calling context (its parent's method -> its method), null_edge for the
@@ -250,73 +268,115 @@ class call_graph {
     root_self_.resize(k_);
     for (std::size_t j = 0; j < k_; ++j) root_self_[j] = columns[j][root_node];
 
-    std::vector<std::uint32_t> method_on_path(methods, 0);
-    std::vector<std::uint32_t> edge_on_path;
-    detail::edge_table table;
-    // Per level of the current path: its context's method and edge, and k accumulators of
-    // ag(M) (a context's own values plus those of its finished children).
-    std::vector<method_id> method_at{root_method};
-    std::vector<edge_id> edge_at{null_edge};
-    std::vector<T> acc(root_self_.begin(), root_self_.end());
+    find_calls(t);
+    std::vector<std::uint8_t> outermost = outermost_flags(t);
 
-    auto enter = [&](node_id n, std::uint32_t level) {
-      if (n == root_node) return;
-      method_id m = t.method(n);
-      bool added = false;
-      edge_id e = table.find_or_add(method_at[level - 1], m, static_cast<edge_id>(edges_.size()), &added);
-      if (added) {
-        edges_.push_back({method_at[level - 1], m, 0});
-        edge_values_.resize(edge_values_.size() + 2 * k_, T{});
-        edge_on_path.push_back(0);
+    // Costs: a sweep over the ids, every addition independent of the others. The edge record
+    // of the context `ahead` ids further is prefetched (edges are many, and scattered).
+    std::vector<std::vector<T>> ag;
+    for (auto c : columns) ag.push_back(inclusive(t, c));
+    constexpr std::size_t ahead = 16;
+    std::size_t n_nodes = t.size();
+    for (std::size_t n = 1; n < n_nodes; ++n) {
+      if (n + ahead < n_nodes) {
+        edge_id next = node_edge_[n + ahead];
+        detail::prefetch(&edge_values_[next * 2 * k_]);
+        detail::prefetch(&edges_[next]);
       }
-      if (level == method_at.size()) {
-        method_at.push_back(m);
-        edge_at.push_back(e);
-        acc.resize(acc.size() + k_);
-      } else {
-        method_at[level] = m;
-        edge_at[level] = e;
-      }
-      node_edge_[n] = e;
+      method_id m = t.method(static_cast<node_id>(n));
+      edge_id e = node_edge_[n];
+      std::uint8_t flags = outermost[n];
       ++contexts_[m];
       ++edges_[e].contexts;
-      ++method_on_path[m];
-      ++edge_on_path[e];
-      T* a = &acc[level * k_];
       T* fs = &values_[m * 2 * k_];
       T* es = &edge_values_[e * 2 * k_];
       for (std::size_t j = 0; j < k_; ++j) {
         T v = columns[j][n];
-        a[j] = v;
         fs[j] += v;
         es[j] += v;
+        if (flags & outermost_method) fs[k_ + j] += ag[j][n];
+        if (flags & outermost_call) es[k_ + j] += ag[j][n];
       }
-    };
-    auto leave = [&](node_id n, std::uint32_t level) {
-      if (n == root_node) return;
-      method_id m = method_at[level];
-      edge_id e = edge_at[level];
-      const T* a = &acc[level * k_];
-      // The counters drop back to 0 exactly when this context is the outermost on its path.
-      if (--method_on_path[m] == 0)
-        for (std::size_t j = 0; j < k_; ++j) values_[m * 2 * k_ + k_ + j] += a[j];
-      if (--edge_on_path[e] == 0)
-        for (std::size_t j = 0; j < k_; ++j) edge_values_[e * 2 * k_ + k_ + j] += a[j];
-      T* up = &acc[(level - 1) * k_];
-      for (std::size_t j = 0; j < k_; ++j) up[j] += a[j];
-    };
-    depth_first(tree_view(t), enter, leave);
-    tree_total_.assign(acc.begin(), acc.begin() + static_cast<std::ptrdiff_t>(k_));
+    }
+    for (std::size_t j = 0; j < k_; ++j) tree_total_.push_back(ag[j][root_node]);
 
     for (method_id m = 1; m < methods; ++m)
       if (contexts_[m] != 0) functions_.push_back(m);
-    // Three stable counting sorts: out-edges by callee id, in-edges by caller id (a top-level
-    // call, from method 0, first), so that the order never depends on the traversal.
+    // Two stable counting sorts: out-edges in edge id order, in-edges by caller id (so that
+    // a top-level call, from method 0, comes first).
     std::vector<edge_id> order(edges_.size());
     for (edge_id e = 0; e < order.size(); ++e) order[e] = e;
-    detail::bucket_edges(methods, edges_, order, false, in_offsets_, in_ids_);
-    detail::bucket_edges(methods, edges_, in_ids_, true, out_offsets_, out_ids_);
+    detail::bucket_edges(methods, edges_, order, true, out_offsets_, out_ids_);
     detail::bucket_edges(methods, edges_, out_ids_, false, in_offsets_, in_ids_);
+  }
+
+  static constexpr std::uint8_t outermost_method = 1, outermost_call = 2;
+
+  // Per context, whether it is the outermost of its method on its path (no ancestor of the
+  // same method: Kaes's Min_E) and the outermost of its call (no ancestor that is a call from
+  // the same caller to the same callee). One depth-first pass: a context is the outermost of
+  // its method iff the method's on-path counter is 0 when it is entered. A call g -> f can
+  // repeat on a path only where f does, so the calls are counted on the path only for the
+  // contexts that are not the outermost of their method (recursion, usually rare), and the
+  // outermost one's call is kept per method: common contexts touch per-method arrays only.
+  std::vector<std::uint8_t> outermost_flags(const call_tree& t) const {
+    std::vector<std::uint8_t> flags(t.size(), 0);
+    std::size_t methods = method_count();
+    std::vector<std::uint32_t> on_path(methods, 0);  // contexts of each method on the path
+    std::vector<edge_id> outer_call(methods, null_edge);  // the call of its outermost one
+    std::vector<std::uint32_t> inner_on_path(edges_.size(), 0);  // the other contexts, per call
+    // The method is read from the edge (few edges, cached) rather than from the node's frame:
+    // one node-indexed array fewer to miss in on a tree too big for the caches.
+    auto enter = [&](node_id n, std::uint32_t) {
+      if (n == root_node) return;
+      edge_id e = node_edge_[n];
+      method_id m = edges_[e].callee;
+      if (on_path[m]++ == 0) {
+        outer_call[m] = e;
+        flags[n] = outermost_method | outermost_call;
+      } else {
+        if (outer_call[m] != e && inner_on_path[e] == 0) flags[n] = outermost_call;
+        ++inner_on_path[e];
+      }
+    };
+    auto leave = [&](node_id n, std::uint32_t) {
+      if (n == root_node) return;
+      edge_id e = node_edge_[n];
+      if (--on_path[edges_[e].callee] != 0) --inner_on_path[e];
+    };
+    depth_first(tree_view(t), enter, leave);
+    return flags;
+  }
+
+  // node_edge_ and edges_: the call of every context, (parent's method, method), found by a
+  // sweep over the ids. The slot of the context `ahead` ids further is prefetched, so that
+  // when the graph has many edges their cache misses overlap instead of queueing.
+  void find_calls(const call_tree& t) {
+    constexpr std::size_t ahead = 16;
+    std::uint64_t keys[ahead], hashes[ahead];
+    auto key_of = [&](node_id n) { return detail::edge_table::key(t.method(t.parent(n)), t.method(n)); };
+    detail::edge_table table;
+    std::size_t n_nodes = t.size();
+    for (std::size_t n = 1; n < n_nodes && n <= ahead; ++n) {
+      keys[n % ahead] = key_of(static_cast<node_id>(n));
+      hashes[n % ahead] = detail::mix64(keys[n % ahead]);
+    }
+    for (std::size_t n = 1; n < n_nodes; ++n) {
+      std::uint64_t key = keys[n % ahead], hash = hashes[n % ahead];
+      if (n + ahead < n_nodes) {
+        keys[n % ahead] = key_of(static_cast<node_id>(n + ahead));
+        hashes[n % ahead] = detail::mix64(keys[n % ahead]);
+        table.prefetch(hashes[n % ahead]);
+      }
+      bool added = false;
+      edge_id e = table.find_or_add(key, hash, static_cast<edge_id>(edges_.size()), added);
+      if (added) {
+        if (edges_.size() == null_edge) throw capacity_error("ccrc: a call graph holds at most 2^32-1 edges");
+        edges_.push_back({static_cast<method_id>(key >> 32), static_cast<method_id>(key), 0});
+      }
+      node_edge_[n] = e;
+    }
+    edge_values_.assign(edges_.size() * 2 * k_, T{});
   }
 
   std::size_t k_ = 0;
