@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace ccrc {
@@ -195,6 +196,7 @@ class call_graph {
   [[nodiscard]] std::size_t metric_count() const noexcept { return k_; }
   /// The symbol table of the tree: method names.
   [[nodiscard]] const symbol_table& symbols() const noexcept { return *symbols_; }
+  /// The name of method f ("" for root_method).
   [[nodiscard]] std::string_view name(method_id f) const noexcept { return symbols_->method_name(f); }
 
   /// Size of the per-function arrays: method ids are [0, method_count()).
@@ -227,10 +229,17 @@ class call_graph {
 
   /// The edges, top-level calls included, in order of their first context's node id.
   [[nodiscard]] std::span<const call_edge> edges() const noexcept { return edges_; }
+  /// Number of edges, top-level calls included: edge ids are [0, edge_count()).
+  [[nodiscard]] std::size_t edge_count() const noexcept { return edges_.size(); }
+  /// Caller, callee and context count of edge e.
   [[nodiscard]] const call_edge& edge(edge_id e) const noexcept { return edges_[e]; }
+  /// The self values of the callee's contexts in the calls of edge e (they add up to self(f)
+  /// over the edges into f).
   [[nodiscard]] T edge_self(edge_id e, std::size_t metric = 0) const noexcept {
     return edge_values_[e * 2 * k_ + metric];
   }
+  /// The aggregated values of the outermost calls of edge e on each path: the callee's
+  /// total cost in these calls, recursion once (at most total(callee) and total(caller)).
   [[nodiscard]] T edge_total(edge_id e, std::size_t metric = 0) const noexcept {
     return edge_values_[e * 2 * k_ + k_ + metric];
   }

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <queue>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace ccrc {
@@ -87,7 +89,6 @@ template <metric_value T>
   return master;
 }
 
-
 /// The display tree G_T of call graph `g` of tree `in` (g built from `in`), masters chosen by
 /// metric `metric` of g. The master m(f) of a function f is, in this order:
 ///
@@ -103,8 +104,9 @@ template <metric_value T>
 ///
 /// So every function is expanded exactly once and reachable from the root, the seed's choice
 /// stands for every function whose chain of best callers reaches a top-level function, and
-/// the result depends on costs and names only. Children of a master in increasing method id
-/// (first-seen) order. O(V + E log E) plus O(n) to carry the metrics over.
+/// which function is whose master depends on costs and names only. The children of a master
+/// come in the order of g.out_edges() (first context first). O(V + E log E) plus O(n) to carry
+/// the metrics over.
 ///
 ///     ccrc::call_graph g(p.tree(), p.column("bytecodes"));
 ///     auto gt = ccrc::display_tree(p, g);
