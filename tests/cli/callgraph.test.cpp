@@ -10,6 +10,13 @@ using nlohmann::json;
 
 namespace {
 
+// `ccrc callgraph ARGS`, which must succeed, its output parsed.
+json callgraph_json(const std::string& args) {
+  auto r = test::run_tool("callgraph " + args);
+  REQUIRE(r.status == 0);
+  return json::parse(r.out);
+}
+
 const json& function(const json& j, const std::string& name) {
   for (const auto& f : j["functions"])
     if (f["name"] == name) return f;
@@ -21,9 +28,7 @@ const json& function(const json& j, const std::string& name) {
 }  // namespace
 
 TEST_CASE("ccrc callgraph --json on Figure 1: c_i, c_t, masters and the eight calls") {
-  auto r = test::run_tool("callgraph " + test::figure1_path + " --metric bytecodes --json");
-  REQUIRE(r.status == 0);
-  json j = json::parse(r.out);
+  json j = callgraph_json(test::figure1_path + " --metric bytecodes --json");
   CHECK(j["metric"] == "bytecodes");
   CHECK(j["total"] == 3238);
   REQUIRE(j["functions"].size() == 5);
@@ -89,9 +94,7 @@ TEST_CASE("ccrc callgraph text: ruby-prof's graph report, one block per function
 
 TEST_CASE("ccrc callgraph without a calls metric counts calling contexts") {
   std::string path = test::write_temp("callgraph-samples.folded", "a;f;f 3\na;g;f 1\n");
-  auto r = test::run_tool("callgraph " + path + " --json");
-  REQUIRE(r.status == 0);
-  json j = json::parse(r.out);
+  json j = callgraph_json(path + " --json");
   CHECK(j["metric"] == "samples");
   const json& f = function(j, "f");
   CHECK(f["total"] == 4);
@@ -103,12 +106,12 @@ TEST_CASE("ccrc callgraph without a calls metric counts calling contexts") {
 }
 
 TEST_CASE("ccrc callgraph --function and --top select the functions shown") {
-  auto one = json::parse(test::run_tool("callgraph " + test::figure1_path + " --function i --json").out);
+  json one = callgraph_json(test::figure1_path + " --function i --json");
   REQUIRE(one["functions"].size() == 1);
   CHECK(one["functions"][0]["name"] == "i");
   CHECK(one["functions"][0]["master"] == "h");
   CHECK(one["edges"].size() == 8);
-  auto top = json::parse(test::run_tool("callgraph " + test::figure1_path + " --top 2 --metric bytecodes --json").out);
+  json top = callgraph_json(test::figure1_path + " --top 2 --metric bytecodes --json");
   REQUIRE(top["functions"].size() == 2);
   CHECK(top["functions"][1]["name"] == "h");
 }

@@ -2,6 +2,7 @@
 #include <ccrc/graph/call_graph.hpp>
 #include <ccrc/tree/cct.hpp>
 
+#include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/random.hpp"
 
@@ -232,13 +233,7 @@ TEST_CASE("one metric of several, and several columns of one type, agree") {
 }
 
 TEST_CASE("a chain of 1,000,000 nested calls, self-recursive and through a 3-method cycle") {
-  ccrc::cct<ccrc::metric<"calls">> t;
-  ccrc::frame_id cycle[] = {t.intern("a"), t.intern("b"), t.intern("c")};
-  ccrc::node_id n = ccrc::root_node;
-  for (int i = 0; i < 1'000'000; ++i) {
-    n = t.find_or_add_child(n, cycle[i % 3]);
-    t.get<"calls">(n) = 1;
-  }
+  test::calls_cct t = test::call_chain(1'000'000, {"a", "b", "c"});
   ccrc::call_graph g(t.tree(), t.column<"calls">());
   CHECK(g.tree_total() == 1'000'000);
   ccrc::method_id a = method(g, "a"), b = method(g, "b"), c = method(g, "c");
@@ -251,13 +246,7 @@ TEST_CASE("a chain of 1,000,000 nested calls, self-recursive and through a 3-met
   CHECK(g.edge_self(edge(g, "c", "a")) == 333'333);
   CHECK(g.edge_total(edge(g, "c", "a")) == 999'997);
 
-  ccrc::cct<ccrc::metric<"calls">> self_recursive;
-  ccrc::frame_id f = self_recursive.intern("f");
-  n = ccrc::root_node;
-  for (int i = 0; i < 1'000'000; ++i) {
-    n = self_recursive.find_or_add_child(n, f);
-    self_recursive.get<"calls">(n) = 1;
-  }
+  test::calls_cct self_recursive = test::call_chain(1'000'000, {"f"});
   ccrc::call_graph s(self_recursive.tree(), self_recursive.column<"calls">());
   CHECK(s.self(method(s, "f")) == 1'000'000);
   CHECK(s.total(method(s, "f")) == 1'000'000);

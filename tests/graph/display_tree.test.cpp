@@ -2,6 +2,7 @@
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/graph/display_tree.hpp>
 
+#include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/random.hpp"
 
@@ -224,13 +225,7 @@ TEST_CASE("random trees: one master per function, all reachable, the seed's rule
 }
 
 TEST_CASE("a chain of 1,000,000 nested calls through a 3-method cycle") {
-  ccrc::cct<ccrc::metric<"calls">> t;
-  ccrc::frame_id cycle[] = {t.intern("a"), t.intern("b"), t.intern("c")};
-  ccrc::node_id n = ccrc::root_node;
-  for (int i = 0; i < 1'000'000; ++i) {
-    n = t.find_or_add_child(n, cycle[i % 3]);
-    t.get<"calls">(n) = 1;
-  }
+  test::calls_cct t = test::call_chain(1'000'000, {"a", "b", "c"});
   ccrc::call_graph g(t.tree(), t.column<"calls">());
   auto gt = ccrc::display_tree(t, g);
   const ccrc::call_tree& d = gt.tree.tree();
