@@ -19,6 +19,7 @@ extern const command stats_command;
 extern const command flat_command;
 extern const command search_command;
 extern const command render_command;
+extern const command callgraph_command;
 extern const command demo_command;
 
 /// Writes s to stdout.

@@ -32,6 +32,10 @@
 #include <ccrc/transform/collapse_runs.hpp>
 #include <ccrc/transform/pipeline.hpp>
 
+#include <ccrc/graph/call_graph.hpp>
+#include <ccrc/graph/query.hpp>
+#include <ccrc/graph/display_tree.hpp>
+
 #include <ccrc/io/folded.hpp>
 
 #include <ccrc/geometry/ring_index.hpp>

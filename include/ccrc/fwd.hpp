@@ -1,6 +1,7 @@
 // ccrc - forward declarations of ccrc's types.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/tree/ids.hpp>
 
 #include <cstddef>
@@ -28,6 +29,10 @@ template <class Tree>
 struct intersection;
 template <class Tree>
 class pipeline;
+template <metric_value T>
+class call_graph;
+template <class Tree>
+struct graph_tree;
 struct folded_options;
 struct error;
 class parse_error;

@@ -2,6 +2,7 @@
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 
+#include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/figure8.hpp"
 #include "support/random.hpp"
@@ -198,13 +199,7 @@ TEST_CASE("every policy leaves a tree without recursion as it was") {
 }
 
 TEST_CASE("a chain of 1,000,000 nested calls of a 3-method cycle, without stack overflow") {
-  ccrc::cct<ccrc::metric<"calls">> t;
-  ccrc::frame_id cycle[] = {t.intern("a"), t.intern("b"), t.intern("c")};
-  ccrc::node_id n = ccrc::root_node;
-  for (int i = 0; i < 1'000'000; ++i) {
-    n = t.find_or_add_child(n, cycle[i % 3]);
-    t.get<"calls">(n) = 1;
-  }
+  test::calls_cct t = test::call_chain(1'000'000, {"a", "b", "c"});
   auto r = ccrc::eliminate_recursion(t);
   CHECK(r.tree.size() == 4);
   CHECK(ccrc::statistics(r.tree.tree()).max_depth == 3);

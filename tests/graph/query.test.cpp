@@ -1,0 +1,130 @@
+#include <ccrc/graph/query.hpp>
+
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class T>
+ccrc::method_id method(const ccrc::call_graph<T>& g, std::string_view name) {
+  auto m = g.symbols().find_method(name);
+  REQUIRE(m.has_value());
+  return *m;
+}
+
+template <class Entries, class Graph>
+std::vector<std::string> names(const Graph& g, const Entries& entries) {
+  std::vector<std::string> out;
+  for (const auto& e : entries) out.emplace_back(e.function == ccrc::root_method ? "(root)" : g.name(e.function));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Figure 1: top functions by self and by total") {
+  ccrc::profile p = test::figure1();
+  ccrc::call_graph g(p.tree(), p.column("bytecodes"));
+  auto by_self = ccrc::top_functions(g, {.by = ccrc::rank_by::self});
+  CHECK(names(g, by_self) == std::vector<std::string>{"main", "h", "i", "g", "f"});
+  CHECK(by_self[1].self == 792);
+  CHECK(by_self[0].self_percent == doctest::Approx(32.92).epsilon(0.0002));
+  CHECK(by_self[0].total_percent == 100);
+  auto by_total = ccrc::top_functions(g, {.count = 3});
+  CHECK(names(g, by_total) == std::vector<std::string>{"main", "h", "g"});
+  CHECK(by_total[1].total == 1452);
+  CHECK(by_total[2].total == 980);
+  CHECK(by_total[2].contexts == 4);
+  CHECK(by_total[1].total_percent == doctest::Approx(44.84).epsilon(0.0002));
+}
+
+TEST_CASE("Figure 1: callers and callees with the costs of the calls") {
+  ccrc::profile p = test::figure1();
+  ccrc::call_graph g(p);
+  std::size_t bytecodes = 1;
+  auto into_h = ccrc::callers(g, method(g, "h"), bytecodes);
+  CHECK(names(g, into_h) == std::vector<std::string>{"main", "g", "f"});
+  CHECK(into_h[0].total == 792);
+  CHECK(into_h[1].total == 440);
+  CHECK(into_h[1].self == 240);
+  CHECK(into_h[1].contexts == 4);
+  CHECK(into_h[2].self == 120);
+  auto from_main = ccrc::callees(g, method(g, "main"), bytecodes);
+  CHECK(names(g, from_main) == std::vector<std::string>{"f", "h", "g"});
+  CHECK(from_main[0].edge == g.find_edge(method(g, "main"), method(g, "f")));
+  // Calls, the other metric: 40 invocations of h from g.
+  CHECK(ccrc::callers(g, method(g, "h"), 0)[1].self == 40);
+  // main is called at the top level only.
+  auto into_main = ccrc::callers(g, method(g, "main"));
+  REQUIRE(into_main.size() == 1);
+  CHECK(into_main[0].function == ccrc::root_method);
+  CHECK(ccrc::callees(g, method(g, "i")).empty());
+}
+
+TEST_CASE("Figure 1: the butterfly of g") {
+  ccrc::profile p = test::figure1();
+  ccrc::call_graph g(p.tree(), p.column("bytecodes"));
+  auto b = ccrc::butterfly(g, method(g, "g"));
+  // main and f tie at total 490 and self 180: by name.
+  CHECK(names(g, b.callers) == std::vector<std::string>{"f", "main", "g"});
+  CHECK(b.callers[2].total == 400);
+  CHECK(b.function.function == method(g, "g"));
+  CHECK(b.function.self == 540);
+  CHECK(b.function.total == 980);
+  CHECK(names(g, b.callees) == std::vector<std::string>{"h", "g"});
+  CHECK(b.callees[0].total == 440);
+}
+
+TEST_CASE("random trees: callers add up to the function, order is by total, self, name") {
+  for (std::uint64_t seed = 1; seed <= 500; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(30), 2 + r.below(10), 2 + r.below(10)));
+    ccrc::call_graph g(p);
+    for (ccrc::method_id f : g.functions()) {
+      auto b = ccrc::butterfly(g, f, 1);
+      double self = 0;
+      for (const auto& c : b.callers) self += c.self;
+      CHECK(self == g.self(f, 1));
+      CHECK(b.callers.size() == g.in_edges(f).size());
+      CHECK(b.callees.size() == g.out_edges(f).size());
+      for (const auto* list : {&b.callers, &b.callees})
+        for (std::size_t k = 1; k < list->size(); ++k) {
+          const auto &x = (*list)[k - 1], &y = (*list)[k];
+          CHECK((x.total > y.total ||
+                 (x.total == y.total && (x.self > y.self || (x.self == y.self && g.name(x.function) < g.name(y.function))))));
+        }
+    }
+    auto top = ccrc::top_functions(g, {.by = ccrc::rank_by::self, .metric = 1});
+    CHECK(top.size() == g.functions().size());
+    for (std::size_t k = 1; k < top.size(); ++k) CHECK(top[k - 1].self >= top[k].self);
+  }
+}
+
+TEST_CASE("NaN costs rank last and no percentage is NaN or infinite") {
+  ccrc::profile p;
+  auto add = [&](std::string_view path, double v) {
+    std::vector<ccrc::frame_id> frames;
+    for (const auto& f : test::split(path)) frames.push_back(p.intern(f));
+    p.add_path(frames, std::vector<double>{v});
+  };
+  add("a", 1);
+  add("b", std::nan(""));
+  add("c", 0);
+  ccrc::call_graph g(p);
+  auto top = ccrc::top_functions(g, {.by = ccrc::rank_by::self});
+  CHECK(names(g, top) == std::vector<std::string>{"a", "c", "b"});
+  for (const auto& e : top) {
+    CHECK(std::isfinite(e.self_percent));
+    CHECK(std::isfinite(e.total_percent));
+  }
+  ccrc::profile zero;
+  ccrc::frame_id f[] = {zero.intern("f")};
+  zero.add_path(f, std::vector<double>{0});
+  ccrc::call_graph gz(zero);
+  CHECK(ccrc::top_functions(gz)[0].total_percent == 0);
+}
