@@ -24,3 +24,10 @@
 #include <ccrc/transform/eliminate_recursion.hpp>
 
 #include <ccrc/io/folded.hpp>
+
+#include <ccrc/diff/match.hpp>
+#include <ccrc/diff/diff.hpp>
+#include <ccrc/diff/hot_path.hpp>
+#include <ccrc/diff/rank.hpp>
+#include <ccrc/diff/blueprint.hpp>
+#include <ccrc/diff/series.hpp>
