@@ -17,6 +17,7 @@ struct command {
 
 extern const command stats_command;
 extern const command flat_command;
+extern const command diff_command;
 extern const command demo_command;
 
 /// Writes s to stdout.

@@ -11,7 +11,7 @@
 
 namespace {
 
-const command* const commands[] = {&stats_command, &flat_command, &demo_command};
+const command* const commands[] = {&stats_command, &flat_command, &diff_command, &demo_command};
 
 constexpr std::string_view overview =
     "ccrc - calling context profiles: statistics, flat profiles, ring charts\n"
