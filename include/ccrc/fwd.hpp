@@ -4,6 +4,7 @@
 #include <ccrc/tree/ids.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ccrc {
 
@@ -20,5 +21,18 @@ struct folded_options;
 struct error;
 class parse_error;
 struct capacity_error;
+struct match_options;
+struct context_matching;
+struct diff_run;
+struct diff_options;
+struct cct_diff;
+enum class diff_status : std::uint8_t;
+struct blueprint_options;
+struct blueprint_box;
+struct blueprint;
+struct benchmark_series;
+struct version_series;
+struct series_jump;
+struct jump_options;
 
 }  // namespace ccrc

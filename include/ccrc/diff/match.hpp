@@ -4,6 +4,7 @@
 #include <ccrc/config.hpp>
 #include <ccrc/tree/call_tree.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -117,12 +118,17 @@ class context_matcher {
 
     match_a_.assign(a_.size(), null_node);
     match_b_.assign(b_.size(), null_node);
+    below_removed_.assign(b_.size(), 0);
+
     pair(root_node, root_node);
     pairs_.push_back({root_node, root_node, 0});
     while (!pairs_.empty()) {
       pending p = pairs_.back();
       pairs_.pop_back();
+      std::size_t pushed = pairs_.size();
       match_children(p, r);
+      // The first child on top: pre-order, close to the order the trees were built in.
+      std::reverse(pairs_.begin() + static_cast<std::ptrdiff_t>(pushed), pairs_.end());
     }
     build(r);
     return r;
@@ -206,6 +212,7 @@ class context_matcher {
       cut_b = search(a_, unmatched_a_, [&](node_id n) { return method_a(n); },
                      [&](node_id found, node_id partner, std::size_t) {
                        pair(found, partner);
+                       below_removed_[partner] = 1;
                        pairs_.push_back({found, partner, -1});
                        ++r.moved;
                      });
@@ -258,6 +265,10 @@ class context_matcher {
   // second-run parent when that parent is its partner's parent's partner or new, through its
   // first-run parent when that one is removed.
   void build(context_matching& r) {
+    // The pairs with a removed callee: only their first-run children need a look.
+    removed_callees_.assign(a_.size(), 0);
+    for (node_id a = 1; a < a_.size(); ++a)
+      if (match_a_[a] == null_node) removed_callees_[a_.parent(a)] = 1;
     r.from_first.assign(a_.size(), null_node);
     r.from_second.assign(b_.size(), null_node);
     r.first_node.assign(1, root_node);
@@ -288,21 +299,22 @@ class context_matcher {
     while (!stack.empty()) {
       node_id d = stack.back();
       stack.pop_back();
+      std::size_t pushed = stack.size();
       node_id a = r.first_node[d], b = r.second_node[d];
       if (b != null_node) {
         for (node_id cb : b_.children(b)) {
-          node_id ca = match_b_[cb];
-          if (a != null_node && ca != null_node && a_.parent(ca) != a) continue;  // below a removed node
-          add(d, b_.frame(cb), ca, cb);
+          if (a != null_node && below_removed_[cb]) continue;  // its diff parent is a removed node
+          add(d, b_.frame(cb), match_b_[cb], cb);
         }
       }
-      if (a != null_node) {
+      if (a != null_node && (b == null_node || removed_callees_[a])) {
         for (node_id ca : a_.children(a)) {
           node_id cb = match_a_[ca];
           if (b != null_node && cb != null_node) continue;  // reached through the second run
           add(d, frame_a_[a_.frame(ca)], ca, cb);
         }
       }
+      std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(pushed), stack.end());  // pre-order
     }
   }
 
@@ -313,6 +325,8 @@ class context_matcher {
   std::vector<method_id> method_a_;   // first-run method -> diff tree method
   std::vector<frame_id> frame_to_a_;  // diff tree frame -> first-run frame, or null_node
   std::vector<node_id> match_a_, match_b_;
+  std::vector<char> removed_callees_;  // per first-run node: some child is unmatched
+  std::vector<char> below_removed_;    // per second-run node: paired below a removed method
   std::vector<pending> pairs_;
   std::vector<node_id> unmatched_a_, unmatched_b_;
   std::vector<char> chain_head_;
