@@ -184,4 +184,12 @@ TEST_CASE("a blueprint of a chain a million levels deep") {
   CHECK(bp.boxes.back().level == 999'999);
   CHECK(bp.boxes.back().height == doctest::Approx(120));  // the leaf's share changed most
   CHECK(bp.height == doctest::Approx(bp.boxes.back().y + bp.boxes.back().height));
+  // Collapsing and expanding the whole chain.
+  ccrc::node_id top = bp.boxes.front().node;
+  ccrc::hide_subtree(d, top, shown);
+  ccrc::blueprint collapsed = ccrc::layout_blueprint(d, shown);
+  REQUIRE(collapsed.boxes.size() == 1);
+  CHECK(collapsed.boxes[0].hidden_children);
+  ccrc::show_subtree(d, top, shown);
+  CHECK(ccrc::layout_blueprint(d, shown).boxes.size() == 1'000'000);
 }
