@@ -35,27 +35,18 @@ TEST_CASE("ccrc diff --json on the XML example: parse moved below parse_proxy, b
   auto r = test::run_tool("diff " + xml_pair + " --modified " + data + "xml_modified.txt --json");
   REQUIRE(r.status == 0);
   json j = json::parse(r.out);
-  CHECK(j["metric"] == "ms");
-  CHECK(j["calls_metric"] == "calls");
-  CHECK(j["total_old"] == 942);
-  CHECK(j["total_new"] == 1905);
-  CHECK(j["matched"] == 7);
-  CHECK(j["new"] == 2);
-  CHECK(j["removed"] == 0);
-  CHECK(j["moved"] == 1);
-  CHECK(j["bound_hits"] == 0);
+  // Everything but the lists, exactly.
+  json head = j;
+  for (const char* list : {"contexts", "hot_path", "top"}) head.erase(list);
+  CHECK(head == json::parse(R"({"metric": "ms", "calls_metric": "calls", "total_old": 942, "total_new": 1905,
+      "epsilon": 0.0001, "max_chain": 4, "matched": 7, "new": 2, "removed": 0, "moved": 1, "bound_hits": 0})"));
   REQUIRE(j["contexts"].size() == 9);
 
-  const json& b = context(j, build);
-  CHECK(b["status"] == "unchanged");
-  CHECK(b["old"] == 942);
-  CHECK(b["new"] == 1905);
-  CHECK(b["old_share"] == 1);
-  CHECK(b["new_share"] == 1);
-  CHECK(b["height"] == 0);
-  CHECK(b["width"] == 0);
-  CHECK(b["modified"] == true);
-  CHECK_FALSE(b.contains("old_path"));
+  // build(InputSource): 100 % of both runs, H = 0 although its time doubled; same path in both.
+  json b = context(j, build);
+  b.erase("path");
+  CHECK(b == json::parse(R"({"status": "unchanged", "old": 942, "new": 1905, "old_share": 1, "new_share": 1,
+      "height": 0, "width": 0, "old_calls": 1, "new_calls": 1, "modified": true})"));
 
   const json& parse = context(j, proxy + ";AbstractSAXParser.parse(InputSource)");
   CHECK(parse["status"] == "faster");

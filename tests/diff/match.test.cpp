@@ -23,6 +23,18 @@ ccrc::node_id of_second(const ccrc::context_matching& m, const ccrc::profile& p,
   return m.from_second[test::node_at(p.tree(), path)];
 }
 
+// Two runs from folded text, matched; every context accounted for.
+struct matched_runs {
+  ccrc::profile a, b;
+  ccrc::context_matching m;
+};
+matched_runs matched(std::string_view first, std::string_view second, const ccrc::match_options& options = {}) {
+  matched_runs r{ccrc::read_folded(first), ccrc::read_folded(second), {}};
+  r.m = ccrc::match_contexts(r.a.tree(), r.b.tree(), options);
+  test::check_accounting(r.m, r.a.tree(), r.b.tree());
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("a tree matched with itself: every context paired with its copy, nothing moved") {
@@ -60,10 +72,7 @@ TEST_CASE("the XML example: parse is found below the inserted parse_proxy, not r
 }
 
 TEST_CASE("a method inserted at the top: the whole tree below it still matches") {
-  ccrc::profile a = ccrc::read_folded("main;f;g 1\nmain;h 2\n");
-  ccrc::profile b = ccrc::read_folded("boot;main;f;g 1\nboot;main;h 2\n");
-  ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree());
-  test::check_accounting(m, a.tree(), b.tree());
+  auto [a, b, m] = matched("main;f;g 1\nmain;h 2\n", "boot;main;f;g 1\nboot;main;h 2\n");
   CHECK(m.matched == 4);
   CHECK(m.added == 1);
   CHECK(m.moved == 1);
@@ -71,10 +80,7 @@ TEST_CASE("a method inserted at the top: the whole tree below it still matches")
 }
 
 TEST_CASE("a removed inner method: its callees match the second run's, below it in the diff tree") {
-  ccrc::profile a = ccrc::read_folded("a;x;c;d 1\na;x;e 1\na;k 1\n");
-  ccrc::profile b = ccrc::read_folded("a;c;d 1\na;e 1\na;k 1\n");
-  ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree());
-  test::check_accounting(m, a.tree(), b.tree());
+  auto [a, b, m] = matched("a;x;c;d 1\na;x;e 1\na;k 1\n", "a;c;d 1\na;e 1\na;k 1\n");
   CHECK(m.removed == 1);
   CHECK(m.added == 0);
   CHECK(m.moved == 2);
@@ -105,10 +111,7 @@ TEST_CASE("inserted chains longer than max_chain are not searched, and the bound
 TEST_CASE("one path must be a subsequence of the other: insertions and removals do not mix") {
   // a;x;c;d and a;c;y;d: c matches (x removed), but d's paths a,x,c,d and a,c,y,d are not
   // subsequences of each other.
-  ccrc::profile a = ccrc::read_folded("a;x;c;d 1\n");
-  ccrc::profile b = ccrc::read_folded("a;c;y;d 1\n");
-  ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree());
-  test::check_accounting(m, a.tree(), b.tree());
+  auto [a, b, m] = matched("a;x;c;d 1\n", "a;c;y;d 1\n");
   CHECK(m.second_node[of_first(m, a, "a;x;c")] == test::node_at(b.tree(), "a;c"));
   CHECK_FALSE(m.in_second(of_first(m, a, "a;x;c;d")));
   CHECK_FALSE(m.in_first(of_second(m, b, "a;c;y;d")));
@@ -130,44 +133,30 @@ TEST_CASE("call sites: the same frame first, then the same method at another sit
 }
 
 TEST_CASE("several candidates: the shallowest wins, then the first in child order") {
-  ccrc::profile a = ccrc::read_folded("a;p 1\n");
-  ccrc::profile b = ccrc::read_folded("a;x;y;p 1\na;z;p 1\na;w;p 1\n");
-  ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree());
-  test::check_accounting(m, a.tree(), b.tree());
+  auto [a, b, m] = matched("a;p 1\n", "a;x;y;p 1\na;z;p 1\na;w;p 1\n");
   CHECK(m.second_node[of_first(m, a, "a;p")] == test::node_at(b.tree(), "a;z;p"));
   CHECK(m.matched == 2);
 }
 
-TEST_CASE("inserted methods only: every first-run context is found, the inserted ones are new") {
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+TEST_CASE("methods only inserted, or only removed: every surviving first-run context is found") {
+  for (std::uint64_t seed = 1; seed <= 600; ++seed) {
     test::rng r{seed};
     ccrc::profile a = test::unique_tree(r, 1 + r.below(120));
+    bool inserting = seed % 2 == 0;
     test::version_edit e;
-    ccrc::profile b = test::next_version(a, r, 0.0, 0.2, 3, &e);
-    ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree(), {.max_chain = 3});
-    test::check_accounting(m, a.tree(), b.tree());
-    CHECK(m.matched == a.size() - 1);
-    CHECK(m.added == e.inserted_total);
-    CHECK(m.bound_hits == 0);
-    for (ccrc::node_id n = 1; n < a.size(); ++n) CHECK(b.tree().name(m.second_node[m.from_first[n]]) == a.tree().name(n));
-  }
-}
-
-TEST_CASE("removed methods only: every other first-run context is found") {
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    test::rng r{seed};
-    ccrc::profile a = test::unique_tree(r, 1 + r.below(120));
-    test::version_edit e;
-    ccrc::profile b = test::next_version(a, r, 0.25, 0.0, 1, &e);
-    ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree(), {.max_chain = 64});
+    ccrc::profile b = inserting ? test::next_version(a, r, 0.0, 0.2, 3, &e) : test::next_version(a, r, 0.25, 0.0, 1, &e);
+    ccrc::context_matching m = ccrc::match_contexts(a.tree(), b.tree(), {.max_chain = inserting ? 3u : 64u});
     test::check_accounting(m, a.tree(), b.tree());
     std::size_t deleted = 0;
     for (ccrc::node_id n = 1; n < a.size(); ++n) {
       if (e.deleted[n]) ++deleted;
-      CHECK(m.in_second(m.from_first[n]) == !e.deleted[n]);
+      ccrc::node_id d = m.from_first[n];
+      REQUIRE(m.in_second(d) == !e.deleted[n]);
+      if (m.in_second(d)) CHECK(b.tree().name(m.second_node[d]) == a.tree().name(n));  // the same context
     }
     CHECK(m.removed == deleted);
-    CHECK(m.added == 0);
+    CHECK(m.added == e.inserted_total);
+    if (inserting) CHECK(m.bound_hits == 0);
   }
 }
 
