@@ -193,30 +193,31 @@ struct cct_diff {
   r.calls_first = column(first.calls, m.first_node);
   r.calls_second = column(second.calls, m.second_node);
 
-  // A new context's first-run share below it (below_first) and a removed one's second-run
-  // share (below_second): children come after their parent, so a reverse sweep sees them first.
-  std::vector<double> below_first(n, 0.0), below_second(n, 0.0);
+  // Scratch, in the output columns: height[d] first holds, for a new context, the first-run
+  // share of the matched contexts directly below it (for a removed one, their second-run
+  // share); children come after their parent, so a reverse sweep sees them first. width[d]
+  // first holds the count of the nearest caller present in the other run: a forward sweep.
+  r.height.assign(n, 0.0);
+  r.width.assign(n, 0.0);
   for (node_id d = static_cast<node_id>(n); d-- > 1;) {
     node_id p = t.parent(d);
-    below_first[p] += m.in_first(d) ? r.share_first(d) : below_first[d];
-    below_second[p] += m.in_second(d) ? r.share_second(d) : below_second[d];
+    if (!m.in_first(p)) r.height[p] += m.in_first(d) ? r.share_first(d) : r.height[d];
+    else if (!m.in_second(p)) r.height[p] += m.in_second(d) ? r.share_second(d) : r.height[d];
   }
-  // The invocation count of the nearest caller present in the other run: a forward sweep.
-  std::vector<double> caller_first(n, 0.0), caller_second(n, 0.0);
   for (node_id d = 1; d < n; ++d) {
     node_id p = t.parent(d);
-    caller_first[d] = m.in_first(p) ? r.calls_first[p] : caller_first[p];
-    caller_second[d] = m.in_second(p) ? r.calls_second[p] : caller_second[p];
+    if (!m.in_first(d)) r.width[d] = m.in_first(p) ? r.calls_first[p] : r.width[p];
+    else if (!m.in_second(d)) r.width[d] = m.in_second(p) ? r.calls_second[p] : r.width[p];
   }
 
   r.modified_method.assign(t.symbols().method_count(), 0);
   for (const std::string& name : options.modified)
     if (auto id = t.symbols().find_method(name)) r.modified_method[*id] = 1;
 
-  r.height.resize(n);
-  r.width.resize(n);
   r.status.resize(n);
-  auto log_difference = [](double x, double y) { return detail::finite_or_zero(std::log1p(std::abs(x - y))); };
+  auto log_difference = [](double x, double y) {
+    return x == y ? 0.0 : detail::finite_or_zero(std::log1p(std::abs(x - y)));
+  };
   for (node_id d = 0; d < n; ++d) {
     bool in1 = m.in_first(d), in2 = m.in_second(d);
     double h, w;
@@ -224,20 +225,19 @@ struct cct_diff {
     if (in1 && in2) {
       h = r.share_second(d) - r.share_first(d);
       w = log_difference(r.calls_second[d], r.calls_first[d]);
-      bool mod = r.modified(d);
       if (d == root_node || h == 0 || std::abs(h) < options.epsilon)
         s = diff_status::unchanged;
       else if (h > 0)
-        s = mod ? diff_status::slower_modified : diff_status::slower;
+        s = r.modified(d) ? diff_status::slower_modified : diff_status::slower;
       else
-        s = mod ? diff_status::faster_modified : diff_status::faster;
+        s = r.modified(d) ? diff_status::faster_modified : diff_status::faster;
     } else if (in2) {
-      h = r.share_second(d) - below_first[d];
-      w = log_difference(r.calls_second[d], caller_first[d]);
+      h = r.share_second(d) - r.height[d];
+      w = log_difference(r.calls_second[d], r.width[d]);
       s = diff_status::added;
     } else {
-      h = below_second[d] - r.share_first(d);
-      w = log_difference(caller_second[d], r.calls_first[d]);
+      h = r.height[d] - r.share_first(d);
+      w = log_difference(r.width[d], r.calls_first[d]);
       s = diff_status::removed;
     }
     r.height[d] = detail::finite_or_zero(h);
