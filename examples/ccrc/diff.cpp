@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -95,15 +96,38 @@ std::vector<char> shown_contexts(const ccrc::cct_diff& d, const std::vector<ccrc
   return shown;
 }
 
-std::string json_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
-                    const std::vector<ccrc::node_id>& top, std::uint32_t max_chain) {
+// Where a document goes: stdout and/or a file, written in chunks as it is made, so that the
+// JSON of a diff of millions of contexts (hundreds of megabytes) never sits in memory whole.
+class output {
+ public:
+  void add(std::FILE* f) { files_.push_back(f); }
+  [[nodiscard]] bool empty() const noexcept { return files_.empty(); }
+  void write(std::string_view s) {
+    buffer_ += s;
+    if (buffer_.size() >= (1u << 20)) flush();
+  }
+  void flush() {
+    for (std::FILE* f : files_) std::fwrite(buffer_.data(), 1, buffer_.size(), f);
+    buffer_.clear();
+  }
+
+ private:
+  std::vector<std::FILE*> files_;
+  std::string buffer_;
+};
+
+// The JSON document, streamed: the scalar fields, the contexts one object at a time, then the
+// hot path and the top contexts. Each piece is a cli::json of its own (escaping, no NaN); the
+// braces between them are written here.
+void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
+                const std::vector<ccrc::node_id>& top, std::uint32_t max_chain) {
   const ccrc::call_tree& t = d.tree();
   const ccrc::context_matching& match = d.matching;
-  cli::json j;
-  j.begin_object().field("metric", m.name).key("calls_metric");
-  if (m.calls) j.value(*m.calls);
-  else j.null();
-  j.field("total_old", d.total_first)
+  cli::json head;
+  head.begin_object().field("metric", m.name).key("calls_metric");
+  if (m.calls) head.value(*m.calls);
+  else head.null();
+  head.field("total_old", d.total_first)
       .field("total_new", d.total_second)
       .field("epsilon", d.epsilon)
       .field("max_chain", std::uint64_t{max_chain})
@@ -112,8 +136,11 @@ std::string json_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
       .field("removed", std::uint64_t{match.removed})
       .field("moved", std::uint64_t{match.moved})
       .field("bound_hits", std::uint64_t{match.bound_hits})
-      .key("contexts")
-      .begin_array();
+      .end_object();
+  std::string_view h = head.str();
+  out.write(h.substr(0, h.size() - 1));  // without its closing brace
+  out.write(", \"contexts\": [");
+
   // Pre-order, with the path in the diff tree and in each run (they differ below an
   // inserted or removed method: the run's path skips the other run's methods).
   std::string path, old_path, new_path;
@@ -122,11 +149,11 @@ std::string json_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   };
   std::vector<saved> stack;
   std::size_t news = 0, removeds = 0;  // inserted and removed methods on the current path
+  bool first = true;
   auto append = [](std::string& s, std::string_view name) {
     if (!s.empty()) s += ';';
     s += name;
   };
-  auto number_or_null = [&](bool present, double v) -> cli::json& { return present ? j.value(v) : j.null(); };
   auto enter = [&](ccrc::node_id n, std::uint32_t) {
     stack.push_back({path.size(), old_path.size(), new_path.size()});
     if (n == ccrc::root_node) return;
@@ -137,6 +164,8 @@ std::string json_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
     if (in_new) append(new_path, name);
     if (!in_old) ++news;
     if (!in_new) ++removeds;
+    cli::json j;
+    auto number_or_null = [&](bool present, double v) -> cli::json& { return present ? j.value(v) : j.null(); };
     j.begin_object().field("path", path).field("status", ccrc::to_string(d.status[n])).key("old");
     number_or_null(in_old, d.first[n]).key("new");
     number_or_null(in_new, d.second[n]).key("old_share");
@@ -147,6 +176,9 @@ std::string json_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
     if (in_old && news > 0) j.field("old_path", old_path);
     if (in_new && removeds > 0) j.field("new_path", new_path);
     j.end_object();
+    if (!first) out.write(", ");
+    first = false;
+    out.write(j.str());
   };
   auto leave = [&](ccrc::node_id n, std::uint32_t) {
     path.resize(stack.back().path);
@@ -158,17 +190,22 @@ std::string json_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
     if (!match.in_second(n)) --removeds;
   };
   ccrc::depth_first(ccrc::tree_view(t), enter, leave);
-  j.end_array().key("hot_path").begin_array();
-  for (ccrc::node_id n : hot) j.value(t.name(n));
-  j.end_array().key("top").begin_array();
+
+  cli::json tail;
+  tail.begin_object().key("hot_path").begin_array();
+  for (ccrc::node_id n : hot) tail.value(t.name(n));
+  tail.end_array().key("top").begin_array();
   for (ccrc::node_id n : top)
-    j.begin_object()
+    tail.begin_object()
         .field("path", path_of(t, n))
         .field("status", ccrc::to_string(d.status[n]))
         .field("height", d.height[n])
         .end_object();
-  j.end_array().end_object();
-  return j.str();
+  tail.end_array().end_object();
+  out.write("], ");
+  out.write(std::string_view(tail.str()).substr(1));  // without its opening brace
+  out.write("\n");
+  out.flush();
 }
 
 // ---- The blueprint as SVG.
@@ -349,16 +386,26 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<ccrc::node_id> top = ccrc::rank_by_height(d, top_count);
 
   t.phase("output");
-  std::string json;
-  if (a.flag("--json") || (out_path && ends_with(*out_path, ".json"))) json = json_of(d, m, hot, top, max_chain) + "\n";
+  bool to_json_file = out_path && ends_with(*out_path, ".json");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, std::fclose);
   if (out_path) {
-    std::string text = ends_with(*out_path, ".json") ? json : svg_of(d, m, shown_contexts(d, top), old_path, new_path);
-    std::ofstream file(*out_path, std::ios::binary);
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!file.flush()) throw ccrc::error("cannot write " + *out_path);
+    file.reset(std::fopen(out_path->c_str(), "wb"));
+    if (!file) throw ccrc::error("cannot write " + *out_path);
   }
-  if (a.flag("--json")) print(json);
-  else if (!out_path) print(text_of(d, m, hot, top));
+  output json;
+  if (a.flag("--json")) json.add(stdout);
+  if (to_json_file) json.add(file.get());
+  if (!json.empty()) write_json(json, d, m, hot, top, max_chain);
+  if (file && !to_json_file) {
+    std::string svg = svg_of(d, m, shown_contexts(d, top), old_path, new_path);
+    std::fwrite(svg.data(), 1, svg.size(), file.get());
+  }
+  if (file) {
+    bool failed = std::ferror(file.get()) != 0;
+    failed = std::fclose(file.release()) != 0 || failed;
+    if (failed) throw ccrc::error("cannot write " + *out_path);
+  }
+  if (!a.flag("--json") && !out_path) print(text_of(d, m, hot, top));
   return 0;
 }
 
