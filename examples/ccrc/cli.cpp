@@ -76,6 +76,13 @@ void timings::phase(std::string name) {
 void timings::stop() {
   if (current_.empty()) return;
   double ms = std::chrono::duration<double, std::milli>(clock::now() - phase_start_).count();
+  // A phase run twice (reading two profiles) is one phase: JSON keys stay unique.
+  for (auto& [name, total] : phases_)
+    if (name == current_) {
+      total += ms;
+      current_.clear();
+      return;
+    }
   phases_.emplace_back(std::move(current_), ms);
   current_.clear();
 }

@@ -20,6 +20,7 @@ extern const command flat_command;
 extern const command search_command;
 extern const command render_command;
 extern const command callgraph_command;
+extern const command diff_command;
 extern const command demo_command;
 
 /// Writes s to stdout.

@@ -11,11 +11,11 @@
 
 namespace {
 
-const command* const commands[] = {&stats_command,  &flat_command, &search_command,
-                                   &callgraph_command, &render_command, &demo_command};
+const command* const commands[] = {&stats_command,  &flat_command, &search_command, &callgraph_command,
+                                   &render_command, &diff_command, &demo_command};
 
 constexpr std::string_view overview =
-    "ccrc - calling context profiles: statistics, flat profiles, call graphs, ring charts\n"
+    "ccrc - calling context profiles: statistics, flat profiles, call graphs, ring charts, diffs\n"
     "\n"
     "usage: ccrc COMMAND [ARGS] [--timings] [--help]\n"
     "\n"

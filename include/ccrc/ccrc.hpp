@@ -44,3 +44,9 @@
 #include <ccrc/geometry/label.hpp>
 #include <ccrc/geometry/colour.hpp>
 #include <ccrc/geometry/highlight.hpp>
+#include <ccrc/diff/match.hpp>
+#include <ccrc/diff/diff.hpp>
+#include <ccrc/diff/hot_path.hpp>
+#include <ccrc/diff/rank.hpp>
+#include <ccrc/diff/blueprint.hpp>
+#include <ccrc/diff/series.hpp>

@@ -5,6 +5,7 @@
 #include <ccrc/tree/ids.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ccrc {
 
@@ -42,5 +43,18 @@ struct ring_options;
 struct ring_layout;
 class ring_index;
 struct node_tooltip;
+struct match_options;
+struct context_matching;
+struct diff_run;
+struct diff_options;
+struct cct_diff;
+enum class diff_status : std::uint8_t;
+struct blueprint_options;
+struct blueprint_box;
+struct blueprint;
+struct benchmark_series;
+struct version_series;
+struct series_jump;
+struct jump_options;
 
 }  // namespace ccrc

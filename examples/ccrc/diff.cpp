@@ -1,0 +1,452 @@
+// ccrc diff: two runs compared context by context, as JSON or as Rizel's performance
+// evolution blueprint (SVG).
+#include "command.hpp"
+#include "svg.hpp"
+
+#include <ccrc/diff/blueprint.hpp>
+#include <ccrc/diff/hot_path.hpp>
+#include <ccrc/diff/rank.hpp>
+#include <ccrc/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// The metrics a diff reads from both profiles.
+struct metrics {
+  std::string name;                   // the compared metric
+  std::size_t old_index, new_index;
+  std::optional<std::string> calls;   // the invocation counts, if any
+  std::size_t old_calls = 0, new_calls = 0;
+};
+
+std::size_t index_in(const ccrc::profile& p, const std::string& name, const std::string& path) {
+  try {
+    return p.metric_index(name);
+  } catch (const ccrc::error& e) {
+    std::string what = e.what();
+    if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
+    throw ccrc::error(path + ": " + what);
+  }
+}
+
+metrics choose_metrics(const ccrc::profile& old_p, const ccrc::profile& new_p, const cli::args& a,
+                       const std::string& old_path, const std::string& new_path) {
+  metrics m;
+  if (auto calls = a.value("--calls")) {
+    m.calls = *calls;
+  } else if (old_p.find_metric("calls") && new_p.find_metric("calls")) {
+    m.calls = "calls";
+  }
+  if (m.calls) {
+    m.old_calls = index_in(old_p, *m.calls, old_path);
+    m.new_calls = index_in(new_p, *m.calls, new_path);
+  }
+  if (auto name = a.value("--metric")) {
+    m.name = *name;
+  } else {  // the first metric that is not the counts, if there is one
+    m.name = old_p.metric_name(0);
+    for (const auto& n : old_p.metric_names())
+      if (!m.calls || n != *m.calls) {
+        m.name = n;
+        break;
+      }
+  }
+  m.old_index = index_in(old_p, m.name, old_path);
+  m.new_index = index_in(new_p, m.name, new_path);
+  return m;
+}
+
+// One method name a line; blank lines and '#' comments ignored, blanks around a name trimmed.
+std::vector<std::string> read_modified(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ccrc::error("cannot open " + path);
+  std::vector<std::string> names;
+  for (std::string line; std::getline(in, line);) {
+    auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    auto last = line.find_last_not_of(" \t\r");
+    names.push_back(line.substr(first, last - first + 1));
+  }
+  return names;
+}
+
+std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
+  std::string s;
+  for (ccrc::frame_id f : t.path(n)) {
+    if (!s.empty()) s += ';';
+    s += t.symbols().name(f);
+  }
+  return s;
+}
+
+// The contexts the blueprint displays: the delta hot path and the `top` contexts of largest
+// |H| with their callers (all of them for a diff of at most `top` contexts).
+std::vector<char> shown_contexts(const ccrc::cct_diff& d, const std::vector<ccrc::node_id>& top) {
+  std::vector<char> shown = ccrc::hot_path_shown(d);
+  for (ccrc::node_id n : top) ccrc::show_context(d, n, shown);
+  return shown;
+}
+
+// Where a document goes: stdout and/or a file, written in chunks as it is made, so that the
+// JSON of a diff of millions of contexts (hundreds of megabytes) never sits in memory whole.
+class output {
+ public:
+  void add(std::FILE* f) { files_.push_back(f); }
+  [[nodiscard]] bool empty() const noexcept { return files_.empty(); }
+  void write(std::string_view s) {
+    buffer_ += s;
+    if (buffer_.size() >= (1u << 20)) flush();
+  }
+  void flush() {
+    for (std::FILE* f : files_) std::fwrite(buffer_.data(), 1, buffer_.size(), f);
+    buffer_.clear();
+  }
+
+ private:
+  std::vector<std::FILE*> files_;
+  std::string buffer_;
+};
+
+// The JSON document, streamed: the scalar fields, the contexts one object at a time, then the
+// hot path and the top contexts. Each piece is a cli::json of its own (escaping, no NaN); the
+// braces between them are written here.
+void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
+                const std::vector<ccrc::node_id>& top, std::uint32_t max_chain) {
+  const ccrc::call_tree& t = d.tree();
+  const ccrc::context_matching& match = d.matching;
+  cli::json head;
+  head.begin_object().field("metric", m.name).key("calls_metric");
+  if (m.calls) head.value(*m.calls);
+  else head.null();
+  head.field("total_old", d.total_first)
+      .field("total_new", d.total_second)
+      .field("epsilon", d.epsilon)
+      .field("max_chain", std::uint64_t{max_chain})
+      .field("matched", std::uint64_t{match.matched})
+      .field("new", std::uint64_t{match.added})
+      .field("removed", std::uint64_t{match.removed})
+      .field("moved", std::uint64_t{match.moved})
+      .field("bound_hits", std::uint64_t{match.bound_hits})
+      .end_object();
+  std::string_view h = head.str();
+  out.write(h.substr(0, h.size() - 1));  // without its closing brace
+  out.write(", \"contexts\": [");
+
+  // Pre-order, with the path in the diff tree and in each run (they differ below an
+  // inserted or removed method: the run's path skips the other run's methods).
+  std::string path, old_path, new_path;
+  struct saved {
+    std::size_t path, old_path, new_path;
+  };
+  std::vector<saved> stack;
+  std::size_t news = 0, removeds = 0;  // inserted and removed methods on the current path
+  bool first = true;
+  auto append = [](std::string& s, std::string_view name) {
+    if (!s.empty()) s += ';';
+    s += name;
+  };
+  auto enter = [&](ccrc::node_id n, std::uint32_t) {
+    stack.push_back({path.size(), old_path.size(), new_path.size()});
+    if (n == ccrc::root_node) return;
+    bool in_old = match.in_first(n), in_new = match.in_second(n);
+    std::string_view name = t.name(n);
+    append(path, name);
+    if (in_old) append(old_path, name);
+    if (in_new) append(new_path, name);
+    if (!in_old) ++news;
+    if (!in_new) ++removeds;
+    cli::json j;
+    auto number_or_null = [&](bool present, double v) -> cli::json& { return present ? j.value(v) : j.null(); };
+    j.begin_object().field("path", path).field("status", ccrc::to_string(d.status[n])).key("old");
+    number_or_null(in_old, d.first[n]).key("new");
+    number_or_null(in_new, d.second[n]).key("old_share");
+    number_or_null(in_old, d.share_first(n)).key("new_share");
+    number_or_null(in_new, d.share_second(n)).field("height", d.height[n]).field("width", d.width[n]).key("old_calls");
+    number_or_null(in_old && m.calls, d.calls_first[n]).key("new_calls");
+    number_or_null(in_new && m.calls, d.calls_second[n]).field("modified", d.modified(n));
+    if (in_old && news > 0) j.field("old_path", old_path);
+    if (in_new && removeds > 0) j.field("new_path", new_path);
+    j.end_object();
+    if (!first) out.write(", ");
+    first = false;
+    out.write(j.str());
+  };
+  auto leave = [&](ccrc::node_id n, std::uint32_t) {
+    path.resize(stack.back().path);
+    old_path.resize(stack.back().old_path);
+    new_path.resize(stack.back().new_path);
+    stack.pop_back();
+    if (n == ccrc::root_node) return;
+    if (!match.in_first(n)) --news;
+    if (!match.in_second(n)) --removeds;
+  };
+  ccrc::depth_first(ccrc::tree_view(t), enter, leave);
+
+  cli::json tail;
+  tail.begin_object().key("hot_path").begin_array();
+  for (ccrc::node_id n : hot) tail.value(t.name(n));
+  tail.end_array().key("top").begin_array();
+  for (ccrc::node_id n : top)
+    tail.begin_object()
+        .field("path", path_of(t, n))
+        .field("status", ccrc::to_string(d.status[n]))
+        .field("height", d.height[n])
+        .end_object();
+  tail.end_array().end_object();
+  out.write("], ");
+  out.write(std::string_view(tail.str()).substr(1));  // without its opening brace
+  out.write("\n");
+  out.flush();
+}
+
+// ---- The blueprint as SVG.
+
+struct status_style {
+  ccrc::diff_status status;
+  const char* fill;
+  const char* label;
+};
+
+// The seed's colours; unchanged (which the seed does not have) is white.
+constexpr status_style styles[] = {
+    {ccrc::diff_status::slower_modified, "#d62728", "slower, modified"},
+    {ccrc::diff_status::slower, "#f4a3a3", "slower"},
+    {ccrc::diff_status::faster_modified, "#2ca02c", "faster, modified"},
+    {ccrc::diff_status::faster, "#a8dd9e", "faster"},
+    {ccrc::diff_status::added, "#f2d62e", "new"},
+    {ccrc::diff_status::removed, "#a6a6a6", "removed"},
+    {ccrc::diff_status::unchanged, "#ffffff", "unchanged"},
+};
+
+const char* fill_of(ccrc::diff_status s) {
+  for (const auto& st : styles)
+    if (st.status == s) return st.fill;
+  return "#ffffff";
+}
+
+std::string number_text(double v) { return cli::format_value(v, 2); }
+
+std::string percent_text(double share, bool sign = false) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, sign ? "%+.2f %%" : "%.2f %%", 100 * share);
+  return buf;
+}
+
+// The label under a box: the name if it fits in `room` characters, else without the
+// arguments ("SAXBuilder.parse_proxy(…)"), else cut. The tooltip has the full name.
+std::string short_label(std::string_view name, std::size_t room) {
+  std::string s(name);
+  if (s.size() > room && name.find('(') != std::string_view::npos)
+    s = std::string(name.substr(0, name.find('('))) + (name.find("()") != std::string_view::npos ? "()" : "(…)");
+  if (s.size() > room) s = s.substr(0, room > 1 ? room - 1 : 0) + "…";
+  return s;
+}
+
+std::string tooltip(const ccrc::cct_diff& d, const metrics& m, ccrc::node_id n) {
+  const ccrc::context_matching& match = d.matching;
+  bool in_old = match.in_first(n), in_new = match.in_second(n);
+  auto value = [](bool present, double v) { return present ? number_text(v) : std::string("-"); };
+  auto share = [](bool present, double v) { return present ? percent_text(v) : std::string("-"); };
+  std::string s = std::string(d.tree().name(n)) + "\n" + path_of(d.tree(), n) + "\n";
+  s += "status: " + std::string(ccrc::to_string(d.status[n])) + (d.modified(n) ? " (method modified)" : "") + "\n";
+  s += m.name + ": " + value(in_old, d.first[n]) + " -> " + value(in_new, d.second[n]) + "\n";
+  s += "share of the run: " + share(in_old, d.share_first(n)) + " -> " + share(in_new, d.share_second(n)) + "\n";
+  s += "H (change of share): " + percent_text(d.height[n], true) + "\n";
+  if (m.calls)
+    s += *m.calls + ": " + value(in_old, d.calls_first[n]) + " -> " + value(in_new, d.calls_second[n]) + "\n";
+  s += "W = log(|calls difference| + 1): " + number_text(d.width[n]);
+  return s;
+}
+
+std::string file_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+
+std::string svg_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<char>& shown,
+                   const std::string& old_name, const std::string& new_name) {
+  constexpr double margin = 20, header = 74, label_room = 26, slot = 170, font = 10;
+  ccrc::blueprint_options options{.slot_width = slot, .horizontal_gap = 14, .vertical_gap = 48};
+  ccrc::blueprint bp = ccrc::layout_blueprint(d, shown, options);
+  double width = std::max(bp.width + 2 * margin, 800.0);
+  double height = header + bp.height + label_room + 2 * margin;
+  svg::document doc(width, height);
+
+  // Title, legend and how to read the picture.
+  auto text = [&](double x, double y, double size, std::string_view s) {
+    doc.raw("<text").attr("x", x).attr("y", y).attr("font-size", size).raw(">").text(s).raw("</text>\n");
+  };
+  text(margin, margin + 4, 14,
+       "Performance evolution blueprint, " + m.name + ": " + number_text(d.total_first) + " (" + file_name(old_name) +
+           ") -> " + number_text(d.total_second) + " (" + file_name(new_name) + ")");
+  double x = margin;
+  for (const auto& st : styles) {
+    doc.raw("<rect").attr("x", x).attr("y", margin + 16).attr("width", 12.0).attr("height", 12.0);
+    doc.attr("fill", st.fill).attr("stroke", "#333").raw("/>\n");
+    text(x + 16, margin + 26, font, st.label);
+    x += 108;
+  }
+  text(margin, margin + 46, font,
+       "height: |H|, the change of the context's share of its run (new share - old share); width: "
+       "log(|calls difference| + 1), at least 5; thick border: callees not shown");
+
+  double top = margin + header;
+  auto cx = [&](const ccrc::blueprint_box& b) { return margin + b.x + b.width / 2; };
+  doc.raw("<g stroke=\"#777\" stroke-width=\"1\">\n");
+  for (const auto& b : bp.boxes) {
+    if (b.parent == ccrc::no_box) continue;
+    const auto& p = bp.boxes[b.parent];
+    doc.raw("<line").attr("x1", cx(p)).attr("y1", top + p.y + p.height + label_room);
+    doc.attr("x2", cx(b)).attr("y2", top + b.y).raw("/>\n");
+  }
+  doc.raw("</g>\n");
+  auto room = static_cast<std::size_t>(slot / (font * 0.58));
+  for (const auto& b : bp.boxes) {
+    double bottom = top + b.y + b.height;
+    doc.raw("<g><title>").text(tooltip(d, m, b.node)).raw("</title>");
+    doc.raw("<rect").attr("x", margin + b.x).attr("y", top + b.y).attr("width", b.width).attr("height", b.height);
+    doc.attr("fill", fill_of(b.status)).attr("stroke", "#222").attr("stroke-width", b.hidden_children ? 3.0 : 1.0);
+    doc.raw("/><text").attr("x", cx(b)).attr("y", bottom + 11).attr("font-size", font).raw(" text-anchor=\"middle\">");
+    doc.text(short_label(d.tree().name(b.node), room)).raw("</text>");
+    doc.raw("<text").attr("x", cx(b)).attr("y", bottom + 22).attr("font-size", font - 1).attr("fill", "#555");
+    doc.raw(" text-anchor=\"middle\">").text("H " + percent_text(d.height[b.node], true)).raw("</text></g>\n");
+  }
+  return doc.finish();
+}
+
+// ---- Text for a terminal.
+
+std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
+                    const std::vector<ccrc::node_id>& top) {
+  const ccrc::context_matching& match = d.matching;
+  std::string out = m.name + ": " + number_text(d.total_first) + " -> " + number_text(d.total_second) + "\n";
+  out += "contexts: " + std::to_string(match.matched) + " matched (" + std::to_string(match.moved) + " moved), " +
+         std::to_string(match.added) + " new, " + std::to_string(match.removed) + " removed\n";
+  if (match.bound_hits > 0)
+    out += "searches for inserted or removed methods stopped at --max-chain below " +
+           std::to_string(match.bound_hits) + " contexts\n";
+  auto line = [&](ccrc::node_id n, std::string_view what) {
+    char h[32];
+    std::snprintf(h, sizeof h, "%+8.2f %%", 100 * d.height[n]);
+    std::string status(ccrc::to_string(d.status[n]));
+    status.resize(16, ' ');
+    out += std::string("  ") + h + "  " + status + std::string(what) + "\n";
+  };
+  out += "\ndelta hot path (H, status, method):\n";
+  for (ccrc::node_id n : hot) line(n, d.tree().name(n));
+  out += "\nlargest changes of share (H, status, context):\n";
+  for (std::size_t i = 0; i < top.size() && i < 10; ++i)
+    if (d.height[top[i]] != 0) line(top[i], path_of(d.tree(), top[i]));
+  return out;
+}
+
+std::uint32_t whole_number(const cli::args& a, std::string_view option, double fallback) {
+  double v = a.number(option).value_or(fallback);
+  if (v < 0 || v != std::floor(v) || v > 1e9)
+    throw cli::usage_error(std::string(option) + " expects a whole number, not '" + *a.value(option) + "'");
+  return static_cast<std::uint32_t>(v);
+}
+
+bool ends_with(std::string_view s, std::string_view end) {
+  return s.size() >= end.size() && s.substr(s.size() - end.size()) == end;
+}
+
+int run(const cli::args& a, cli::timings& t) {
+  a.expect_at_most(2);
+  const std::string& old_path = a.positional(0, "OLD");
+  const std::string& new_path = a.positional(1, "NEW");
+  auto out_path = a.value("-o");
+  if (out_path && !ends_with(*out_path, ".svg") && !ends_with(*out_path, ".json"))
+    throw cli::usage_error("-o expects a file ending in .svg or .json, not '" + *out_path + "'");
+  double epsilon = a.number("--epsilon").value_or(1e-4);
+  if (epsilon < 0) throw cli::usage_error("--epsilon expects a number >= 0");
+  std::uint32_t max_chain = whole_number(a, "--max-chain", 4);
+  std::uint32_t top_count = whole_number(a, "--top", 40);
+  std::vector<std::string> modified;
+  if (auto file = a.value("--modified")) modified = read_modified(*file);
+
+  ccrc::profile old_p = cli::load_profile(old_path, t);
+  ccrc::profile new_p = cli::load_profile(new_path, t);
+  metrics m = choose_metrics(old_p, new_p, a, old_path, new_path);
+
+  t.phase("diff");
+  auto run_of = [&](const ccrc::profile& p, std::size_t metric, std::size_t calls) {
+    return m.calls ? ccrc::diff_run(p.tree(), p.column(metric), p.column(calls)) : ccrc::diff_run(p.tree(), p.column(metric));
+  };
+  ccrc::cct_diff d = ccrc::diff(run_of(old_p, m.old_index, m.old_calls), run_of(new_p, m.new_index, m.new_calls),
+                                {.epsilon = epsilon, .modified = modified, .matching = {.max_chain = max_chain}});
+  t.phase("rank");
+  std::vector<ccrc::node_id> hot = ccrc::delta_hot_path(d);
+  std::vector<ccrc::node_id> top = ccrc::rank_by_height(d, top_count);
+
+  t.phase("output");
+  bool to_json_file = out_path && ends_with(*out_path, ".json");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, std::fclose);
+  if (out_path) {
+    file.reset(std::fopen(out_path->c_str(), "wb"));
+    if (!file) throw ccrc::error("cannot write " + *out_path);
+  }
+  output json;
+  if (a.flag("--json")) json.add(stdout);
+  if (to_json_file) json.add(file.get());
+  if (!json.empty()) write_json(json, d, m, hot, top, max_chain);
+  if (file && !to_json_file) {
+    std::string svg = svg_of(d, m, shown_contexts(d, top), old_path, new_path);
+    std::fwrite(svg.data(), 1, svg.size(), file.get());
+  }
+  if (file) {
+    bool failed = std::ferror(file.get()) != 0;
+    failed = std::fclose(file.release()) != 0 || failed;
+    if (failed) throw ccrc::error("cannot write " + *out_path);
+  }
+  if (!a.flag("--json") && !out_path) print(text_of(d, m, hot, top));
+  return 0;
+}
+
+}  // namespace
+
+const command diff_command{
+    "diff",
+    "two runs compared context by context: JSON, or the performance evolution blueprint",
+    "usage: ccrc diff OLD NEW [-o OUT.svg|OUT.json] [--json] [--metric NAME] [--calls NAME]\n"
+    "                 [--modified FILE] [--epsilon X] [--max-chain N] [--top N]\n"
+    "\n"
+    "Matches the calling contexts of two runs (OLD, the first, and NEW, the second: two\n"
+    "versions, two inputs) and compares them as Rizel's performance evolution blueprint does.\n"
+    "Two contexts match when the method path of one is a subsequence of the other's, so a\n"
+    "method inserted between a caller and its callee (or removed) is found. Per context:\n"
+    "H = new share - old share of the run's total (> 0: slower, it takes a larger part of the\n"
+    "run; < 0: faster), W = log(|new calls - old calls| + 1), and a status: slower_modified,\n"
+    "slower, faster_modified, faster, new, removed or unchanged. The blueprint compares\n"
+    "shares: a context that is 100 % of both runs has H = 0 however much its time grew.\n"
+    "Prints a summary: the totals, the delta hot path (from the top, the callee of largest\n"
+    "|H|) and the contexts of largest |H|.\n"
+    "\n"
+    "  -o OUT.svg      write the blueprint: boxes with height |H| and width W, callers above\n"
+    "                  callees, coloured by status, numbers in tooltips; it shows the delta\n"
+    "                  hot path and the --top contexts with their callers\n"
+    "  -o OUT.json     write the JSON document (below) to a file\n"
+    "  --json          print the JSON document: {\"metric\": \"...\", \"calls_metric\": \"...\",\n"
+    "                  \"total_old\": X, \"total_new\": Y, \"epsilon\": E, \"max_chain\": N,\n"
+    "                  \"matched\": N, \"new\": N, \"removed\": N, \"moved\": N, \"bound_hits\": N,\n"
+    "                  \"contexts\": [{\"path\": \"a;b\", \"status\": \"...\", \"old\": X1, \"new\": X2,\n"
+    "                  \"old_share\": E1, \"new_share\": E2, \"height\": H, \"width\": W,\n"
+    "                  \"old_calls\": C1, \"new_calls\": C2, \"modified\": false}, ...],\n"
+    "                  \"hot_path\": [\"a\", \"b\", ...], \"top\": [{\"path\", \"status\", \"height\"}]}\n"
+    "                  (null for a value of a run the context is absent from)\n"
+    "  --metric NAME   the metric compared (default: the first that is not the counts)\n"
+    "  --calls NAME    the invocation counts, for W (default: 'calls' if both runs have it;\n"
+    "                  without counts every width is 0)\n"
+    "  --modified FILE the methods whose source changed, one name a line ('#' comments)\n"
+    "  --epsilon X     |H| below X is unchanged (default 0.0001: a hundredth of a percent)\n"
+    "  --max-chain N   the longest chain of inserted or removed methods searched (default 4)\n"
+    "  --top N         how many contexts of largest |H| to list and show (default 40)\n",
+    {{"-o", "--metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
+    run,
+};
