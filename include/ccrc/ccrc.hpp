@@ -24,3 +24,6 @@
 #include <ccrc/transform/eliminate_recursion.hpp>
 
 #include <ccrc/io/folded.hpp>
+
+#include <ccrc/generate/generator.hpp>
+#include <ccrc/generate/dacapo.hpp>
