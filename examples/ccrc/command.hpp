@@ -18,6 +18,8 @@ struct command {
 extern const command stats_command;
 extern const command flat_command;
 extern const command demo_command;
+extern const command generate_command;
+extern const command convert_command;
 
 /// Writes s to stdout.
 void print(std::string_view s);

@@ -24,6 +24,8 @@
 #include <ccrc/transform/eliminate_recursion.hpp>
 
 #include <ccrc/io/folded.hpp>
+#include <ccrc/io/cct_text.hpp>
+#include <ccrc/io/cct_binary.hpp>
 
 #include <ccrc/generate/generator.hpp>
 #include <ccrc/generate/dacapo.hpp>

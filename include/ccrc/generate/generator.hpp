@@ -114,7 +114,8 @@ inline std::vector<std::string> java_method_names(std::size_t count, std::string
       if (p >= subpackages.size()) cls.append(std::to_string(p / subpackages.size()));
     }
     std::size_t k = c / package_count;  // unique within the package
-    cls.append(".").append(prefixes[k % prefixes.size()]).append(nouns[(k / prefixes.size()) % nouns.size()]);
+    std::size_t combo = (k + 37 * p) % class_names;  // a different first class in each package
+    cls.append(".").append(prefixes[combo % prefixes.size()]).append(nouns[combo / prefixes.size()]);
     if (k >= class_names) cls.append(std::to_string(k / class_names));
     // Distinct (verb, object) pairs within a class: a stride coprime with their count.
     std::size_t j = (index_in_class[m] * 7 + c) % method_names;
@@ -125,6 +126,16 @@ inline std::vector<std::string> java_method_names(std::size_t count, std::string
     name.append("(").append(args[(m * 2654435761u >> 7) % args.size()]).append(")");
   }
   return names;
+}
+
+// The methods of the top-level contexts: the threads' entry points.
+inline void name_threads(std::vector<std::string>& names, std::size_t threads, std::string_view package) {
+  for (std::size_t i = 1; i <= threads && i < names.size(); ++i) {
+    if (i == 1) names[i] = std::string(package) + ".Harness.main(String[])";
+    else if (i == 2) names[i] = "java.lang.ref.Finalizer$FinalizerThread.run()";
+    else if (i == 3) names[i] = "java.lang.ref.Reference$ReferenceHandler.run()";
+    else names[i] = std::string(package) + ".Worker" + std::to_string(i - 3) + ".run()";
+  }
 }
 
 // The generator's state: the recursion-free tree (the "skeleton", ids in level order), then
@@ -617,6 +628,7 @@ class cct_generator {
   profile build() {
     const std::size_t n = parent_.size();
     std::vector<std::string> names = java_method_names(shape_.methods, model_.package, class_of_, index_in_class_);
+    name_threads(names, levels_[1], model_.package);
     profile p({"calls", "bytecodes"});
     for (std::size_t m = 1; m <= shape_.methods; ++m) p.intern(names[m]);  // frame m is method m
     CCRC_ASSERT(p.symbols().frame_count() == shape_.methods + 1, "ccrc: generator: two methods share a name");
@@ -718,6 +730,26 @@ class cct_generator {
 [[nodiscard]] inline profile generate_cct(const cct_shape& shape, std::uint64_t seed = 1,
                                           const generator_model& model = {}) {
   return detail::cct_generator(shape, model, seed).run();
+}
+
+/// `shape` with `factor` times the contexts and calls, the same depths, and the methods and
+/// depths capped where the smaller tree could not hold them: for scaling a benchmark's shape
+/// from 10^4 to 10^7 contexts. O(1).
+///
+///     auto big = ccrc::scaled(ccrc::find_dacapo("pmd")->shape, 10);  // 8 million contexts
+[[nodiscard]] inline cct_shape scaled(const cct_shape& shape, double factor) {
+  auto times = [&](std::size_t n) { return std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(static_cast<double>(n) * factor))); };
+  cct_shape s = shape;
+  s.nodes = times(shape.nodes);
+  s.recursion_free_nodes = std::min(s.nodes, times(shape.recursion_free_nodes));
+  s.methods = std::min(shape.methods, s.recursion_free_nodes);
+  s.recursion_free_depth = static_cast<std::uint32_t>(
+      std::min<std::size_t>({shape.recursion_free_depth, s.methods, s.recursion_free_nodes}));
+  s.max_depth = static_cast<std::uint32_t>(
+      std::min<std::size_t>(shape.max_depth, s.recursion_free_depth + (s.nodes - s.recursion_free_nodes)));
+  if (s.nodes > s.recursion_free_nodes) s.max_depth = std::max<std::uint32_t>(s.max_depth, 2);
+  s.calls = std::max(static_cast<double>(s.nodes), std::round(shape.calls * factor));
+  return s;
 }
 
 /// The shape of a profile, measured: statistics, the total of its metric `calls` (0 if it has
