@@ -66,10 +66,7 @@ void add_path(benchmark::State& state) {
     state.PauseTiming();
     bench::cct tree = bench::with_symbols(t);
     state.ResumeTiming();
-    for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
-      std::span<const ccrc::frame_id> stack(s.frames.data() + s.offsets[k], s.offsets[k + 1] - s.offsets[k]);
-      tree.add_path(stack, 1, 1.5);
-    }
+    bench::add_samples(s, tree);
     benchmark::DoNotOptimize(tree.size());
     state.PauseTiming();
     tree = bench::cct{};
@@ -83,13 +80,7 @@ void add_path_naive(benchmark::State& state) {
   const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
   const bench::samples& s = samples_of(t.nodes);
   for (auto _ : state) {
-    auto root = std::make_unique<bench::naive_node>();
-    for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
-      bench::naive_node* n = root.get();
-      for (std::size_t i = s.offsets[k]; i < s.offsets[k + 1]; ++i) n = n->child(s.frames[i]);
-      n->calls += 1;
-      n->time += 1.5;
-    }
+    auto root = bench::naive_add_samples(s);
     benchmark::DoNotOptimize(root.get());
     state.PauseTiming();
     root.reset();

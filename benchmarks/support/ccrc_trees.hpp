@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <span>
 
 namespace bench {
 
@@ -33,6 +34,14 @@ inline void replay(const trace& t, cct& tree) {
       c.add<"calls">(1);
       c.add<"time">(1.5);
     }
+  }
+}
+
+/// Records stack samples with add_path: one call and 1.5 time units at each stack's leaf.
+inline void add_samples(const samples& s, cct& tree) {
+  for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
+    std::span<const ccrc::frame_id> stack(s.frames.data() + s.offsets[k], s.offsets[k + 1] - s.offsets[k]);
+    tree.add_path(stack, 1, 1.5);
   }
 }
 

@@ -206,11 +206,11 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
       throw parse_error("metric '" + std::string(name) + "' is named twice");
     metric_names.emplace_back(name);
   }
-  call_tree tree;  // the structure first, then the columns at once
+  symbol_table symbols;  // the structure first, then the columns at once
   for (std::size_t f = 1; f <= frames; ++f) {
     std::string_view name = next_name(metrics + f - 1);
     if (const char* why = check_frame_name(name)) throw parse_error("frame " + std::to_string(f) + ": name " + why);
-    if (tree.symbols().intern(name, load_le<std::uint32_t>(sites + 4 * (f - 1))) != f)
+    if (symbols.intern(name, load_le<std::uint32_t>(sites + 4 * (f - 1))) != f)
       throw parse_error("frame " + std::to_string(f) + " ('" + std::string(name) + "') is listed twice");
   }
   if (offset != l.string_bytes) throw parse_error("corrupt .cctb: names' bytes left over");
@@ -218,13 +218,13 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
     if (head[i] != 0) throw parse_error("corrupt .cctb: padding is not zero");
 
   // The structure: parents, then frames.
-  std::unique_ptr<node_id[]> parent(new node_id[nodes]), frame(new node_id[nodes]);  // no zeroing
-  src.read(parent.get(), 4 * nodes);
-  src.read(frame.get(), 4 * nodes);
-  sum.update(parent.get(), 4 * nodes);
-  sum.update(frame.get(), 4 * nodes);
-  from_le(parent.get(), nodes);
-  from_le(frame.get(), nodes);
+  std::vector<node_id> parent(nodes), frame(nodes);
+  src.read(parent.data(), 4 * nodes);
+  src.read(frame.data(), 4 * nodes);
+  sum.update(parent.data(), 4 * nodes);
+  sum.update(frame.data(), 4 * nodes);
+  from_le(parent.data(), nodes);
+  from_le(frame.data(), nodes);
   if (parent[0] != null_node || frame[0] != root_frame) throw parse_error("corrupt .cctb: node 0 is not a root");
   bool ok = true;  // one branch-free pass; the culprit is looked for only on failure
   for (std::size_t n = 1; n < nodes; ++n) ok &= (parent[n] < n) & (frame[n] - 1 < l.frames);
@@ -238,12 +238,10 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
                           " (frames are 1.." + std::to_string(l.frames) + ")");
     }
   }
-  tree.reserve(nodes);
-  for (std::size_t n = 1; n < nodes; ++n)
-    if (tree.find_or_add_child(parent[n], frame[n]) != n)
-      throw parse_error("corrupt .cctb: node " + std::to_string(n) + " repeats a sibling's frame");
-  parent.reset();
-  frame.reset();
+  node_id repeated;
+  call_tree tree = call_tree::from_columns(std::move(symbols), std::move(parent), std::move(frame), repeated);
+  if (repeated != null_node)
+    throw parse_error("corrupt .cctb: node " + std::to_string(repeated) + " repeats a sibling's frame");
   profile p(std::move(tree), std::move(metric_names));
 
   // The metrics, straight into the profile's columns.
