@@ -90,26 +90,36 @@ inline naive_node& dacapo_naive(std::string_view name) {
 /// A benchmark over one of the eleven profiles, given its name.
 using dacapo_function = void (*)(benchmark::State&, std::string_view);
 
-/// Registers `fn` as `family/antlr` ... `family/xalan`, in Table I's order.
-inline void register_dacapo(const std::string& family, dacapo_function fn,
-                            benchmark::TimeUnit unit = benchmark::kMillisecond) {
+/// Registers `fn` as `family/antlr` ... `family/xalan`, in Table I's order; returns them to
+/// be configured further (`->Iterations(1)`).
+inline std::vector<benchmark::internal::Benchmark*> register_dacapo(const std::string& family, dacapo_function fn,
+                                                                    benchmark::TimeUnit unit = benchmark::kMillisecond) {
+  std::vector<benchmark::internal::Benchmark*> out;
   for (const auto& b : ccrc::dacapo_benchmarks) {
     std::string_view name = b.name;
-    benchmark::RegisterBenchmark((family + "/" + std::string(name)).c_str(),
-                                 [fn, name](benchmark::State& state) { fn(state, name); })
-        ->Unit(unit);
+    out.push_back(benchmark::RegisterBenchmark((family + "/" + std::string(name)).c_str(),
+                                               [fn, name](benchmark::State& state) { fn(state, name); })
+                      ->Unit(unit));
   }
+  return out;
 }
 
-/// The pairs (ours, baseline) of benchmark families whose ratio the final table shows.
-inline std::vector<std::pair<std::string, std::string>>& ratios() {
-  static std::vector<std::pair<std::string, std::string>> pairs;
-  return pairs;
+/// A column of the final table: `baseline / ours` for the CPU time, or for a counter.
+struct ratio_spec {
+  std::string ours, baseline, counter;  // counter: empty for CPU time per iteration
+};
+
+inline std::vector<ratio_spec>& ratios() {
+  static std::vector<ratio_spec> specs;
+  return specs;
 }
 
-/// Asks for the ratio baseline / ours (CPU time; above 1: ours is faster) of every
-/// `ours/X` that has a `baseline/X`, in a table after the run.
-inline void ratio(std::string ours, std::string baseline) { ratios().emplace_back(std::move(ours), std::move(baseline)); }
+/// Asks for the ratio baseline / ours of every `ours/X` that has a `baseline/X`, in a table
+/// after the run: of the CPU time per iteration (above 1: ours is faster), or of `counter`
+/// (bytes_per_node: above 1, ours is smaller).
+inline void ratio(std::string ours, std::string baseline, std::string counter = {}) {
+  ratios().push_back({std::move(ours), std::move(baseline), std::move(counter)});
+}
 
 /// The console reporter, plus the table of ratios at the end. CPU time, not wall time: on a
 /// shared machine, time slices taken by other processes then count in neither.
@@ -119,34 +129,40 @@ class ratio_reporter : public benchmark::ConsoleReporter {
 
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration && !r.error_occurred)
-        cpu_ns_[r.benchmark_name()] = r.GetAdjustedCPUTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e9;
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred) continue;
+      auto& values = values_[r.benchmark_name()];
+      values[""] = r.GetAdjustedCPUTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;  // ms
+      for (const auto& [name, counter] : r.counters) values[name] = counter.value;
+    }
   }
 
   void Finalize() override {
     ConsoleReporter::Finalize();
-    for (const auto& [ours, baseline] : ratios()) {
-      std::string table;
-      for (const auto& [name, ns] : cpu_ns_) {
-        if (name.rfind(ours + "/", 0) != 0) continue;
-        std::string rest = name.substr(ours.size());
-        auto base = cpu_ns_.find(baseline + rest);
-        if (base == cpu_ns_.end() || ns <= 0) continue;
+    for (const ratio_spec& spec : ratios()) {
+      std::string table, unit = spec.counter.empty() ? "ms" : "";
+      for (const auto& [name, values] : values_) {
+        if (name.rfind(spec.ours + "/", 0) != 0) continue;
+        std::string rest = name.substr(spec.ours.size());
+        auto base = values_.find(spec.baseline + rest);
+        if (base == values_.end() || !values.count(spec.counter) || !base->second.count(spec.counter)) continue;
+        double ours = values.at(spec.counter), theirs = base->second.at(spec.counter);
+        if (ours <= 0) continue;
         char line[256];
-        std::snprintf(line, sizeof line, "  %-28s %12.3f ms %12.3f ms %9.2fx\n", rest.substr(1).c_str(), ns / 1e6,
-                      base->second / 1e6, base->second / ns);
+        std::snprintf(line, sizeof line, "  %-28s %12.3f%-3s %12.3f%-3s %9.2fx\n", rest.substr(1).c_str(), ours,
+                      unit.c_str(), theirs, unit.c_str(), theirs / ours);
         table += line;
       }
       if (table.empty()) continue;
-      std::printf("\n%s vs %s (CPU time per iteration; ratio = %s / %s)\n%s", ours.c_str(), baseline.c_str(),
-                  baseline.c_str(), ours.c_str(), table.c_str());
+      std::printf("\n%s vs %s (%s; ratio = %s / %s)\n%s", spec.ours.c_str(), spec.baseline.c_str(),
+                  spec.counter.empty() ? "CPU time per iteration" : spec.counter.c_str(), spec.baseline.c_str(),
+                  spec.ours.c_str(), table.c_str());
     }
     std::fflush(stdout);
   }
 
  private:
-  std::map<std::string, double> cpu_ns_;
+  std::map<std::string, std::map<std::string, double>> values_;  // benchmark -> "" (CPU ms) and counters
 };
 
 /// main() for the suite's programs: CCRC_BENCHMARK_MAIN's allocator settings, and the ratio

@@ -11,8 +11,8 @@
 
 namespace {
 
-const command* const commands[] = {&stats_command, &flat_command, &demo_command, &generate_command,
-                                   &convert_command};
+const command* const commands[] = {&stats_command,    &flat_command,    &demo_command,
+                                   &generate_command, &convert_command, &dacapo_command};
 
 constexpr std::string_view overview =
     "ccrc - calling context profiles: statistics, flat profiles, ring charts\n"
