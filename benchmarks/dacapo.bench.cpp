@@ -15,7 +15,6 @@
 
 #include <cstring>
 #include <sstream>
-#include <streambuf>
 
 namespace {
 
@@ -24,58 +23,25 @@ namespace {
 
 void build_cursor(benchmark::State& state, std::string_view name) {
   const bench::trace& t = bench::dacapo_trace(name);
-  for (auto _ : state) {
-    state.PauseTiming();
-    bench::cct tree = bench::with_symbols(t);
-    state.ResumeTiming();
-    bench::replay(t, tree);
-    benchmark::DoNotOptimize(tree.size());
-    state.PauseTiming();  // the destructor is not part of building
-    tree = bench::cct{};
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_building(state, t, [&](bench::cct& tree) { bench::replay(t, tree); });
 }
 
 void build_cursor_naive(benchmark::State& state, std::string_view name) {
   const bench::trace& t = bench::dacapo_trace(name);
-  for (auto _ : state) {
-    auto root = bench::naive_replay(t);
-    benchmark::DoNotOptimize(root.get());
-    state.PauseTiming();
-    root.reset();
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_naive_building(state, t.nodes, [&] { return bench::naive_replay(t); });
 }
 
 void build_add_path(benchmark::State& state, std::string_view name) {
   const bench::trace& t = bench::dacapo_trace(name);
   bench::samples s = bench::samples_of(t);
-  for (auto _ : state) {
-    state.PauseTiming();
-    bench::cct tree = bench::with_symbols(t);
-    state.ResumeTiming();
-    bench::add_samples(s, tree);
-    benchmark::DoNotOptimize(tree.size());
-    state.PauseTiming();
-    tree = bench::cct{};
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_building(state, t, [&](bench::cct& tree) { bench::add_samples(s, tree); });
   state.counters["frames_per_node"] = static_cast<double>(s.frames.size()) / static_cast<double>(t.nodes);
 }
 
 void build_add_path_naive(benchmark::State& state, std::string_view name) {
-  bench::samples s = bench::samples_of(bench::dacapo_trace(name));
-  for (auto _ : state) {
-    auto root = bench::naive_add_samples(s);
-    benchmark::DoNotOptimize(root.get());
-    state.PauseTiming();
-    root.reset();
-    state.ResumeTiming();
-  }
-  bench::set_items(state, bench::dacapo_trace(name).nodes);
+  const bench::trace& t = bench::dacapo_trace(name);
+  bench::samples s = bench::samples_of(t);
+  bench::time_naive_building(state, t.nodes, [&] { return bench::naive_add_samples(s); });
 }
 
 // -- aggregation: ag(bytecodes) and the flat profile
@@ -124,7 +90,7 @@ void flat_naive(benchmark::State& state, std::string_view name) {
 
 void eliminate_recursion(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
-  std::size_t out = 0;
+  std::size_t out = ccrc::eliminate_recursion(p).tree.size() - 1;  // untimed: warms the heap up
   for (auto _ : state) {
     auto r = ccrc::eliminate_recursion(p);
     out = r.tree.size() - 1;
@@ -136,6 +102,7 @@ void eliminate_recursion(benchmark::State& state, std::string_view name) {
 
 void figure8(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
+  benchmark::DoNotOptimize(bench::figure8(p).node_map.data());  // untimed warm-up
   for (auto _ : state) {
     auto r = bench::figure8(p);
     benchmark::DoNotOptimize(r.node_map.data());
@@ -145,28 +112,12 @@ void figure8(benchmark::State& state, std::string_view name) {
 
 // -- reading and writing: folded stacks against the native formats
 
-// A stream that only counts what it is given: writing is measured, not a string's growth.
-class counting_buffer : public std::streambuf {
- public:
-  std::size_t bytes = 0;
-
- protected:
-  std::streamsize xsputn(const char*, std::streamsize n) override {
-    bytes += static_cast<std::size_t>(n);
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    ++bytes;
-    return c;
-  }
-};
-
 template <class Write>
 void write(benchmark::State& state, std::string_view name, Write w) {
   const ccrc::profile& p = bench::dacapo(name);
   std::size_t bytes = 0;
   for (auto _ : state) {
-    counting_buffer sink;
+    bench::counting_buffer sink;
     std::ostream out(&sink);
     w(out, p);
     bytes = sink.bytes;
@@ -180,6 +131,7 @@ void read(benchmark::State& state, std::string_view name, Write w, Read r) {
   std::ostringstream out;
   w(out, bench::dacapo(name));
   std::string bytes = std::move(out).str();
+  benchmark::DoNotOptimize(r(bytes).size());  // untimed warm-up
   for (auto _ : state) {
     ccrc::profile p = r(bytes);
     benchmark::DoNotOptimize(p.size());

@@ -21,17 +21,7 @@ const ccrc::profile& profile_of(const benchmark::State& state) {
 
 void build_cursor(benchmark::State& state) {
   bench::trace t = bench::trace_of_profile(profile_of(state));
-  for (auto _ : state) {
-    state.PauseTiming();
-    bench::cct tree = bench::with_symbols(t);
-    state.ResumeTiming();
-    bench::replay(t, tree);
-    benchmark::DoNotOptimize(tree.size());
-    state.PauseTiming();
-    tree = bench::cct{};
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_building(state, t, [&](bench::cct& tree) { bench::replay(t, tree); });
 }
 
 void inclusive(benchmark::State& state) {
@@ -52,12 +42,14 @@ void flat(benchmark::State& state) {
 
 void eliminate_recursion(benchmark::State& state) {
   const ccrc::profile& p = profile_of(state);
+  benchmark::DoNotOptimize(ccrc::eliminate_recursion(p).node_map.data());  // untimed warm-up
   for (auto _ : state) benchmark::DoNotOptimize(ccrc::eliminate_recursion(p).node_map.data());
   bench::set_items(state, p.size());
 }
 
 void figure8(benchmark::State& state) {
   const ccrc::profile& p = profile_of(state);
+  benchmark::DoNotOptimize(bench::figure8(p).node_map.data());  // untimed warm-up
   for (auto _ : state) benchmark::DoNotOptimize(bench::figure8(p).node_map.data());
   bench::set_items(state, p.size());
 }
@@ -66,6 +58,7 @@ void cctb_read(benchmark::State& state) {
   std::ostringstream out;
   ccrc::write_cctb(out, profile_of(state));
   std::string bytes = std::move(out).str();
+  benchmark::DoNotOptimize(ccrc::read_cctb(bytes).size());  // untimed warm-up
   for (auto _ : state) benchmark::DoNotOptimize(ccrc::read_cctb(bytes).size());
   bench::set_items(state, profile_of(state).size());
   bench::set_bytes(state, bytes.size());

@@ -3,6 +3,7 @@
 
 #include "support/figure1.hpp"
 #include "support/random.hpp"
+#include "support/same_profile.hpp"
 
 #include <doctest/doctest.h>
 
@@ -54,21 +55,6 @@ void reseal(std::string& b) {
   store(b, 48, sum.value());
 }
 
-void check_same(const ccrc::profile& a, const ccrc::profile& b) {
-  REQUIRE(a.size() == b.size());
-  CHECK(a.metric_names() == b.metric_names());
-  CHECK(std::ranges::equal(a.tree().parents(), b.tree().parents()));
-  CHECK(std::ranges::equal(a.tree().frames(), b.tree().frames()));
-  REQUIRE(a.symbols().frame_count() == b.symbols().frame_count());
-  for (ccrc::frame_id f = 0; f < a.symbols().frame_count(); ++f) {
-    CHECK(a.symbols().name(f) == b.symbols().name(f));
-    CHECK(a.symbols().site(f) == b.symbols().site(f));
-  }
-  for (std::size_t i = 0; i < a.metric_count(); ++i)
-    CHECK(std::equal(a.column(i).begin(), a.column(i).end(), b.column(i).begin(),
-                     [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }));  // bit for bit
-}
-
 }  // namespace
 
 TEST_CASE("the layout of README.md: header, names, parents, frames, metric columns") {
@@ -93,7 +79,7 @@ TEST_CASE("the layout of README.md: header, names, parents, frames, metric colum
   std::size_t values = parents + 8 * 19;
   CHECK(load<double>(b, values + 8) == 1);                 // calls of main
   CHECK(load<double>(b, values + 8 * 19 + 8) == 1066);     // bytecodes of main
-  check_same(ccrc::read_cctb(b), p);
+  test::check_same_profile(ccrc::read_cctb(b), p);
 }
 
 TEST_CASE("round trip, bit for bit: random profiles, extreme values, call sites, a cct, streams and files") {
@@ -101,7 +87,7 @@ TEST_CASE("round trip, bit for bit: random profiles, extreme values, call sites,
     test::rng r{seed};
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(60), 2 + r.below(30), 1 + r.below(30), 1 + seed % 3),
                                        1 + seed % 3);
-    check_same(ccrc::read_cctb(bytes_of(p)), p);
+    test::check_same_profile(ccrc::read_cctb(bytes_of(p)), p);
   }
   ccrc::profile p({"x", "y"});
   ccrc::frame_id frames[] = {p.symbols().intern("f", 3), p.symbols().intern("f", 4), p.intern("g; h ë")};
@@ -110,12 +96,12 @@ TEST_CASE("round trip, bit for bit: random profiles, extreme values, call sites,
   p.column(1)[ccrc::root_node] = 0.1;
   p.column(0)[n] = std::numeric_limits<double>::max();
   std::string b = bytes_of(p);
-  check_same(ccrc::read_cctb(b), p);
+  test::check_same_profile(ccrc::read_cctb(b), p);
   std::istringstream in(b);
-  check_same(ccrc::read_cctb(in), p);
+  test::check_same_profile(ccrc::read_cctb(in), p);
   auto path = std::filesystem::temp_directory_path() / ("ccrc-test-" + std::to_string(::getpid()) + ".cctb");
   std::ofstream(path, std::ios::binary) << b;
-  check_same(ccrc::read_cctb_file(path), p);
+  test::check_same_profile(ccrc::read_cctb_file(path), p);
   std::filesystem::remove(path);
   CHECK_THROWS_WITH_AS((void)ccrc::read_cctb_file(path), ("ccrc: cannot open " + path.string()).c_str(), ccrc::error);
 
@@ -209,5 +195,5 @@ TEST_CASE("a 1,000,000-deep chain round-trips") {
   ccrc::profile p;
   std::vector<ccrc::frame_id> stack(1'000'000, p.intern("r"));
   p.add_path(stack, std::vector<double>{1});
-  check_same(ccrc::read_cctb(bytes_of(p)), p);
+  test::check_same_profile(ccrc::read_cctb(bytes_of(p)), p);
 }

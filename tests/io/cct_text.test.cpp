@@ -3,6 +3,7 @@
 
 #include "support/figure1.hpp"
 #include "support/random.hpp"
+#include "support/same_profile.hpp"
 
 #include <doctest/doctest.h>
 
@@ -31,20 +32,6 @@ std::pair<std::uint64_t, std::string> error_of(std::string_view text) {
   return {0, ""};
 }
 
-// Same ids, parents, frames (names and sites), metric names and values.
-void check_same(const ccrc::profile& a, const ccrc::profile& b) {
-  REQUIRE(a.size() == b.size());
-  CHECK(a.metric_names() == b.metric_names());
-  CHECK(std::ranges::equal(a.tree().parents(), b.tree().parents()));
-  REQUIRE(a.symbols().frame_count() == b.symbols().frame_count());
-  for (ccrc::frame_id f = 0; f < a.symbols().frame_count(); ++f) {
-    CHECK(a.symbols().name(f) == b.symbols().name(f));
-    CHECK(a.symbols().site(f) == b.symbols().site(f));
-  }
-  CHECK(std::ranges::equal(a.tree().frames(), b.tree().frames()));
-  for (std::size_t i = 0; i < a.metric_count(); ++i) CHECK(std::ranges::equal(a.column(i), b.column(i)));
-}
-
 constexpr std::string_view small =
     "ccrc-cct 1\n"
     "metrics calls bytecodes\n"
@@ -65,15 +52,15 @@ TEST_CASE("the format, as README.md shows it: names once, then parent, frame and
   p.add_path(std::span(path, 1), std::vector<double>{1, 1066});
   p.add_path(path, std::vector<double>{20, 180});
   CHECK(text_of(p) == small);
-  check_same(ccrc::read_cct(small), p);
+  test::check_same_profile(ccrc::read_cct(small), p);
 }
 
 TEST_CASE("Figure 1 round-trips node for node") {
   ccrc::profile p = test::figure1();
   std::string text = text_of(p);
-  check_same(ccrc::read_cct(text), p);
+  test::check_same_profile(ccrc::read_cct(text), p);
   std::istringstream in(text);
-  check_same(ccrc::read_cct(in), p);
+  test::check_same_profile(ccrc::read_cct(in), p);
   CHECK(text.size() < 400);  // linear in the nodes: 18 short lines and 5 names
 }
 
@@ -85,7 +72,7 @@ TEST_CASE("values are exact: decimals, negatives, integers beyond 2^53, extremes
   for (double v : {std::ldexp(1.0, 54) + 2, std::ldexp(1.0, 60), 1e300, -1e-300, 9007199254740993.0, 123456789.125,
                    std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max()}) {
     p.column(1)[x] = v;
-    check_same(ccrc::read_cct(text_of(p)), p);
+    test::check_same_profile(ccrc::read_cct(text_of(p)), p);
   }
 }
 
@@ -97,7 +84,7 @@ TEST_CASE("frame names may hold spaces, ';', '#' and UTF-8; call sites survive")
   p.add_path(std::span(frames, 4), std::vector<double>{2});
   std::string text = text_of(p);
   CHECK(text.find("sites 2\n2 7\n3 9\n") != std::string::npos);
-  check_same(ccrc::read_cct(text), p);
+  test::check_same_profile(ccrc::read_cct(text), p);
 }
 
 TEST_CASE("a cct with integer and floating metrics is written; it reads back as a profile") {
@@ -115,7 +102,7 @@ TEST_CASE("round trip on random profiles, ids kept") {
     test::rng r{seed};
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(60), 2 + r.below(30), 1 + r.below(30), 1 + seed % 3),
                                        1 + seed % 3);
-    check_same(ccrc::read_cct(text_of(p)), p);
+    test::check_same_profile(ccrc::read_cct(text_of(p)), p);
   }
 }
 
@@ -198,5 +185,5 @@ TEST_CASE("a 1,000,000-deep chain round-trips") {
   ccrc::frame_id r = p.intern("r");
   std::vector<ccrc::frame_id> stack(1'000'000, r);
   p.add_path(stack, std::vector<double>{1});
-  check_same(ccrc::read_cct(text_of(p)), p);
+  test::check_same_profile(ccrc::read_cct(text_of(p)), p);
 }

@@ -9,6 +9,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,9 +33,18 @@ inline const char* check_frame_name(std::string_view name) noexcept {
   return check_name_text(name);
 }
 
-/// The metric names of a tree (a profile or a cct), checked for a native file.
+/// Checks every frame name of a tree for a native file.
+inline void check_frame_names(const call_tree& t) {
+  const symbol_table& syms = t.symbols();
+  for (frame_id f = 1; f < syms.frame_count(); ++f)
+    if (const char* why = check_frame_name(syms.name(f)))
+      throw error("ccrc: frame name '" + std::string(syms.name(f)) + "' " + why);
+}
+
+/// Checks a tree's (a profile's or a cct's) names for a native file; returns its metric names.
 template <class Tree>
-std::vector<std::string> native_metric_names(const Tree& t) {
+std::vector<std::string> native_names(const Tree& t) {
+  check_frame_names(t.tree());
   std::vector<std::string> names;
   t.for_each_column([&](std::string_view name, auto) {
     if (const char* why = check_metric_name(name))
@@ -42,12 +54,11 @@ std::vector<std::string> native_metric_names(const Tree& t) {
   return names;
 }
 
-/// Checks every frame name of a tree for a native file.
-inline void check_frame_names(const call_tree& t) {
-  const symbol_table& syms = t.symbols();
-  for (frame_id f = 1; f < syms.frame_count(); ++f)
-    if (const char* why = check_frame_name(syms.name(f)))
-      throw error("ccrc: frame name '" + std::string(syms.name(f)) + "' " + why);
+/// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened.
+inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::filesystem::path& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw error("ccrc: cannot open " + path.string());
+  return file;
 }
 
 /// Appends v so that parse_number reads back exactly v: integers up to 2^53 as digits, larger

@@ -273,8 +273,7 @@ template <class Tree>
 void write_cctb(std::ostream& out, const Tree& t) {
   const call_tree& tree = t.tree();
   const symbol_table& syms = tree.symbols();
-  std::vector<std::string> metric_names = detail::native_metric_names(t);
-  detail::check_frame_names(tree);
+  std::vector<std::string> metric_names = detail::native_names(t);
   const std::size_t nodes = tree.size(), frames = syms.frame_count() - 1, metrics = metric_names.size();
   t.for_each_column([&](std::string_view name, auto column) {
     if constexpr (std::is_floating_point_v<typename decltype(column)::value_type>)
@@ -367,8 +366,7 @@ void write_cctb(std::ostream& out, const Tree& t) {
 /// read_cctb from a file, read straight into the profile's arrays; throws ccrc::error if it
 /// cannot be opened.
 [[nodiscard]] inline profile read_cctb_file(const std::filesystem::path& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw error("ccrc: cannot open " + path.string());
+  auto file = detail::open_for_reading(path);
   std::error_code ec;
   std::uint64_t size = std::filesystem::file_size(path, ec);
   if (ec) throw error("ccrc: cannot read " + path.string() + ": " + ec.message());

@@ -244,8 +244,7 @@ template <class Tree>
 void write_cct(std::ostream& out, const Tree& t) {
   const call_tree& tree = t.tree();
   const symbol_table& syms = tree.symbols();
-  std::vector<std::string> metric_names = detail::native_metric_names(t);
-  detail::check_frame_names(tree);
+  std::vector<std::string> metric_names = detail::native_names(t);
   std::string buf(detail::cct_text_magic);
   buf += "\nmetrics";
   for (const auto& name : metric_names) buf.append(" ").append(name);
@@ -301,8 +300,7 @@ void write_cct(std::ostream& out, const Tree& t) {
 
 /// read_cct from a file; throws ccrc::error if it cannot be opened.
 [[nodiscard]] inline profile read_cct_file(const std::filesystem::path& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw error("ccrc: cannot open " + path.string());
+  auto file = detail::open_for_reading(path);
   return detail::read_cct_from(detail::file_source{file.get()});
 }
 
