@@ -58,7 +58,7 @@ TEST_CASE("every command reads .cct and .cctb, by extension or by content, from 
   for (const auto& p : {cctb, cct, disguised_binary, disguised_text}) std::filesystem::remove(p);
 }
 
-TEST_CASE("bad native files: exit 1 with the file and the reason; a wrong extension is a usage error") {
+TEST_CASE("bad native files exit 1 with the file and the reason, a wrong extension is a usage error") {
   std::string cctb = test::write_temp("b.cctb", "");
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + cctb + "'").status == 0);
   std::string bytes = contents(cctb);

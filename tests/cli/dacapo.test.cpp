@@ -28,7 +28,7 @@ TEST_CASE("ccrc dacapo --json: the paper's Table I rows beside the generated tre
   CHECK(j["benchmarks"][1]["paper_render_ms"] == 61);
 }
 
-TEST_CASE("ccrc dacapo prints both tables; an unknown benchmark is a usage error") {
+TEST_CASE("ccrc dacapo prints both tables, an unknown benchmark is a usage error") {
   auto r = test::run_tool("dacapo --only lusearch");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("lusearch  paper        502,521,414     1,768     33,189     63                     28,414     35\n"

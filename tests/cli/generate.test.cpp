@@ -18,7 +18,7 @@ json stats_of(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("ccrc generate --like NAME: the file's stats are Table I's row (the four smallest here; all in the unit tests)") {
+TEST_CASE("ccrc generate --like NAME: the file's stats are Table I's row (the four smallest here, all in the unit tests)") {
   struct row {
     const char* name;
     int nodes, depth, methods;
@@ -48,7 +48,7 @@ TEST_CASE("ccrc generate --like NAME: the file's stats are Table I's row (the fo
   }
 }
 
-TEST_CASE("ccrc generate writes every format, the same tree in each; --seed changes it, --scale shrinks it") {
+TEST_CASE("ccrc generate writes every format, the same tree in each, --seed changes it, --scale shrinks it") {
   std::string cctb = test::write_temp("g.cctb", ""), cct = test::write_temp("g.cct", ""),
               folded = test::write_temp("g.folded", ""), other = test::write_temp("g2.cctb", ""),
               small = test::write_temp("g3.cctb", "");

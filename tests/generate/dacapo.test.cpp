@@ -71,7 +71,7 @@ TEST_CASE("the table: eleven benchmarks in the paper's order, with the 2010 pape
   CHECK(ccrc::find_dacapo("specjbb") == nullptr);
 }
 
-TEST_CASE("generate_dacapo: deterministic for a seed; an unknown name is an error listing the known ones") {
+TEST_CASE("generate_dacapo is deterministic for a seed, an unknown name is an error listing the known ones") {
   ccrc::profile a = ccrc::generate_dacapo("lusearch", 5), b = ccrc::generate_dacapo("lusearch", 5);
   CHECK(std::ranges::equal(a.tree().parents(), b.tree().parents()));
   CHECK(std::ranges::equal(a.column("bytecodes"), b.column("bytecodes")));

@@ -72,7 +72,7 @@ TEST_CASE("tiny and extreme shapes: one node, a chain, all top-level, recursion 
   check_shape(ccrc::shape_of(ccrc::generate_cct({500, 20, 40, 600, 300, 20})), {500, 20, 40, 600, 300, 20});
 }
 
-TEST_CASE("the same seed gives the same tree; another seed another tree") {
+TEST_CASE("the same seed gives the same tree, another seed another tree") {
   ccrc::cct_shape shape{.nodes = 3000, .max_depth = 60, .methods = 150, .calls = 1e5, .recursion_free_nodes = 1500, .recursion_free_depth = 20};
   ccrc::profile a = ccrc::generate_cct(shape, 7), b = ccrc::generate_cct(shape, 7), c = ccrc::generate_cct(shape, 8);
   REQUIRE(a.size() == b.size());
@@ -84,7 +84,7 @@ TEST_CASE("the same seed gives the same tree; another seed another tree") {
   CHECK(test::canonical(a) != test::canonical(c));
 }
 
-TEST_CASE("ids are in depth-first pre-order; every context ran; bytecodes follow calls") {
+TEST_CASE("ids are in depth-first pre-order, every context ran, bytecodes follow calls") {
   ccrc::profile p = ccrc::generate_cct({.nodes = 20000, .max_depth = 100, .methods = 700, .calls = 4e6,
                                         .recursion_free_nodes = 9000, .recursion_free_depth = 35});
   ccrc::node_id expected = 0;

@@ -64,7 +64,7 @@ TEST_CASE("Figure 1 round-trips node for node") {
   CHECK(text.size() < 400);  // linear in the nodes: 18 short lines and 5 names
 }
 
-TEST_CASE("values are exact: decimals, negatives, integers beyond 2^53, extremes; the root's own metrics") {
+TEST_CASE("values are exact (decimals, negatives, integers beyond 2^53, extremes), the root's own metrics too") {
   ccrc::profile p({"a", "b"});
   ccrc::frame_id frames[] = {p.intern("x")};
   ccrc::node_id x = p.add_path(frames, std::vector<double>{0.1, -2.5});
@@ -76,7 +76,7 @@ TEST_CASE("values are exact: decimals, negatives, integers beyond 2^53, extremes
   }
 }
 
-TEST_CASE("frame names may hold spaces, ';', '#' and UTF-8; call sites survive") {
+TEST_CASE("frame names may hold spaces, semicolons, '#' and UTF-8, call sites survive") {
   ccrc::profile p;
   ccrc::frame_id frames[] = {p.intern("# not a comment"), p.symbols().intern("Foo$Bar.baz(int, long); x", 7),
                              p.symbols().intern("Foo$Bar.baz(int, long); x", 9), p.intern(" naïve λ ")};
@@ -87,7 +87,7 @@ TEST_CASE("frame names may hold spaces, ';', '#' and UTF-8; call sites survive")
   test::check_same_profile(ccrc::read_cct(text), p);
 }
 
-TEST_CASE("a cct with integer and floating metrics is written; it reads back as a profile") {
+TEST_CASE("a cct with integer and floating metrics is written and reads back as a profile") {
   ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"time", double>> t;
   ccrc::frame_id frames[] = {t.intern("main"), t.intern("work")};
   t.add_path(frames, 3, 0.25);
@@ -165,7 +165,7 @@ TEST_CASE("malformed files: a parse error naming the line, never a crash") {
   CHECK(error_of(crlf) == std::pair<std::uint64_t, std::string>{0, ""});  // CRLF line ends
 }
 
-TEST_CASE("every truncation of a file is an error; random damage is an error or a valid tree") {
+TEST_CASE("every truncation of a file is an error, random damage is an error or a valid tree") {
   std::string text = text_of(test::figure1());
   for (std::size_t n = 0; n < text.size(); ++n) CHECK_THROWS_AS((void)ccrc::read_cct(std::string_view(text).substr(0, n)), ccrc::parse_error);
   test::rng r{42};

@@ -125,7 +125,7 @@ TEST_CASE("memory: the structure costs about 16 bytes a node plus the child inde
   CHECK(per_node < 28.0);
 }
 
-TEST_CASE("from_columns builds the tree find_or_add_child builds, wide parents included; it finds repeated frames") {
+TEST_CASE("from_columns builds the tree find_or_add_child builds, wide parents included, and finds repeated frames") {
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     test::rng r{seed};
     ccrc::call_tree t;
