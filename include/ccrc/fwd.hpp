@@ -17,6 +17,9 @@ template <class Tree>
 class cursor;
 struct tree_statistics;
 struct folded_options;
+struct cct_shape;
+struct generator_model;
+struct dacapo_benchmark;
 struct error;
 class parse_error;
 struct capacity_error;
