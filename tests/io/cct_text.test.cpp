@@ -155,9 +155,9 @@ TEST_CASE("malformed files: a parse error naming the line, never a crash") {
       {replace("nodes 3", "sites 1\n1 x\nnodes 3"), {7, "line 7: expected a call site, not 'x'"}},
       {replace("nodes 3", "sites 1\n0 5\nnodes 3"), {7, "line 7: frame 0 (the root) has no call site"}},
   };
-  for (const auto& [text, expected] : cases) {
-    CAPTURE(text);
-    CHECK(error_of(text) == expected);
+  for (const auto& c : cases) {  // no structured binding: CAPTURE is a lambda, and clang 14
+    CAPTURE(c.first);
+    CHECK(error_of(c.first) == c.second);
   }
   CHECK(error_of(std::string(small) + "\n  \n") == std::pair<std::uint64_t, std::string>{0, ""});  // blank lines at the end
   std::string crlf;

@@ -226,8 +226,8 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
   from_le(parent.data(), nodes);
   from_le(frame.data(), nodes);
   if (parent[0] != null_node || frame[0] != root_frame) throw parse_error("corrupt .cctb: node 0 is not a root");
-  bool ok = true;  // one branch-free pass; the culprit is looked for only on failure
-  for (std::size_t n = 1; n < nodes; ++n) ok &= (parent[n] < n) & (frame[n] - 1 < l.frames);
+  int ok = 1;  // one branch-free pass; the culprit is looked for only on failure
+  for (std::size_t n = 1; n < nodes; ++n) ok &= static_cast<int>(parent[n] < n) & static_cast<int>(frame[n] - 1 < l.frames);
   if (!ok) {
     for (std::size_t n = 1; n < nodes; ++n) {
       if (parent[n] >= n)
