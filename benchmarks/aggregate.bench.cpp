@@ -8,8 +8,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -55,18 +53,7 @@ void inclusive_naive(benchmark::State& state) {
   bench::naive_node* root = naive_of(size_of(state)).get();
   std::vector<std::pair<bench::naive_node*, bool>> stack;
   for (auto _ : state) {
-    stack.assign(1, {root, false});
-    while (!stack.empty()) {
-      auto [n, expanded] = stack.back();
-      if (!expanded) {
-        stack.back().second = true;
-        for (auto& [f, c] : n->children) stack.push_back({c.get(), false});
-        continue;
-      }
-      stack.pop_back();
-      n->ag = n->time;
-      for (auto& [f, c] : n->children) n->ag += c->ag;
-    }
+    bench::naive_inclusive(root, stack);
     benchmark::DoNotOptimize(root->ag);
   }
   bench::set_items(state, bench::trace_of(size_of(state)).nodes + 1);
@@ -86,16 +73,7 @@ void flat_naive(benchmark::State& state) {
   bench::naive_node* root = naive_of(size_of(state)).get();
   std::vector<bench::naive_node*> stack;
   for (auto _ : state) {
-    std::unordered_map<ccrc::frame_id, double> sums;
-    stack.assign(1, root);
-    while (!stack.empty()) {
-      bench::naive_node* n = stack.back();
-      stack.pop_back();
-      sums[n->frame] += n->time;
-      for (auto& [f, c] : n->children) stack.push_back(c.get());
-    }
-    std::vector<std::pair<ccrc::frame_id, double>> entries(sums.begin(), sums.end());
-    std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    auto entries = bench::naive_flat(root, stack);
     benchmark::DoNotOptimize(entries.data());
   }
   bench::set_items(state, bench::trace_of(size_of(state)).nodes + 1);

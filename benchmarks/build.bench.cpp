@@ -9,47 +9,19 @@ namespace {
 
 void cursor_replay(benchmark::State& state) {
   const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) {
-    state.PauseTiming();
-    bench::cct tree = bench::with_symbols(t);
-    state.ResumeTiming();
-    bench::replay(t, tree);
-    benchmark::DoNotOptimize(tree.size());
-    state.PauseTiming();  // the destructor is not part of building
-    tree = bench::cct{};
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_building(state, t, [&](bench::cct& tree) { bench::replay(t, tree); });
   state.counters["calls_per_node"] = static_cast<double>(t.calls) / static_cast<double>(t.nodes);
 }
 
 // The steady state of a profiler that reserved its tree: no growth while building.
 void cursor_replay_reserved(benchmark::State& state) {
   const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) {
-    state.PauseTiming();
-    bench::cct tree = bench::with_symbols(t);
-    tree.reserve(t.nodes + 1);
-    state.ResumeTiming();
-    bench::replay(t, tree);
-    benchmark::DoNotOptimize(tree.size());
-    state.PauseTiming();
-    tree = bench::cct{};
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_building(state, t, [&](bench::cct& tree) { bench::replay(t, tree); }, true);
 }
 
 void cursor_replay_naive(benchmark::State& state) {
   const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) {
-    auto root = bench::naive_replay(t);
-    benchmark::DoNotOptimize(root.get());
-    state.PauseTiming();
-    root.reset();
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_naive_building(state, t.nodes, [&] { return bench::naive_replay(t); });
 }
 
 const bench::samples& samples_of(std::size_t nodes) {
@@ -62,40 +34,14 @@ const bench::samples& samples_of(std::size_t nodes) {
 void add_path(benchmark::State& state) {
   const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
   const bench::samples& s = samples_of(t.nodes);
-  for (auto _ : state) {
-    state.PauseTiming();
-    bench::cct tree = bench::with_symbols(t);
-    state.ResumeTiming();
-    for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
-      std::span<const ccrc::frame_id> stack(s.frames.data() + s.offsets[k], s.offsets[k + 1] - s.offsets[k]);
-      tree.add_path(stack, 1, 1.5);
-    }
-    benchmark::DoNotOptimize(tree.size());
-    state.PauseTiming();
-    tree = bench::cct{};
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_building(state, t, [&](bench::cct& tree) { bench::add_samples(s, tree); });
   state.counters["frames_per_node"] = static_cast<double>(s.frames.size()) / static_cast<double>(t.nodes);
 }
 
 void add_path_naive(benchmark::State& state) {
   const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
   const bench::samples& s = samples_of(t.nodes);
-  for (auto _ : state) {
-    auto root = std::make_unique<bench::naive_node>();
-    for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
-      bench::naive_node* n = root.get();
-      for (std::size_t i = s.offsets[k]; i < s.offsets[k + 1]; ++i) n = n->child(s.frames[i]);
-      n->calls += 1;
-      n->time += 1.5;
-    }
-    benchmark::DoNotOptimize(root.get());
-    state.PauseTiming();
-    root.reset();
-    state.ResumeTiming();
-  }
-  bench::set_items(state, t.nodes);
+  bench::time_naive_building(state, t.nodes, [&] { return bench::naive_add_samples(s); });
 }
 
 }  // namespace

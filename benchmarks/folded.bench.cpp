@@ -51,27 +51,11 @@ void read(benchmark::State& state, const std::string& text) {
 void read_sorted(benchmark::State& state) { read(state, text_of(static_cast<std::size_t>(state.range(0))).sorted); }
 void read_shuffled(benchmark::State& state) { read(state, text_of(static_cast<std::size_t>(state.range(0))).shuffled); }
 
-// A stream that only counts what it is given: writing is measured, not a string's growth.
-class counting_buffer : public std::streambuf {
- public:
-  std::size_t bytes = 0;
-
- protected:
-  std::streamsize xsputn(const char*, std::streamsize n) override {
-    bytes += static_cast<std::size_t>(n);
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    ++bytes;
-    return c;
-  }
-};
-
 void write(benchmark::State& state) {
   const bench::cct& tree = bench::tree_of(static_cast<std::size_t>(state.range(0)));
   std::size_t bytes = 0;
   for (auto _ : state) {
-    counting_buffer sink;
+    bench::counting_buffer sink;
     std::ostream out(&sink);
     ccrc::write_folded(out, tree);
     bytes = sink.bytes;

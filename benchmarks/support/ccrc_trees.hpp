@@ -9,6 +9,8 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <span>
+#include <streambuf>
 
 namespace bench {
 
@@ -35,6 +37,69 @@ inline void replay(const trace& t, cct& tree) {
     }
   }
 }
+
+/// Records stack samples with add_path: one call and 1.5 time units at each stack's leaf.
+inline void add_samples(const samples& s, cct& tree) {
+  for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
+    std::span<const ccrc::frame_id> stack(s.frames.data() + s.offsets[k], s.offsets[k + 1] - s.offsets[k]);
+    tree.add_path(stack, 1, 1.5);
+  }
+}
+
+/// The timing loop of a build benchmark: each iteration makes an empty tree with the trace's
+/// symbols (reserved for all its nodes if asked: a profiler's steady state), then times
+/// build(tree); neither making nor destroying the tree is timed. Items: the trace's contexts.
+/// One untimed build first: a run of one long iteration would otherwise time the heap's
+/// first growth (Google Benchmark 1.7 has no warm-up).
+template <class Build>
+void time_building(benchmark::State& state, const trace& t, Build build, bool reserved = false) {
+  {
+    cct warm = with_symbols(t);
+    build(warm);
+  }
+  for (auto _ : state) {
+    state.PauseTiming();
+    cct tree = with_symbols(t);
+    if (reserved) tree.reserve(t.nodes + 1);
+    state.ResumeTiming();
+    build(tree);
+    benchmark::DoNotOptimize(tree.size());
+    state.PauseTiming();  // the destructor is not part of building
+    tree = cct{};
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(t.nodes));
+}
+
+/// The same for the naive tree, which make() builds and returns.
+template <class Make>
+void time_naive_building(benchmark::State& state, std::size_t nodes, Make make) {
+  make().reset();  // warm up, as above
+  for (auto _ : state) {
+    auto root = make();
+    benchmark::DoNotOptimize(root.get());
+    state.PauseTiming();
+    root.reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(nodes));
+}
+
+/// A stream buffer that only counts what it is given: writing is measured, not a string's growth.
+class counting_buffer : public std::streambuf {
+ public:
+  std::size_t bytes = 0;
+
+ protected:
+  std::streamsize xsputn(const char*, std::streamsize n) override {
+    bytes += static_cast<std::size_t>(n);
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    ++bytes;
+    return c;
+  }
+};
 
 /// The tree of a trace of `nodes` contexts, built once per process.
 inline const cct& tree_of(std::size_t nodes) {

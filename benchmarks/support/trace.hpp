@@ -3,12 +3,14 @@
 
 #include <ccrc/tree/ids.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -123,6 +125,38 @@ inline std::unique_ptr<naive_node> naive_replay(const trace& t) {
   return root;
 }
 
+/// ag(time) of every node of a naive tree, into naive_node::ag: an explicit-stack post-order
+/// walk over the child maps. `stack` is scratch space, kept by the caller between runs.
+inline void naive_inclusive(naive_node* root, std::vector<std::pair<naive_node*, bool>>& stack) {
+  stack.assign(1, {root, false});
+  while (!stack.empty()) {
+    auto [n, expanded] = stack.back();
+    if (!expanded) {
+      stack.back().second = true;
+      for (auto& [f, c] : n->children) stack.push_back({c.get(), false});
+      continue;
+    }
+    stack.pop_back();
+    n->ag = n->time;
+    for (auto& [f, c] : n->children) n->ag += c->ag;
+  }
+}
+
+/// The naive flat profile: walk the tree, sum the time per frame in a hash map, sort.
+inline std::vector<std::pair<ccrc::frame_id, double>> naive_flat(naive_node* root, std::vector<naive_node*>& stack) {
+  std::unordered_map<ccrc::frame_id, double> sums;
+  stack.assign(1, root);
+  while (!stack.empty()) {
+    naive_node* n = stack.back();
+    stack.pop_back();
+    sums[n->frame] += n->time;
+    for (auto& [f, c] : n->children) stack.push_back(c.get());
+  }
+  std::vector<std::pair<ccrc::frame_id, double>> entries(sums.begin(), sums.end());
+  std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  return entries;
+}
+
 /// Stack samples taken from a trace: the call stack at every call that returns without calling
 /// anything (every context lies on one of them), flattened.
 struct samples {
@@ -146,6 +180,18 @@ inline samples samples_of(const trace& t) {
     }
   }
   return s;
+}
+
+/// A naive tree made of stack samples: one call and 1.5 time units at each stack's leaf.
+inline std::unique_ptr<naive_node> naive_add_samples(const samples& s) {
+  auto root = std::make_unique<naive_node>();
+  for (std::size_t k = 0; k + 1 < s.offsets.size(); ++k) {
+    naive_node* n = root.get();
+    for (std::size_t i = s.offsets[k]; i < s.offsets[k + 1]; ++i) n = n->child(s.frames[i]);
+    n->calls += 1;
+    n->time += 1.5;
+  }
+  return root;
 }
 
 }  // namespace bench

@@ -1,12 +1,18 @@
 #include "cli.hpp"
 
 #include <ccrc/detail/number.hpp>
+#include <ccrc/io/cct_binary.hpp>
+#include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 
 namespace cli {
 
@@ -96,14 +102,93 @@ std::string timings::json() const {
   return j.str();
 }
 
+namespace {
+
+enum class file_format { folded, cct, cctb };
+
+std::optional<file_format> format_of_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".cct") return file_format::cct;
+  if (ext == ".cctb") return file_format::cctb;
+  if (ext == ".folded" || ext == ".collapsed" || ext == ".txt") return file_format::folded;
+  return std::nullopt;
+}
+
+file_format format_of_content(std::string_view start) {
+  if (start.size() >= 4 && static_cast<unsigned char>(start[0]) == 0x89 && start.substr(1, 3) == "CCT")
+    return file_format::cctb;
+  if (start.substr(0, 9) == "ccrc-cct ") return file_format::cct;
+  return file_format::folded;
+}
+
+// Standard input, its first bytes already read to tell the format.
+ccrc::profile read_stdin() {
+  std::string start(16, '\0');
+  start.resize(std::fread(start.data(), 1, start.size(), stdin));
+  file_format f = format_of_content(start);
+  if (f == file_format::cctb) {
+    std::string bytes = start;
+    char buf[1 << 16];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) bytes.append(buf, n);
+    return ccrc::read_cctb(bytes);
+  }
+  auto read = [&, prefix = std::string_view(start)](char* dst, std::size_t cap) mutable -> std::size_t {
+    if (!prefix.empty()) {
+      std::size_t n = std::min(cap, prefix.size());
+      std::memcpy(dst, prefix.data(), n);
+      prefix.remove_prefix(n);
+      return n;
+    }
+    return ccrc::detail::file_source{stdin}(dst, cap);
+  };
+  if (f == file_format::cct) return ccrc::detail::read_cct_from(read);
+  return ccrc::detail::read_folded_from(read, {});
+}
+
+}  // namespace
+
 ccrc::profile load_profile(const std::string& path, timings& t) {
   t.phase("read");
   try {
-    if (path == "-") return ccrc::read_folded(std::cin);
+    if (path == "-") return read_stdin();
+    file_format f = format_of_extension(path).value_or(file_format::folded);
+    if (f == file_format::folded) {  // unless its first bytes say otherwise
+      std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+      if (!file) throw ccrc::error("ccrc: cannot open " + path);
+      std::string start(16, '\0');
+      start.resize(std::fread(start.data(), 1, start.size(), file.get()));
+      f = format_of_content(start);
+    }
+    if (f == file_format::cctb) return ccrc::read_cctb_file(path);
+    if (f == file_format::cct) return ccrc::read_cct_file(path);
     return ccrc::read_folded_file(path);
   } catch (const ccrc::parse_error& e) {
     throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
   }
+}
+
+void check_output_path(const std::string& path) {
+  if (path != "-" && !format_of_extension(path))
+    throw usage_error("cannot tell the format of '" + path + "': name it .cct, .cctb or .folded");
+}
+
+void save_profile(const std::string& path, const ccrc::profile& p, timings& t) {
+  t.phase("write");
+  if (path == "-") {
+    std::ostream& out = std::cout;
+    ccrc::write_folded(out, p);
+    out.flush();
+    return;
+  }
+  check_output_path(path);
+  auto f = format_of_extension(path);
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw ccrc::error("ccrc: cannot write " + path);
+  if (f == file_format::cctb) ccrc::write_cctb(out, p);
+  else if (f == file_format::cct) ccrc::write_cct(out, p);
+  else ccrc::write_folded(out, p);
+  out.close();
+  if (!out) throw ccrc::error("ccrc: write error on " + path);
 }
 
 std::size_t metric_index(const ccrc::profile& p, const args& a) {

@@ -67,8 +67,18 @@ class timings {
   clock::time_point start_ = clock::now(), phase_start_ = start_;
 };
 
-/// Loads a profile, choosing the reader by extension and content ("-" reads stdin).
+/// Loads a profile, choosing the reader by extension and content ("-" reads stdin): `.cct`
+/// and `.cctb` files must be what their extension says; any other file is a .cctb or .cct
+/// file if it starts like one, and folded stacks otherwise.
 ccrc::profile load_profile(const std::string& path, timings& t);
+
+/// Writes a profile in the format its extension names: .cct, .cctb, or folded stacks for
+/// .folded, .collapsed and .txt ("-": folded stacks on stdout). Another extension is a
+/// usage_error.
+void save_profile(const std::string& path, const ccrc::profile& p, timings& t);
+
+/// The usage_error save_profile would throw for `path`, thrown before any work is done.
+void check_output_path(const std::string& path);
 
 /// The metric a command works on: --metric NAME, or the profile's first metric.
 std::size_t metric_index(const ccrc::profile& p, const args& a);

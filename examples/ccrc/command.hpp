@@ -3,7 +3,10 @@
 
 #include "cli.hpp"
 
+#include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 /// One `ccrc NAME ...` command. Every command also accepts --help and --timings.
 struct command {
@@ -22,6 +25,18 @@ extern const command render_command;
 extern const command callgraph_command;
 extern const command diff_command;
 extern const command demo_command;
+extern const command generate_command;
+extern const command convert_command;
+extern const command dacapo_command;
+
+namespace ccrc {
+struct dacapo_benchmark;
+}
+
+/// The report of `ccrc dacapo` for some of Table I's benchmarks (text, or JSON): what the
+/// demo shows a quick version of. Each benchmark is a phase of `t`.
+std::string dacapo_report(const std::vector<const ccrc::dacapo_benchmark*>& benchmarks, std::uint64_t seed, bool json,
+                          cli::timings& t);
 
 /// Writes s to stdout.
 void print(std::string_view s);

@@ -11,8 +11,9 @@
 
 namespace {
 
-const command* const commands[] = {&stats_command,  &flat_command, &search_command, &callgraph_command,
-                                   &render_command, &diff_command, &demo_command};
+const command* const commands[] = {&stats_command,    &flat_command,     &search_command, &callgraph_command,
+                                   &render_command,   &diff_command,     &generate_command, &convert_command,
+                                   &dacapo_command,   &demo_command};
 
 constexpr std::string_view overview =
     "ccrc - calling context profiles: statistics, flat profiles, call graphs, ring charts, diffs\n"
@@ -20,7 +21,8 @@ constexpr std::string_view overview =
     "usage: ccrc COMMAND [ARGS] [--timings] [--help]\n"
     "\n"
     "PROFILE is a folded-stacks file ('main;f;g 42', outermost frame first; several trailing\n"
-    "numbers are several metrics, named by a '# metrics: a b' line) or '-' for stdin.\n"
+    "numbers are several metrics, named by a '# metrics: a b' line), a .cct (text) or .cctb\n"
+    "(binary) file, or '-' for stdin.\n"
     "--timings prints the duration of each phase as one JSON line on stderr.\n"
     "\n"
     "commands:\n";

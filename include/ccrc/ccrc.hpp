@@ -37,6 +37,8 @@
 #include <ccrc/graph/display_tree.hpp>
 
 #include <ccrc/io/folded.hpp>
+#include <ccrc/io/cct_text.hpp>
+#include <ccrc/io/cct_binary.hpp>
 
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
@@ -44,9 +46,13 @@
 #include <ccrc/geometry/label.hpp>
 #include <ccrc/geometry/colour.hpp>
 #include <ccrc/geometry/highlight.hpp>
+
 #include <ccrc/diff/match.hpp>
 #include <ccrc/diff/diff.hpp>
 #include <ccrc/diff/hot_path.hpp>
 #include <ccrc/diff/rank.hpp>
 #include <ccrc/diff/blueprint.hpp>
 #include <ccrc/diff/series.hpp>
+
+#include <ccrc/generate/generator.hpp>
+#include <ccrc/generate/dacapo.hpp>

@@ -17,6 +17,8 @@ class parse_error : public error {
  public:
   parse_error(std::uint64_t line, const std::string& reason)
       : error("line " + std::to_string(line) + ": " + reason), line_(line) {}
+  /// Malformed input of a format without lines (a binary file): what() is the reason alone.
+  explicit parse_error(const std::string& reason) : error(reason), line_(0) {}
 
   /// 1-based line of the input where the problem was found (0: not tied to a line).
   [[nodiscard]] std::uint64_t line() const noexcept { return line_; }

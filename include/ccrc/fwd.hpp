@@ -35,6 +35,9 @@ class call_graph;
 template <class Tree>
 struct graph_tree;
 struct folded_options;
+struct cct_shape;
+struct generator_model;
+struct dacapo_benchmark;
 struct error;
 class parse_error;
 struct capacity_error;

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <utility>
 #include <vector>
@@ -122,4 +123,42 @@ TEST_CASE("memory: the structure costs about 16 bytes a node plus the child inde
   double per_node = static_cast<double>(t.memory_bytes() - t.symbols().memory_bytes()) / static_cast<double>(t.size());
   CHECK(per_node >= 16.0);
   CHECK(per_node < 28.0);
+}
+
+TEST_CASE("from_columns builds the tree find_or_add_child builds, wide parents included, and finds repeated frames") {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    test::rng r{seed};
+    ccrc::call_tree t;
+    std::vector<ccrc::frame_id> frames;
+    for (std::uint32_t i = 0; i < 2 + r.below(60); ++i) frames.push_back(t.intern("m" + std::to_string(i)));
+    std::uint32_t size = 1 + r.below(3000);
+    while (t.size() < size) {  // often under the root and recent nodes: wide and narrow parents
+      std::uint32_t n = static_cast<std::uint32_t>(t.size());
+      ccrc::node_id parent = r.chance(0.3) ? r.below(std::min<std::uint32_t>(n, 3)) : n - 1 - r.below(std::min<std::uint32_t>(n, 20));
+      t.find_or_add_child(parent, frames[r.below(static_cast<std::uint32_t>(frames.size()))]);
+    }
+    std::vector<ccrc::node_id> parents(t.parents().begin(), t.parents().end());
+    std::vector<ccrc::frame_id> fs(t.frames().begin(), t.frames().end());
+    ccrc::node_id repeated;
+    ccrc::call_tree u = ccrc::call_tree::from_columns(t.symbols(), parents, fs, repeated);
+    REQUIRE(repeated == ccrc::null_node);
+    REQUIRE(u.size() == t.size());
+    for (ccrc::node_id n = 0; n < t.size(); ++n) {
+      CHECK(u.parent(n) == t.parent(n));
+      CHECK(u.last_child(n) == t.last_child(n));
+      CHECK(u.next_sibling(n) == t.next_sibling(n));
+      CHECK(u.find_child(t.parent(n) == ccrc::null_node ? 0 : t.parent(n), t.frame(n)) == (n == 0 ? ccrc::null_node : n));
+    }
+    for (ccrc::frame_id f : frames) CHECK(u.find_child(ccrc::root_node, f) == t.find_child(ccrc::root_node, f));
+    // Repeat a node's frame under its parent: narrow or wide, found.
+    if (t.size() > 2) {
+      ccrc::node_id victim = 2 + r.below(static_cast<std::uint32_t>(t.size() - 2));
+      ccrc::node_id sibling = t.first_child(t.parent(victim));
+      if (sibling != victim) {
+        fs[victim] = t.frame(sibling);
+        (void)ccrc::call_tree::from_columns(t.symbols(), parents, fs, repeated);
+        CHECK(repeated == victim);
+      }
+    }
+  }
 }

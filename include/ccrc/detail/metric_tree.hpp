@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
+#include <utility>
 
 namespace ccrc::detail {
 
@@ -66,6 +67,7 @@ class metric_tree {
 
  protected:
   metric_tree() = default;
+  explicit metric_tree(call_tree&& t) noexcept : tree_(std::move(t)) {}
 
   // Geometric growth, so that reserving before every insertion stays amortised O(1).
   static std::size_t room_for(std::size_t n) noexcept {

@@ -35,6 +35,13 @@ class profile : public detail::metric_tree<profile> {
     for (auto& name : metric_names) add_metric(std::move(name));
   }
 
+  /// A profile over an existing structure, every metric zero at every node: how a reader that
+  /// builds the structure first (ccrc::read_cctb) avoids growing the columns node by node.
+  profile(call_tree&& tree, std::vector<std::string> metric_names) : base(std::move(tree)) {
+    if (metric_names.empty()) throw error("ccrc: a profile needs at least one metric");
+    for (auto& name : metric_names) add_metric(std::move(name));
+  }
+
   [[nodiscard]] std::size_t metric_count() const noexcept { return names_.size(); }
   [[nodiscard]] const std::vector<std::string>& metric_names() const noexcept { return names_; }
   [[nodiscard]] std::string_view metric_name(std::size_t i) const noexcept { return names_[i]; }

@@ -1,0 +1,34 @@
+#!/bin/sh
+# The peer comparison: the same generated DaCapo CCTs laid out by d3-hierarchy's partition in
+# Node.js and measured by ccrc's benchmarks, in one run.
+#
+#   benchmarks/d3/compare.sh [BUILD_DIR] [NAME...]     (default: build/release, all eleven)
+#
+# Needs the release build (cmake --preset release && cmake --build --preset release) and
+# `npm ci` in benchmarks/d3. Without node, says so and exits 0.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-build/release}
+[ $# -gt 0 ] && shift
+names=${*:-"antlr bloat chart eclipse fop hsqldb jython luindex lusearch pmd xalan"}
+
+if ! command -v node >/dev/null 2>&1; then
+  echo "d3 comparison skipped: node is not installed"
+  exit 0
+fi
+if [ ! -d "$here/node_modules/d3-hierarchy" ]; then
+  (cd "$here" && npm ci --no-audit --no-fund >/dev/null) || { echo "d3 comparison skipped: npm ci failed"; exit 0; }
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+filter=$(echo "$names" | tr ' ' '|')
+"$build/benchmarks/ccrc_bench_dacapo" --benchmark_filter="^(inclusive|ring_layout)/($filter)\$" \
+  --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out="$work/ccrc.json" >/dev/null
+for name in $names; do
+  "$build/examples/ccrc" generate --like "$name" -o "$work/$name.cct" >/dev/null
+done
+files=""
+for name in $names; do files="$files $work/$name.cct"; done
+# shellcheck disable=SC2086
+node --max-old-space-size=8192 "$here/partition.mjs" --ccrc "$work/ccrc.json" $files

@@ -1,0 +1,109 @@
+// ccrc generate: a synthetic profile with the statistics of a DaCapo CCT, or of your choice.
+#include "command.hpp"
+
+#include <ccrc/generate/dacapo.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace {
+
+// A whole number >= `least` from option `name`, if given.
+std::optional<std::uint64_t> whole(const cli::args& a, std::string_view name, double least = 1) {
+  auto v = a.number(name);
+  if (!v) return std::nullopt;
+  if (*v < least || *v != std::floor(*v) || *v > 1e15)
+    throw cli::usage_error(std::string(name) + " expects a whole number of at least " + cli::format_value(least) +
+                           ", not '" + *a.value(name) + "'");
+  return static_cast<std::uint64_t>(*v);
+}
+
+int run(const cli::args& a, cli::timings& t) {
+  a.expect_at_most(0);
+  auto out = a.value("-o");
+  if (!out) throw cli::usage_error("missing -o FILE");
+  cli::check_output_path(*out);
+  std::uint64_t seed = whole(a, "--seed", 0).value_or(1);
+  ccrc::cct_shape shape;
+  ccrc::generator_model model;
+  std::string what;
+  if (auto like = a.value("--like")) {
+    for (std::string_view o : {"--nodes", "--depth", "--methods", "--calls", "--recursion-free-nodes", "--recursion-free-depth"})
+      if (a.value(o)) throw cli::usage_error(std::string(o) + " and --like exclude each other (use --scale)");
+    const ccrc::dacapo_benchmark* b = ccrc::find_dacapo(*like);
+    if (!b) {
+      std::string known;
+      for (const auto& d : ccrc::dacapo_benchmarks) known += (known.empty() ? "" : ", ") + std::string(d.name);
+      throw cli::usage_error("--like: no benchmark '" + *like + "' (known: " + known + ")");
+    }
+    shape = b->shape;
+    model = b->model;
+    what = std::string(b->name);
+    if (auto scale = a.number("--scale")) {
+      if (!(*scale > 0) || *scale > 1000) throw cli::usage_error("--scale expects a factor above 0 (and at most 1000)");
+      shape = ccrc::scaled(shape, *scale);
+      what += " x" + cli::format_value(*scale, 4);
+    }
+  } else {
+    if (a.value("--scale")) throw cli::usage_error("--scale needs --like");
+    auto nodes = whole(a, "--nodes"), depth = whole(a, "--depth"), methods = whole(a, "--methods");
+    if (!nodes || !depth || !methods) throw cli::usage_error("give --like NAME, or --nodes, --depth and --methods");
+    if (*depth >= ccrc::unlimited_depth) throw cli::usage_error("--depth is too large");
+    shape.nodes = *nodes;
+    shape.max_depth = static_cast<std::uint32_t>(*depth);
+    shape.methods = *methods;
+    shape.calls = static_cast<double>(whole(a, "--calls").value_or(100 * *nodes));
+    // Without recursion-free targets: half the contexts come from recursion, the
+    // recursion-free tree half as deep (within what the other numbers allow).
+    std::uint64_t free_nodes = whole(a, "--recursion-free-nodes").value_or(std::min(*nodes, std::max(*methods, (*nodes + 1) / 2)));
+    shape.recursion_free_nodes = free_nodes;
+    std::uint64_t free_depth = whole(a, "--recursion-free-depth").value_or(
+        free_nodes == *nodes ? *depth : std::min({*methods, free_nodes, std::max<std::uint64_t>(1, (*depth + 1) / 2)}));
+    if (free_depth >= ccrc::unlimited_depth) throw cli::usage_error("--recursion-free-depth is too large");
+    shape.recursion_free_depth = static_cast<std::uint32_t>(free_depth);
+    what = "custom";
+  }
+  t.phase("generate");
+  ccrc::profile p = ccrc::generate_cct(shape, seed, model);
+  cli::save_profile(*out, p, t);
+  if (*out != "-") {
+    print(what + " (seed " + std::to_string(seed) + "): " + std::to_string(shape.nodes) + " contexts, depth " +
+          std::to_string(shape.max_depth) + ", " + std::to_string(shape.methods) + " methods, " +
+          cli::format_value(shape.calls) + " calls; without recursion " + std::to_string(shape.recursion_free_nodes) +
+          " contexts, depth " + std::to_string(shape.recursion_free_depth) + " -> " + *out + "\n");
+  }
+  return 0;
+}
+
+}  // namespace
+
+const command generate_command{
+    "generate",
+    "a synthetic profile shaped like one of the papers' DaCapo CCTs (Table I), or as you say",
+    "usage: ccrc generate --like NAME [--scale F] [--seed S] -o FILE\n"
+    "       ccrc generate --nodes N --depth D --methods U [--calls C]\n"
+    "                     [--recursion-free-nodes N2] [--recursion-free-depth D2] [--seed S] -o FILE\n"
+    "\n"
+    "Generates a calling context tree with exactly the given statistics, deterministic for a\n"
+    "seed, with metrics calls and bytecodes (the model is described in README.md).\n"
+    "\n"
+    "  --like NAME   a row of Table I: antlr, bloat, chart, eclipse, fop, hsqldb, jython,\n"
+    "                luindex, lusearch, pmd or xalan\n"
+    "  --scale F     with --like: F times the contexts and calls, the same depths\n"
+    "  --nodes N     calling contexts\n"
+    "  --depth D     maximum depth\n"
+    "  --methods U   distinct methods\n"
+    "  --calls C     the total of metric calls (default: 100 per context)\n"
+    "  --recursion-free-nodes N2, --recursion-free-depth D2\n"
+    "                contexts and depth after recursion elimination (default: half of each)\n"
+    "  --seed S      the random seed (default 1)\n"
+    "  -o FILE       the output; its extension says the format: .cctb (binary), .cct (text),\n"
+    "                .folded (folded stacks: large for deep trees); '-' writes folded stacks\n"
+    "                to stdout\n",
+    {{"--like", "--scale", "--nodes", "--depth", "--methods", "--calls", "--recursion-free-nodes",
+      "--recursion-free-depth", "--seed", "-o"},
+     {}},
+    run,
+};
