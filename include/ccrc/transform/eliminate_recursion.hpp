@@ -49,9 +49,9 @@ template <class Tree>
 [[nodiscard]] transformed<Tree> eliminate_recursion(const Tree& in, recursion policy = recursion::all) {
   const call_tree& t = in.tree();
   const symbol_table& syms = t.symbols();
-  transformed<Tree> result{detail::empty_like(in), std::vector<node_id>(t.size(), null_node)};
-  Tree& out = result.tree;
-  std::vector<node_id>& map = result.node_map;
+  call_tree out;  // the structure alone: metrics are added at the end, column by column
+  out.symbols() = syms;
+  std::vector<node_id> map(t.size(), null_node);
   map[root_node] = root_node;
 
   std::vector<std::uint32_t> out_depth{0};  // depth of each output node
@@ -64,6 +64,7 @@ template <class Tree>
     node_id latest;
   };
   std::vector<saved> undo;  // one entry per input node on the current input path
+  undo.reserve(256);
 
   // Where the callees of each input node go: its own output node, except for a call that
   // drop_repeats removes from the path, whose callees go where its caller's go.
@@ -83,7 +84,7 @@ template <class Tree>
       node_id w = latest[m];
       if (w != null_node && out_depth[w] <= out_depth[parent_out] && path[out_depth[w]] == w) o = w;
     } else if (policy == recursion::direct) {
-      if (parent_out != root_node && out.tree().method(parent_out) == m) o = parent_out;
+      if (parent_out != root_node && out.method(parent_out) == m) o = parent_out;
     } else if (latest[m] != null_node) {
       // drop_repeats: the output path holds exactly the methods of the input path, so m is on
       // it iff an input ancestor has method m; this call is dropped, its callees stay put.
@@ -110,7 +111,8 @@ template <class Tree>
     undo.pop_back();
   };
   depth_first(tree_view(t), enter, leave);
-  detail::add_through(out, in, map);
+  transformed<Tree> result{detail::with_structure(in, std::move(out)), std::move(map)};
+  detail::add_through(result.tree, in, result.node_map);
   return result;
 }
 

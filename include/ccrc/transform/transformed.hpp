@@ -36,6 +36,17 @@ Tree empty_like(const Tree& in) {
   return out;
 }
 
+/// A tree with the metrics of `in`, the structure `structure` (built beside it, with a copy of
+/// in's symbol table) and every metric zero: transforms build the bare structure first, so
+/// that no metric column grows node by node, then add the metrics with add_through.
+template <class Tree>
+Tree with_structure(const Tree& in, call_tree&& structure) {
+  if constexpr (std::is_same_v<Tree, profile>)
+    return profile(std::move(structure), in.metric_names());
+  else
+    return Tree(std::move(structure));
+}
+
 /// Adds every node's metrics of `in` to node map[n] of `out` (same metrics, in the same
 /// order); nodes mapped to null_node are skipped. Column by column: O(n) sequential reads.
 template <metric_spec... Metrics>

@@ -48,6 +48,10 @@ class cct : public detail::metric_tree<cct<Metrics...>> {
 
   cct() { grow_columns(1); }
 
+  /// A cct with the structure `tree`, every metric zero at every node: how a transform that
+  /// builds the structure first adds the metrics afterwards.
+  explicit cct(call_tree&& tree) : base(std::move(tree)) { grow_columns(this->size()); }
+
   /// The I-th metric column, indexed by node_id.
   template <std::size_t I>
   [[nodiscard]] std::span<value_type<I>> column() noexcept {
