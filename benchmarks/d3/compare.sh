@@ -23,12 +23,14 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 filter=$(echo "$names" | tr ' ' '|')
-"$build/benchmarks/ccrc_bench_dacapo" --benchmark_filter="^(inclusive|ring_layout)/($filter)\$" \
+"$build/benchmarks/ccrc_bench_dacapo" --benchmark_filter="^inclusive/($filter)\$" \
   --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out="$work/ccrc.json" >/dev/null
+"$build/benchmarks/ccrc_bench_dacapo_views" --benchmark_filter="^ring_layout(_uncut)?/($filter)\$" \
+  --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out="$work/ccrc_views.json" >/dev/null
 for name in $names; do
   "$build/examples/ccrc" generate --like "$name" -o "$work/$name.cct" >/dev/null
 done
 files=""
 for name in $names; do files="$files $work/$name.cct"; done
 # shellcheck disable=SC2086
-node --max-old-space-size=8192 "$here/partition.mjs" --ccrc "$work/ccrc.json" $files
+node --max-old-space-size=8192 "$here/partition.mjs" --ccrc "$work/ccrc.json" --ccrc "$work/ccrc_views.json" $files

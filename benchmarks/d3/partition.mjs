@@ -7,9 +7,10 @@
 // descendants'), and partition().size([2 pi, 450]) (angles and radii of every node: a ring
 // chart in 1440x900 pixels, no culling). CPU time of the process (its garbage collector's
 // threads included; ccrc's figures are CPU time too), median of N runs after one warm-up.
-// With --ccrc, the
-// ccrc benchmarks `inclusive/NAME` (beside .sum()) and `ring_layout/NAME` (beside partition)
-// are read from the file, NAME being the tree file's base name (pmd.cct -> pmd).
+// With --ccrc (repeatable), the ccrc benchmarks `inclusive/NAME` (beside .sum()),
+// `ring_layout_uncut/NAME` (every context laid out: the same work as partition) and
+// `ring_layout/NAME` (segments under a pixel culled into lines, what ccrc render draws) are
+// read from the files, NAME being the tree file's base name (pmd.cct -> pmd).
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { hierarchy, partition } from "d3-hierarchy";
@@ -47,33 +48,38 @@ function median(times) {
   return sorted[sorted.length >> 1];
 }
 
-function ccrcTimes(file) {
-  if (!file) return new Map();
-  const json = JSON.parse(readFileSync(file, "utf8"));
+function ccrcTimes(files) {
   const unit = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
-  return new Map(json.benchmarks.filter((b) => b.run_type === "iteration").map((b) => [b.name, b.cpu_time * unit[b.time_unit]]));
+  const times = new Map();
+  for (const file of files) {
+    const json = JSON.parse(readFileSync(file, "utf8"));
+    for (const b of json.benchmarks) if (b.run_type === "iteration") times.set(b.name, b.cpu_time * unit[b.time_unit]);
+  }
+  return times;
 }
 
 const args = process.argv.slice(2);
-let runs = 5, ccrcFile = null;
+let runs = 5;
+const ccrcFiles = [];
 const files = [];
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === "--runs") runs = Number(args[++i]);
-  else if (args[i] === "--ccrc") ccrcFile = args[++i];
+  else if (args[i] === "--ccrc") ccrcFiles.push(args[++i]);
   else files.push(args[i]);
 }
 if (files.length === 0) {
   console.error("usage: node partition.mjs [--runs N] [--ccrc BENCHMARKS.json] TREE.cct...");
   process.exit(2);
 }
-const ccrc = ccrcTimes(ccrcFile);
+const ccrc = ccrcTimes(ccrcFiles);
 const fmt = (ms) => (ms === undefined ? "pending" : ms < 10 ? ms.toPrecision(2) : ms.toFixed(0));
 const ratio = (theirs, ours) => (ours === undefined || ours <= 0 ? "" : ` (${(theirs / ours).toFixed(0)}x)`);
 
 console.log(`d3-hierarchy ${JSON.parse(readFileSync(new URL("./node_modules/d3-hierarchy/package.json", import.meta.url))).version}, ` +
-            `node ${process.version}; CPU milliseconds, median of ${runs} runs; ccrc from ${ccrcFile ?? "(no --ccrc file)"}`);
-console.log("(Nx): d3's time over ccrc's for the same work: sum beside inclusive, partition beside ring layout");
-console.log("tree          nodes    read  hierarchy    sum  partition | ccrc inclusive  ccrc ring layout");
+            `node ${process.version}; CPU milliseconds, median of ${runs} runs; ccrc from ${ccrcFiles.join(", ") || "(no --ccrc file)"}`);
+console.log("(Nx): d3's time over ccrc's: sum beside inclusive, partition beside the uncut ring layout (the same");
+console.log("work) and beside the culled one (what a viewer draws)");
+console.log("tree          nodes    read  hierarchy    sum  partition | ccrc inclusive   ring, uncut   ring, culled");
 for (const file of files) {
   const name = basename(file).replace(/\.cct$/, "");
   let t = cpu();
@@ -93,8 +99,9 @@ for (const file of files) {
     times.hierarchy.push(t1 - t), times.sum.push(t2 - t1), times.partition.push(t3 - t2);
   }
   const [h, s, p] = [median(times.hierarchy), median(times.sum), median(times.partition)];
-  const inclusive = ccrc.get(`inclusive/${name}`), layout = ccrc.get(`ring_layout/${name}`);
+  const inclusive = ccrc.get(`inclusive/${name}`), uncut = ccrc.get(`ring_layout_uncut/${name}`);
+  const culled = ccrc.get(`ring_layout/${name}`);
   console.log(`${name.padEnd(10)} ${String(nodes).padStart(8)} ${readMs.toFixed(0).padStart(7)} ${h.toFixed(1).padStart(10)} ` +
               `${s.toFixed(1).padStart(6)} ${p.toFixed(1).padStart(10)} | ${(fmt(inclusive) + ratio(s, inclusive)).padStart(14)} ` +
-              `${(fmt(layout) + ratio(p, layout)).padStart(17)}`);
+              `${(fmt(uncut) + ratio(p, uncut)).padStart(13)} ${(fmt(culled) + ratio(p, culled)).padStart(14)}`);
 }

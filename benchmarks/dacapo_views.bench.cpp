@@ -1,0 +1,158 @@
+// The DaCapo suite, continued: what a viewer of the eleven profiles computes. Ring chart
+// geometry at the papers' settings (1440x900, angle proportional to ag(bytecodes), 001 §7.2)
+// with culling, with the ring_index a viewer keeps, cut at depth 10, and uncut (every context
+// a segment: the baseline culling is measured against); hit testing; the call graph and its
+// display tree. Figures 13-16's sweep over depths 2..150 is ring_depth/NAME/DEPTH.
+#include "support/dacapo.hpp"
+
+#include <ccrc/algorithm/depth.hpp>
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/geometry/ring_index.hpp>
+#include <ccrc/graph/call_graph.hpp>
+#include <ccrc/graph/display_tree.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+// What a viewer computes once per profile and metric: ag(bytecodes), heights, the index.
+struct viewer {
+  std::vector<double> ag;
+  std::vector<std::uint32_t> heights;
+  std::unique_ptr<ccrc::ring_index> index;
+};
+
+const viewer& viewer_of(std::string_view name) {
+  static std::map<std::string, viewer, std::less<>> cache;
+  auto it = cache.find(name);
+  if (it == cache.end()) {
+    const ccrc::profile& p = bench::dacapo(name);
+    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr};
+    v.index = std::make_unique<ccrc::ring_index>(p.tree(), v.ag);
+    it = cache.emplace(std::string(name), std::move(v)).first;
+  }
+  return it->second;
+}
+
+ccrc::ring_layout layout(std::string_view name, std::uint32_t depth, double min_px, bool indexed) {
+  const viewer& v = viewer_of(name);
+  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(bench::dacapo(name).tree(), ccrc::root_node, depth), v.ag);
+  ccrc::ring_options o = ccrc::on_canvas(1440, 900, {.min_arc_px = min_px});
+  o.heights = v.heights;
+  if (indexed) o.index = v.index.get();
+  return ccrc::ring_chart(view, v.ag, o);
+}
+
+void time_layout(benchmark::State& state, std::string_view name, std::uint32_t depth, double min_px, bool indexed) {
+  // Untimed, twice: prepares the viewer, and grows the heap to hold the chart being replaced
+  // and its replacement, so that no timed iteration pays the VM's page faults.
+  ccrc::ring_layout chart = layout(name, depth, min_px, indexed);
+  chart = layout(name, depth, min_px, indexed);
+  for (auto _ : state) {
+    chart = layout(name, depth, min_px, indexed);
+    benchmark::DoNotOptimize(chart.segments.data());
+  }
+  state.counters["segments"] = static_cast<double>(chart.segments.size());
+  state.counters["lines"] = static_cast<double>(chart.count(ccrc::segment_kind::line));
+  bench::set_items(state, bench::dacapo(name).size());
+}
+
+// The whole tree with culling at 1 px, children sorted per layout (what `ccrc render` does).
+void ring_layout(benchmark::State& state, std::string_view name) {
+  time_layout(state, name, ccrc::unlimited_depth, 1, false);
+}
+// The same with the viewer's ring_index: only what is visible is read.
+void ring_layout_indexed(benchmark::State& state, std::string_view name) {
+  time_layout(state, name, ccrc::unlimited_depth, 1, true);
+}
+void ring_layout_depth10(benchmark::State& state, std::string_view name) { time_layout(state, name, 10, 1, true); }
+// No culling: every context becomes a segment.
+void ring_layout_uncut(benchmark::State& state, std::string_view name) {
+  time_layout(state, name, ccrc::unlimited_depth, 0, false);
+}
+
+// Building the index, once per profile and metric.
+void ring_index(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  const viewer& v = viewer_of(name);
+  for (auto _ : state) {
+    ccrc::ring_index index(p.tree(), v.ag);
+    benchmark::DoNotOptimize(index.children(0).data());
+  }
+  bench::set_items(state, p.size());
+}
+
+// Hit tests at 4,096 random points of the canvas of the culled, full-depth chart.
+void hit_test(benchmark::State& state, std::string_view name) {
+  ccrc::ring_layout chart = layout(name, ccrc::unlimited_depth, 1, true);
+  bench::rng r{7};
+  std::vector<ccrc::point> points(4096);
+  for (auto& pt : points) pt = {1440 * r.uniform(), 900 * r.uniform()};
+  std::size_t hits = 0;
+  for (auto _ : state) {
+    for (const auto& pt : points) hits += ccrc::hit_test(chart, pt.x, pt.y).has_value();
+    benchmark::DoNotOptimize(hits);
+  }
+  state.counters["segments"] = static_cast<double>(chart.segments.size());
+  bench::set_items(state, points.size());
+}
+
+// Kaes's call graph of ag(bytecodes) (c_i, c_t, edges), and its display tree.
+void call_graph(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  std::size_t edges = 0;
+  for (auto _ : state) {
+    ccrc::call_graph g(p.tree(), p.column("bytecodes"));
+    edges = g.edges().size();
+    benchmark::DoNotOptimize(g.edges().data());
+  }
+  state.counters["edges"] = static_cast<double>(edges);
+  bench::set_items(state, p.size());
+}
+
+void display_tree(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  ccrc::call_graph g(p.tree(), p.column("bytecodes"));
+  for (auto _ : state) {
+    auto gt = ccrc::display_tree(p, g);
+    benchmark::DoNotOptimize(gt.tree.size());
+  }
+  bench::set_items(state, p.size());
+}
+
+// Figures 13-16: the culled, indexed layout of each profile at depths 2..150.
+void ring_depths() {
+  for (const auto& b : ccrc::dacapo_benchmarks) {
+    std::string_view name = b.name;
+    for (std::uint32_t depth : {2u, 5u, 10u, 20u, 50u, 100u, 150u})
+      benchmark::RegisterBenchmark(("ring_depth/" + std::string(name) + "/" + std::to_string(depth)).c_str(),
+                                   [name, depth](benchmark::State& state) { time_layout(state, name, depth, 1, true); })
+          ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+[[maybe_unused]] const bool registered = [] {
+  bench::register_dacapo("ring_layout", ring_layout, benchmark::kMicrosecond);
+  bench::register_dacapo("ring_layout_indexed", ring_layout_indexed, benchmark::kMicrosecond);
+  bench::register_dacapo("ring_layout_depth10", ring_layout_depth10, benchmark::kMicrosecond);
+  bench::register_dacapo("ring_layout_uncut", ring_layout_uncut);
+  bench::register_dacapo("ring_index", ring_index);
+  bench::register_dacapo("hit_test", hit_test, benchmark::kMicrosecond);
+  bench::register_dacapo("call_graph", call_graph);
+  bench::register_dacapo("display_tree", display_tree);
+  ring_depths();
+  bench::ratio("ring_layout", "ring_layout_uncut");
+  bench::ratio("ring_layout_indexed", "ring_layout_uncut");
+  return true;
+}();
+
+}  // namespace
+
+CCRC_DACAPO_BENCHMARK_MAIN()
