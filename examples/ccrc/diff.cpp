@@ -1,9 +1,13 @@
 // ccrc diff: two runs compared context by context, as JSON or as Rizel's performance
 // evolution blueprint (SVG).
 #include "command.hpp"
+#include "ring_render.hpp"
 #include "svg.hpp"
 
+#include <ccrc/algorithm/depth.hpp>
 #include <ccrc/diff/blueprint.hpp>
+#include <ccrc/diff/diff_ring.hpp>
+#include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/diff/hot_path.hpp>
 #include <ccrc/diff/rank.hpp>
 #include <ccrc/error.hpp>
@@ -346,6 +350,27 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   return out;
 }
 
+// ---- The diff ring chart: the second run's ring chart, coloured by the diff's classes.
+
+std::string ring_of(const ccrc::cct_diff& d, const ccrc::profile& new_p, const metrics& m, const std::string& new_path,
+                    bool html) {
+  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(new_p);
+  std::vector<std::uint32_t> heights = ccrc::heights(new_p.tree());
+  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(new_p.tree()), ag[m.new_index]);
+  ccrc::ring_layout chart = ccrc::ring_chart(view, ag[m.new_index], render::chart_area(1440, 900, {.heights = heights}));
+  std::string title = "diff: " + new_path.substr(new_path.find_last_of('/') + 1);
+  render::ring_picture pic{new_p, chart, ag, m.new_index, "angle", 1440, 900, title, {}};
+  // The blueprint's colours, but unchanged in light grey: white rings would vanish.
+  auto fill = [](ccrc::diff_status s) { return s == ccrc::diff_status::unchanged ? "#e4e4e4" : fill_of(s); };
+  for (const ccrc::diff_ring_segment& s : ccrc::diff_ring(d, chart)) {
+    pic.fills.emplace_back(fill(s.status));
+    pic.notes.push_back("H " + percent_text(s.height, true) + ", " + std::string(ccrc::to_string(s.status)));
+  }
+  for (const auto& st : styles)
+    if (st.status != ccrc::diff_status::removed) pic.key.emplace_back(fill(st.status), st.label);
+  return html ? render::ring_html(pic) : render::ring_svg(pic);
+}
+
 std::uint32_t whole_number(const cli::args& a, std::string_view option, double fallback) {
   double v = a.number(option).value_or(fallback);
   if (v < 0 || v != std::floor(v) || v > 1e9)
@@ -362,8 +387,11 @@ int run(const cli::args& a, cli::timings& t) {
   const std::string& old_path = a.positional(0, "OLD");
   const std::string& new_path = a.positional(1, "NEW");
   auto out_path = a.value("-o");
-  if (out_path && !ends_with(*out_path, ".svg") && !ends_with(*out_path, ".json"))
-    throw cli::usage_error("-o expects a file ending in .svg or .json, not '" + *out_path + "'");
+  std::string chart = a.value("--chart").value_or("blueprint");
+  if (chart != "blueprint" && chart != "ring") throw cli::usage_error("--chart expects blueprint or ring, not '" + chart + "'");
+  bool html = out_path && ends_with(*out_path, ".html");
+  if (out_path && !ends_with(*out_path, ".svg") && !ends_with(*out_path, ".json") && !(html && chart == "ring"))
+    throw cli::usage_error("-o expects a file ending in .svg or .json (or .html with --chart ring), not '" + *out_path + "'");
   double epsilon = a.number("--epsilon").value_or(1e-4);
   if (epsilon < 0) throw cli::usage_error("--epsilon expects a number >= 0");
   std::uint32_t max_chain = whole_number(a, "--max-chain", 4);
@@ -397,8 +425,9 @@ int run(const cli::args& a, cli::timings& t) {
   if (to_json_file) json.add(file.get());
   if (!json.empty()) write_json(json, d, m, hot, top, max_chain);
   if (file && !to_json_file) {
-    std::string svg = svg_of(d, m, shown_contexts(d, top), old_path, new_path);
-    std::fwrite(svg.data(), 1, svg.size(), file.get());
+    std::string picture = chart == "ring" ? ring_of(d, new_p, m, new_path, html)
+                                          : svg_of(d, m, shown_contexts(d, top), old_path, new_path);
+    std::fwrite(picture.data(), 1, picture.size(), file.get());
   }
   if (file) {
     bool failed = std::ferror(file.get()) != 0;
@@ -414,8 +443,8 @@ int run(const cli::args& a, cli::timings& t) {
 const command diff_command{
     "diff",
     "two runs compared context by context: JSON, or the performance evolution blueprint",
-    "usage: ccrc diff OLD NEW [-o OUT.svg|OUT.json] [--json] [--metric NAME] [--calls NAME]\n"
-    "                 [--modified FILE] [--epsilon X] [--max-chain N] [--top N]\n"
+    "usage: ccrc diff OLD NEW [-o OUT.svg|OUT.json] [--json] [--chart blueprint|ring] [--metric NAME]\n"
+    "                 [--calls NAME] [--modified FILE] [--epsilon X] [--max-chain N] [--top N]\n"
     "\n"
     "Matches the calling contexts of two runs (OLD, the first, and NEW, the second: two\n"
     "versions, two inputs) and compares them as Rizel's performance evolution blueprint does.\n"
@@ -431,6 +460,8 @@ const command diff_command{
     "  -o OUT.svg      write the blueprint: boxes with height |H| and width W, callers above\n"
     "                  callees, coloured by status, numbers in tooltips; it shows the delta\n"
     "                  hot path and the --top contexts with their callers\n"
+    "  --chart ring    with -o OUT.svg or OUT.html: draw instead the ring chart of NEW with each\n"
+    "                  segment coloured by its context's status, H in the tooltips\n"
     "  -o OUT.json     write the JSON document (below) to a file\n"
     "  --json          print the JSON document: {\"metric\": \"...\", \"calls_metric\": \"...\",\n"
     "                  \"total_old\": X, \"total_new\": Y, \"epsilon\": E, \"max_chain\": N,\n"
@@ -447,6 +478,6 @@ const command diff_command{
     "  --epsilon X     |H| below X is unchanged (default 0.0001: a hundredth of a percent)\n"
     "  --max-chain N   the longest chain of inserted or removed methods searched (default 4)\n"
     "  --top N         how many contexts of largest |H| to list and show (default 40)\n",
-    {{"-o", "--metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
+    {{"-o", "--chart", "--metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
     run,
 };

@@ -137,6 +137,7 @@ void segment_element(svg::document& doc, const ring_picture& pic, std::size_t i)
   const ccrc::ring_layout& chart = pic.chart;
   const ccrc::ring_segment& s = chart.segments[i];
   palette c = colours_of(pic, s.node);
+  if (!pic.fills.empty()) c = {pic.fills[i], pic.fills[i]};
   ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
   bool dim = !pic.highlight.empty() && h == ccrc::highlight_state::none;
   bool marked = h == ccrc::highlight_state::match || (s.kind == ccrc::segment_kind::line && h != ccrc::highlight_state::none);
@@ -162,6 +163,7 @@ void segment_element(svg::document& doc, const ring_picture& pic, std::size_t i)
   }
   if (dim) doc.attr("opacity", 0.3);
   std::string tip = tooltip_text(pic, s.node);
+  if (!pic.notes.empty()) tip += "\n" + pic.notes[i];
   if (s.contexts > 1)
     tip += "\n(and " + std::to_string(s.contexts - 1) + " more callees of " +
            std::string(name_of(pic.profile.tree(), chart.segments[s.parent].node)) + ", too thin to draw)";
@@ -227,8 +229,17 @@ void legend(svg::document& doc, const ring_picture& pic) {
     doc.raw("<text x=\"12\"").attr("y", y).raw(">").text(line).raw("</text>\n");
     y += 17;
   }
-  // The methods by self value in the centre's subtree: the pie of the papers' Figure 4(c).
   y += 10;
+  if (!pic.key.empty()) {
+    for (const auto& [colour, label] : pic.key) {
+      doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\" stroke=\"#888888\"").attr("fill", colour).raw("/>");
+      doc.raw("<text x=\"28\"").attr("y", y).raw(">").text(label).raw("</text>\n");
+      y += 16;
+    }
+    doc.raw("</g>\n");
+    return;
+  }
+  // The methods by self value in the centre's subtree: the pie of the papers' Figure 4(c).
   doc.raw("<text x=\"12\"").attr("y", y).raw(">").text("self " + std::string(metric) + " per method:").raw("</text>\n");
   y += 18;
   auto entries = ccrc::flat(ccrc::tree_view(t, center), pic.profile.column(pic.metric));

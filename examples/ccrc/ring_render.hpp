@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace render {
@@ -24,8 +25,14 @@ struct ring_picture {
   double width, height;    ///< the canvas, pixels
   std::string_view title;  ///< shown at the top of the legend (the profile's file name)
   /// One state per segment, or empty for no highlighting.
-  std::vector<ccrc::highlight_state> highlight;
+  std::vector<ccrc::highlight_state> highlight = {};
   ccrc::colour_by colours = ccrc::colour_by::method;
+  /// Optional, one per segment: a fill colour replacing the method's (a diff's classes).
+  std::vector<std::string> fills = {};
+  /// Optional, one per segment: a line added to its tooltip.
+  std::vector<std::string> notes = {};
+  /// Optional: the legend's colour key, (colour, label) pairs, replacing the list of methods.
+  std::vector<std::pair<std::string, std::string>> key = {};
 };
 
 /// An SVG document: one element per segment (a circle for the centre, a path per arc, a line

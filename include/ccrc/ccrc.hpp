@@ -53,6 +53,7 @@
 #include <ccrc/diff/rank.hpp>
 #include <ccrc/diff/blueprint.hpp>
 #include <ccrc/diff/series.hpp>
+#include <ccrc/diff/diff_ring.hpp>
 
 #include <ccrc/generate/generator.hpp>
 #include <ccrc/generate/dacapo.hpp>

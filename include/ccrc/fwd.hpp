@@ -51,6 +51,7 @@ struct context_matching;
 struct diff_run;
 struct diff_options;
 struct cct_diff;
+struct diff_ring_segment;
 enum class diff_status : std::uint8_t;
 struct blueprint_options;
 struct blueprint_box;

@@ -149,7 +149,7 @@ TEST_CASE("ccrc diff errors: usage (exit 2) and bad input (exit 1)") {
   CHECK(missing.err.rfind("ccrc diff: missing NEW\n\nusage: ccrc diff OLD NEW", 0) == 0);
   auto png = test::run_tool("diff " + xml_pair + " -o out.png");
   CHECK(png.status == 2);
-  CHECK(png.err.rfind("ccrc diff: -o expects a file ending in .svg or .json, not 'out.png'\n", 0) == 0);
+  CHECK(png.err.rfind("ccrc diff: -o expects a file ending in .svg or .json (or .html with --chart ring), not 'out.png'\n", 0) == 0);
   auto chain = test::run_tool("diff " + xml_pair + " --max-chain 1.5");
   CHECK(chain.status == 2);
   auto metric = test::run_tool("diff " + xml_pair + " --metric bytecodes");
@@ -161,4 +161,26 @@ TEST_CASE("ccrc diff errors: usage (exit 2) and bad input (exit 1)") {
   auto unwritable = test::run_tool("diff " + xml_pair + " -o /nonexistent/dir/out.svg");
   CHECK(unwritable.status == 1);
   CHECK(unwritable.err == "ccrc diff: cannot write /nonexistent/dir/out.svg\n");
+}
+
+TEST_CASE("ccrc diff --chart ring: the second run's ring chart coloured by class, H in the tooltips") {
+  std::string out = test::write_temp("diff_ring.svg", "");
+  auto r = test::run_tool("diff " + xml_pair + " --modified " + data + "xml_modified.txt --chart ring -o " + out);
+  REQUIRE(r.status == 0);
+  CHECK(std::system(("xmllint --noout '" + out + "'").c_str()) == 0);
+  std::string svg = read_file(out);
+  std::size_t new_method = svg.find("SAXBuilder.new_method()\ncalls: self 1, aggregated 1\nms: self 699");
+  REQUIRE(new_method != std::string::npos);
+  CHECK(svg.find("H +36.69 %, new</title>", new_method) != std::string::npos);
+  CHECK(svg.rfind("fill=\"#f2d62e\"", new_method) != std::string::npos);  // new: yellow
+  CHECK(svg.find("H -32.34 %, faster</title>") != std::string::npos);    // parse
+  CHECK(svg.find(">slower, modified</text>") != std::string::npos);      // the legend is the classes'
+  // The README's ring chart of the pair is the one this command renders.
+  CHECK(svg == read_file(data + "xml_diff_ring.svg"));
+  auto html = test::run_tool("diff " + xml_pair + " --chart ring -o " + test::write_temp("diff_ring.html", ""));
+  CHECK(html.status == 0);
+  auto bad = test::run_tool("diff " + xml_pair + " --chart pie -o " + out);
+  CHECK(bad.status == 2);
+  auto blueprint_html = test::run_tool("diff " + xml_pair + " -o " + test::write_temp("blueprint.html", ""));
+  CHECK(blueprint_html.status == 2);
 }

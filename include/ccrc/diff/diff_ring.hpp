@@ -1,0 +1,36 @@
+// ccrc - the diff ring chart: the second run's ring chart, each segment with its class and H.
+#pragma once
+
+#include <ccrc/diff/diff.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+
+#include <vector>
+
+namespace ccrc {
+
+/// What the diff says of one segment of a ring chart of the second run.
+struct diff_ring_segment {
+  diff_status status;  ///< never removed: the second run has no removed context
+  double height;       ///< H of the segment's context
+};
+
+/// The class and H of every segment of `chart`, a ring chart laid out over the second run's
+/// tree of `d` (`diff(first, second)`): a renderer colours the second run's chart by them, so
+/// that the blueprint's story reads on the ring chart (red where a context's share grew,
+/// green where it shrank, yellow where it is new). A line that stands for several thin
+/// siblings takes its first context's. O(segments).
+///
+///     auto chart = ccrc::ring_chart(ccrc::ring_chart_view(ccrc::tree_view(second.tree()), ag), ag, o);
+///     auto classes = ccrc::diff_ring(d, chart);  // classes[i] for chart.segments[i]
+[[nodiscard]] inline std::vector<diff_ring_segment> diff_ring(const cct_diff& d, const ring_layout& chart) {
+  std::vector<diff_ring_segment> out;
+  out.reserve(chart.segments.size());
+  for (const ring_segment& s : chart.segments) {
+    CCRC_ASSERT(s.node < d.matching.from_second.size(), "ccrc: the chart must be of the diff's second run");
+    node_id n = d.matching.from_second[s.node];
+    out.push_back({d.status[n], d.height[n]});
+  }
+  return out;
+}
+
+}  // namespace ccrc
