@@ -1,5 +1,6 @@
 #!/bin/sh
-# Draws the README's ring charts: the papers' Figures 3 and 4 from their Figure 1 profile.
+# Draws the README's ring charts: the papers' Figures 3 and 4 from their Figure 1 profile,
+# and a DaCapo-scale profile.
 # usage: docs/images/regenerate.sh [CCRC]
 #   CCRC: the ccrc tool (default build/demo/examples/ccrc, made by `cmake --workflow --preset demo`)
 set -eu
@@ -12,3 +13,9 @@ draw --mode angle -o docs/images/figure3b-angle.svg
 draw --mode area -o docs/images/figure3c-area.svg
 draw --root 'main;f' -o docs/images/figure4a-subtree.svg
 draw --depth 3 -o docs/images/figure4b-depth.svg
+# A DaCapo-scale profile: eclipse as generated to match Table I (2.17 million contexts),
+# 16 of its 131 levels, so that the picture stays under a megabyte.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$ccrc" generate --like eclipse -o "$work/eclipse.cctb" >/dev/null
+"$ccrc" render "$work/eclipse.cctb" --metric bytecodes --depth 16 --size 1000x650 -o docs/images/eclipse-depth16.svg

@@ -2,9 +2,6 @@
 #include "command.hpp"
 #include "ring_render.hpp"
 
-#include <ccrc/algorithm/depth.hpp>
-#include <ccrc/geometry/hit_test.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -12,9 +9,8 @@
 namespace {
 
 // The file format by extension.
-enum class format { svg, html, json };
-
-format format_of(const std::string& path) {
+render::format format_of(const std::string& path) {
+  using render::format;
   auto ends_with = [&](std::string_view ext) {
     return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
   };
@@ -64,52 +60,31 @@ int run(const cli::args& a, cli::timings& t) {
   auto out = a.value("-o");
   if (!out) out = a.value("--output");
   if (!out) throw cli::usage_error("missing -o OUT.svg|OUT.html|OUT.json");
-  format fmt = format_of(*out);
-  static constexpr const char* modes[] = {"equal", "angle", "area"};
+  render::request r;
+  r.format = format_of(*out);
   static constexpr const char* orders[] = {"value", "name", "insertion"};
   static constexpr const char* colourings[] = {"method", "package"};
-  auto sizing = choice(a, "--mode", modes, ccrc::ring_sizing::angle);
-  auto order = choice(a, "--order", orders, ccrc::child_order::value);
-  auto colours = choice(a, "--colour-by", colourings, ccrc::colour_by::method);
-  double min_px = a.number("--min-px").value_or(1);
-  double padding = a.number("--padding").value_or(0);
-  if (min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
-  if (padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
-  auto [width, height] = size_of(a);
+  r.sizing = choice(a, "--mode", render::mode_names, ccrc::ring_sizing::angle);
+  r.order = choice(a, "--order", orders, ccrc::child_order::value);
+  r.colours = choice(a, "--colour-by", colourings, ccrc::colour_by::method);
+  r.min_px = a.number("--min-px").value_or(1);
+  r.padding = a.number("--padding").value_or(0);
+  if (r.min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
+  if (r.padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
+  std::tie(r.width, r.height) = size_of(a);
 
   ccrc::profile p = cli::load_profile(input, t);
-  std::size_t m = cli::metric_index(p, a);
-  ccrc::tree_view view = cli::view_of(p, a);
-  t.phase("aggregate");
-  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
-  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
-  t.phase("layout");
-  view = ccrc::ring_chart_view(view, ag[m]);
-  ccrc::ring_layout chart = ccrc::ring_chart(
-      view, ag[m],
-      render::chart_area(width, height, {.sizing = sizing, .order = order, .min_arc_px = min_px, .padding_px = padding,
-                                         .heights = heights}));
-  std::vector<ccrc::highlight_state> marks;
-  if (auto text = a.value("--highlight")) {
-    t.phase("highlight");
-    ccrc::method_set methods = ccrc::match_methods(p.symbols(), cli::name_query_of(*text, a));
-    marks = ccrc::highlight(chart, p.tree(), ag[m], ccrc::contexts_of(ccrc::tree_view(p.tree()), methods));
-  }
-  t.phase("render");
-  std::string title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);
-  render::ring_picture picture{p, chart, ag, m, modes[static_cast<int>(sizing)], width, height, title, std::move(marks), colours};
-  std::string text = fmt == format::svg ? render::ring_svg(picture)
-                     : fmt == format::html ? render::ring_html(picture)
-                                           : render::ring_json(picture);
+  r.metric = cli::metric_index(p, a);
+  r.view = cli::view_of(p, a);
+  if (auto text = a.value("--highlight")) r.highlight = cli::name_query_of(*text, a);
+  r.title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);
+  render::drawing d = render::draw(p, r, t);
   t.phase("write");
   std::ofstream file(*out, std::ios::binary);
-  file << text;
+  file << d.text;
   file.close();
   if (!file) throw ccrc::error("cannot write '" + *out + "'");
-  print(*out + ": " + std::to_string(chart.segments.size()) + " segments (" +
-        std::to_string(chart.count(ccrc::segment_kind::line)) + " lines) in " + std::to_string(chart.rings()) +
-        " rings around " + (chart.segments[0].node == ccrc::root_node ? std::string("the root") : std::string(p.tree().name(chart.segments[0].node))) +
-        "\n");
+  print(render::summary(*out, p, d.chart) + "\n");
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "cli.hpp"
 #include "svg.hpp"
 
+#include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/label.hpp>
@@ -77,8 +78,17 @@ std::string tooltip_text(const ring_picture& pic, ccrc::node_id n) {
   ccrc::node_tooltip tip = ccrc::tooltip(pic.profile, pic.aggregated, n);
   std::string s;
   if (tip.call_stack.empty()) s = "(root)\n";
-  for (std::size_t i = 0; i < tip.call_stack.size(); ++i)
-    s += std::string(2 * i, ' ') + std::string(tip.call_stack[i]) + "\n";
+  // A deep stack shows its outermost and innermost frames, so that a chart of a deep profile
+  // stays megabytes, not tens of them; indentation stops growing at 16 levels.
+  constexpr std::size_t outer = 3, inner = 12;
+  const std::size_t frames = tip.call_stack.size();
+  for (std::size_t i = 0; i < frames; ++i) {
+    if (frames > outer + inner + 1 && i == outer) {
+      s += std::string(2 * outer, ' ') + "... " + std::to_string(frames - outer - inner) + " more frames ...\n";
+      i = frames - inner;
+    }
+    s += std::string(2 * std::min<std::size_t>(i, 16), ' ') + std::string(tip.call_stack[i]) + "\n";
+  }
   double center = pic.aggregated[pic.metric][pic.chart.segments[0].node];
   for (std::size_t m = 0; m < tip.metrics.size(); ++m) {
     const auto& r = tip.metrics[m];
@@ -260,6 +270,36 @@ void legend(svg::document& doc, const ring_picture& pic) {
 }
 
 }  // namespace
+
+drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
+  t.phase("aggregate");
+  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
+  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
+  t.phase("layout");
+  ccrc::tree_view view = ccrc::ring_chart_view(r.view.value_or(ccrc::tree_view(p.tree())), ag[r.metric]);
+  drawing d;
+  d.chart = ccrc::ring_chart(view, ag[r.metric],
+                             chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
+                                                            .padding_px = r.padding, .heights = heights}));
+  std::vector<ccrc::highlight_state> marks;
+  if (r.highlight) {
+    t.phase("highlight");
+    ccrc::method_set methods = ccrc::match_methods(p.symbols(), *r.highlight);
+    marks = ccrc::highlight(d.chart, p.tree(), ag[r.metric], ccrc::contexts_of(ccrc::tree_view(p.tree()), methods));
+  }
+  t.phase("render");
+  ring_picture picture{p, d.chart, ag, r.metric, mode_names[static_cast<int>(r.sizing)], r.width, r.height, r.title,
+                       std::move(marks), r.colours};
+  d.text = r.format == format::svg ? ring_svg(picture) : r.format == format::html ? ring_html(picture) : ring_json(picture);
+  return d;
+}
+
+std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart) {
+  ccrc::node_id centre = chart.segments[0].node;
+  return path + ": " + std::to_string(chart.segments.size()) + " segments (" +
+         std::to_string(chart.count(ccrc::segment_kind::line)) + " lines) in " + std::to_string(chart.rings()) +
+         " rings around " + (centre == ccrc::root_node ? std::string("the root") : std::string(p.tree().name(centre)));
+}
 
 ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options) {
   double left = std::min(legend_width, width * 0.3);

@@ -2,11 +2,15 @@
 // Not part of the library: the library stops at the segments, these are one way to draw them.
 #pragma once
 
+#include "cli.hpp"
+
+#include <ccrc/algorithm/search.hpp>
 #include <ccrc/geometry/colour.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/profile.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,6 +51,35 @@ std::string ring_html(const ring_picture& picture);
 
 /// The segment list as JSON (see README.md, "Ring charts", for the fields).
 std::string ring_json(const ring_picture& picture);
+
+/// What `ccrc render` draws: a view of a profile, sized by one metric, in one format.
+enum class format { svg, html, json };
+inline constexpr const char* mode_names[] = {"equal", "angle", "area"};  ///< by ccrc::ring_sizing
+
+struct request {
+  std::size_t metric = 0;
+  std::optional<ccrc::tree_view> view = {};  ///< default: the whole tree
+  ccrc::ring_sizing sizing = ccrc::ring_sizing::angle;
+  ccrc::child_order order = ccrc::child_order::value;
+  double min_px = 1, padding = 0;
+  double width = 1440, height = 900;
+  ccrc::colour_by colours = ccrc::colour_by::method;
+  std::optional<ccrc::name_query> highlight = {};  ///< contexts to highlight, as `ccrc search` finds them
+  std::string title = {};
+  render::format format = format::svg;
+};
+
+struct drawing {
+  std::string text;  ///< the SVG, HTML or JSON document
+  ccrc::ring_layout chart;
+};
+
+/// Lays out and draws the ring chart of `request` (phases "aggregate", "layout", "highlight",
+/// "render" in t): the whole of `ccrc render` but reading and writing.
+drawing draw(const ccrc::profile& p, const request& r, cli::timings& t);
+
+/// "OUT: N segments (L lines) in R rings around NAME", what `ccrc render` prints.
+std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart);
 
 /// Where render places a chart on a width x height canvas: a legend column on the left, the
 /// chart centred in the rest with a small margin.
