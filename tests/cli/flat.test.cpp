@@ -58,3 +58,12 @@ TEST_CASE("ccrc flat --root: the per-method pie of a selected subtree") {
   CHECK(j["methods"][3]["name"] == "f");
   CHECK(j["methods"][3]["self"] == 180);
 }
+
+TEST_CASE("JSON output escapes quotes and backslashes in frame names") {
+  std::string path = test::write_temp("quotes.folded", "main;say \"hi\" \\ there 3\nmain;caf\xc3\xa9 1\n");
+  auto r = test::run_tool("flat " + path + " --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["methods"][0]["name"] == "say \"hi\" \\ there");
+  CHECK(j["methods"][1]["name"] == "caf\xc3\xa9");
+}

@@ -121,8 +121,9 @@ TEST_CASE("malformed input is an error naming its line") {
   CHECK(error_line("# metrics:\na 1\n") == 1);
   CHECK(error_line("# metrics: x x\n") == 1);
   CHECK(error_line("a 12345678901234567890\n") == 1);  // above 2^53: would be rounded
-  CHECK(error_line("a 9007199254740993\n") == 1);
+  CHECK(error_line("a 9007199254740993\n") == 1);  // 2^53 + 1 is no double
   CHECK(error_line("a 9007199254740992\n") == 0);
+  CHECK(error_line("a 9007199254740994\n") == 0);  // 2^53 + 2 is one
   CHECK(error_line("a 1\nb nan\n") == 2);
   CHECK(error_line("a inf\n") == 1);
   CHECK(error_line("a 1e999\n") == 1);
@@ -209,6 +210,15 @@ TEST_CASE("writing then reading gives back the same tree, on random profiles") {
     CHECK(back.metric_names() == p.metric_names());
     CHECK(test::canonical(back) == test::canonical(p));
   }
+}
+
+TEST_CASE("regression: integral values between 2^53 and 10^18 round-trip") {
+  ccrc::profile p;
+  ccrc::node_id n = p.add_path(std::vector<ccrc::frame_id>{p.intern("a")});
+  p.column(0)[n] = 0x1p60 + 0x1p10;  // exactly representable, written as its 19 digits
+  std::ostringstream out;
+  ccrc::write_folded(out, p);
+  CHECK(ccrc::read_folded(out.str()).column(0)[n] == 0x1p60 + 0x1p10);
 }
 
 TEST_CASE("a cct writes as folded stacks with its metric names in the header") {

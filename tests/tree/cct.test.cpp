@@ -72,3 +72,13 @@ TEST_CASE("reserve and memory: a node of a two-metric cct costs under 48 bytes")
   CHECK(per_node >= 32.0);  // 16 bytes of structure + 16 of metrics
   CHECK(per_node < 48.0);
 }
+
+TEST_CASE("regression: after reserve(n) a cct grows to n nodes without moving its columns") {
+  calls_time t;
+  t.reserve(1000);
+  const auto* calls = t.column<"calls">().data();
+  ccrc::frame_id f = t.intern("f");
+  ccrc::node_id n = ccrc::root_node;
+  while (t.size() < 1000) n = t.find_or_add_child(n, f);
+  CHECK(t.column<"calls">().data() == calls);  // 513 used to reallocate to 1024
+}

@@ -4,7 +4,6 @@
 #include <ccrc/tree/call_tree.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -13,7 +12,8 @@
 namespace ccrc::detail {
 
 // CRTP base. Derived provides reserve_columns(n) (may throw), grow_columns(n) (no throw once
-// reserved: appends zeros up to n) and columns_bytes().
+// reserved: appends zeros up to n), columns_capacity() (the smallest column's) and
+// columns_bytes().
 template <class Derived>
 class metric_tree {
  public:
@@ -32,7 +32,8 @@ class metric_tree {
 
   /// call_tree::find_or_add_child; a new node starts with every metric at zero.
   node_id find_or_add_child(node_id parent, frame_id f) {
-    derived().reserve_columns(room_for(size() + 1));
+    if (derived().columns_capacity() <= size())  // doubling: amortised O(1), and reserve() holds
+      derived().reserve_columns(std::max<std::size_t>(16, 2 * size()));
     node_id c = tree_.find_or_add_child(parent, f);
     derived().grow_columns(size());
     return c;
@@ -68,11 +69,6 @@ class metric_tree {
  protected:
   metric_tree() = default;
   explicit metric_tree(call_tree&& t) noexcept : tree_(std::move(t)) {}
-
-  // Geometric growth, so that reserving before every insertion stays amortised O(1).
-  static std::size_t room_for(std::size_t n) noexcept {
-    return std::bit_ceil(std::max<std::size_t>(n, 16));
-  }
 
   call_tree tree_;
 

@@ -22,7 +22,7 @@ inline const char* describe(number_status s) noexcept {
     case number_status::ok: return "ok";
     case number_status::not_a_number: return "is not a number";
     case number_status::negative: return "is negative";
-    case number_status::inexact_integer: return "is an integer above 2^53, which a double cannot hold exactly";
+    case number_status::inexact_integer: return "is an integer a double cannot hold exactly (above 2^53)";
     case number_status::out_of_range: return "is out of range";
   }
   return "is invalid";
@@ -40,8 +40,12 @@ inline number_status parse_number(std::string_view s, bool allow_negative, doubl
   for (; q != end && q - digits < 19 && static_cast<unsigned>(*q - '0') <= 9; ++q)
     v = v * 10 + static_cast<unsigned>(*q - '0');
   if (q == end) {  // a plain integer of at most 19 digits
-    if (v > max_exact_integer) return number_status::inexact_integer;
-    out = digits == p ? static_cast<double>(v) : -static_cast<double>(v);
+    // Above 2^53 only some integers are doubles (those write_folded writes are): refuse the
+    // others rather than round them.
+    auto d = static_cast<double>(v);
+    if (v > max_exact_integer && (d >= 0x1p64 || static_cast<std::uint64_t>(d) != v))
+      return number_status::inexact_integer;
+    out = digits == p ? d : -d;
   } else {
     bool integer = true;
     for (const char* r = q; r != end; ++r) {

@@ -195,7 +195,7 @@ profile read_folded_from(Read&& read, const folded_options& options) {
 /// - A stack seen twice adds up; every frame line's counts are the self metrics of its last
 ///   frame. The top-level frames hang under the synthetic root (node 0).
 /// - Errors throw ccrc::parse_error naming the line: missing or non-numeric count, negative
-///   count, integer above 2^53, empty frame, control characters or invalid UTF-8 (binary
+///   count, an integer a double cannot hold exactly, empty frame, control characters or invalid UTF-8 (binary
 ///   junk), a line over max_line_bytes, a misplaced header. Nothing is skipped silently.
 ///
 /// O(bytes), one pass, memory O(tree + longest line).

@@ -4,6 +4,7 @@
 #include <ccrc/detail/metric_tree.hpp>
 #include <ccrc/tree/metric.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
@@ -120,6 +121,9 @@ class cct : public detail::metric_tree<cct<Metrics...>> {
   }
   void grow_columns(std::size_t n) {
     std::apply([n](auto&... c) { (c.resize(n), ...); }, columns_);
+  }
+  [[nodiscard]] std::size_t columns_capacity() const noexcept {
+    return std::apply([](const auto&... c) { return std::min({c.capacity()...}); }, columns_);
   }
   [[nodiscard]] std::size_t columns_bytes() const noexcept {
     return std::apply([](const auto&... c) { return (std::size_t{0} + ... + (c.capacity() * sizeof(c[0]))); },

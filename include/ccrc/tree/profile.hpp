@@ -4,6 +4,7 @@
 #include <ccrc/detail/metric_tree.hpp>
 #include <ccrc/error.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -16,7 +17,7 @@ namespace ccrc {
 
 /// A calling context tree with a run-time list of named metrics, each a column of double
 /// indexed by node_id: what the readers return and the ccrc tool works on. Integers are exact
-/// up to 2^53 (readers reject larger integer counts rather than round them).
+/// up to 2^53 (readers reject an integer count a double cannot hold rather than round it).
 /// For metrics fixed at compile time (a profiler's own tree) use ccrc::cct.
 ///
 ///     ccrc::profile p({"calls", "bytecodes"});
@@ -105,6 +106,11 @@ class profile : public detail::metric_tree<profile> {
   }
   void grow_columns(std::size_t n) {
     for (auto& c : columns_) c.resize(n);
+  }
+  [[nodiscard]] std::size_t columns_capacity() const noexcept {
+    std::size_t smallest = columns_[0].capacity();
+    for (const auto& c : columns_) smallest = std::min(smallest, c.capacity());
+    return smallest;
   }
   [[nodiscard]] std::size_t columns_bytes() const noexcept {
     std::size_t bytes = 0;
