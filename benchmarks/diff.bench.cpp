@@ -2,6 +2,7 @@
 // subsequence, the diff's numbers, the hot path and ranking, against merging the two trees by
 // exact path and against aggregating them, per node of both runs.
 #include "support/ccrc_trees.hpp"
+#include "support/dacapo.hpp"
 #include "support/main.hpp"
 
 #include <ccrc/algorithm/inclusive.hpp>
@@ -17,11 +18,9 @@
 
 namespace {
 
-// The Table I size of eclipse: 2,166,169 contexts, 11,555 methods, depth 131. The lead reruns
-// these figures on generated DaCapo-shaped profiles; until then the synthetic trace stands in.
+// The Table I size of eclipse: 2,166,169 contexts. At that size the first run is the eclipse
+// CCT generated to match Table I (bench::dacapo), the unrelated second run its seed-2 twin.
 constexpr std::size_t eclipse_nodes = 2'166'169;
-constexpr std::uint32_t eclipse_methods = 11'555;
-constexpr std::uint32_t eclipse_depth = 131;
 
 // A "next version" of a trace's program: 2 % of the methods get a wrapper method inserted above
 // every call to them, 2 % disappear (their callees are called by their caller), and 5 % take
@@ -60,15 +59,15 @@ struct tree_pair {
   bench::cct first, second;
 };
 
-// The pair for a size: the trace's tree and its next version; eclipse_nodes gets the eclipse
-// shape. `unrelated` pairs two traces of different seeds instead (few contexts match).
+// The pair for a size: the trace's tree and its next version; eclipse_nodes gets the generated
+// eclipse. `unrelated` pairs two traces of different seeds instead (few contexts match).
 const tree_pair& pair_of(std::size_t nodes, bool unrelated = false) {
   static std::map<std::pair<std::size_t, bool>, tree_pair> cache;
   auto key = std::make_pair(nodes, unrelated);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   auto make = [&](std::uint64_t seed) {
-    return nodes == eclipse_nodes ? bench::make_trace(nodes, eclipse_methods, eclipse_depth, seed)
+    return nodes == eclipse_nodes ? bench::trace_of_profile(ccrc::generate_dacapo("eclipse", seed - 41))
                                   : bench::make_trace(nodes, 5000, 100, seed);
   };
   bench::trace t = make(42);
