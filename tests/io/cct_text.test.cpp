@@ -148,7 +148,7 @@ TEST_CASE("malformed files: a parse error naming the line, never a crash") {
       {replace("1 2 20 180", "1 2 20 180 1"), {9, "line 9: more than 2 metric values"}},
       {replace("1 2 20 180", "1 2 20 nan"), {9, "line 9: value 'nan' is not a number"}},
       {replace("1 2 20 180", "1 2 20 1e999"), {9, "line 9: value '1e999' is out of range"}},
-      {replace("1 2 20 180", "1 2 20 99999999999999999"), {9, "line 9: value '99999999999999999' is an integer above 2^53, which a double cannot hold exactly"}},
+      {replace("1 2 20 180", "1 2 20 99999999999999999"), {9, "line 9: value '99999999999999999' is an integer a double cannot hold exactly (above 2^53)"}},
       {replace("1 2 20 180\n", ""), {9, "line 9: the file ends after 2 of 3 nodes"}},
       {replace("1 2 20 180\n", "1 2 20 180\n0 2 1 1\n"), {10, "line 10: more lines than the 3 nodes announced"}},
       {replace("1 2 20 180\n", "1 2 20 18"), {9, "line 9: the last line has no newline (a truncated file?)"}},
