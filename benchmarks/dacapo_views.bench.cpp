@@ -4,6 +4,7 @@
 // a segment: the baseline culling is measured against); hit testing; the call graph and its
 // display tree. Figures 13-16's sweep over depths 2..150 is ring_depth/NAME/DEPTH.
 #include "support/dacapo.hpp"
+#include "support/hit_test.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/inclusive.hpp>
@@ -91,17 +92,7 @@ void ring_index(benchmark::State& state, std::string_view name) {
 
 // Hit tests at 4,096 random points of the canvas of the culled, full-depth chart.
 void hit_test(benchmark::State& state, std::string_view name) {
-  ccrc::ring_layout chart = layout(name, ccrc::unlimited_depth, 1, true);
-  bench::rng r{7};
-  std::vector<ccrc::point> points(4096);
-  for (auto& pt : points) pt = {1440 * r.uniform(), 900 * r.uniform()};
-  std::size_t hits = 0;
-  for (auto _ : state) {
-    for (const auto& pt : points) hits += ccrc::hit_test(chart, pt.x, pt.y).has_value();
-    benchmark::DoNotOptimize(hits);
-  }
-  state.counters["segments"] = static_cast<double>(chart.segments.size());
-  bench::set_items(state, points.size());
+  bench::hit_test_loop(state, layout(name, ccrc::unlimited_depth, 1, true));
 }
 
 // Kaes's call graph of ag(bytecodes) (c_i, c_t, edges), and its display tree.

@@ -2,6 +2,7 @@
 // culling at full depth and at depths 2..150 (Figures 13-16), with and without a ring_index,
 // segment counts, and hit testing against a linear scan.
 #include "support/ccrc_trees.hpp"
+#include "support/hit_test.hpp"
 #include "support/main.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
@@ -88,36 +89,19 @@ void index_build(benchmark::State& state) {
   bench::set_items(state, p.ag.size());
 }
 
-// Hit tests at random points of the 1440x900 canvas of the culled, full-depth chart.
-std::vector<ccrc::point> random_points(std::size_t n) {
-  bench::rng r{7};
-  std::vector<ccrc::point> points(n);
-  for (auto& p : points) p = {1440 * r.uniform(), 900 * r.uniform()};
-  return points;
-}
-
 // The culled chart of the view of a benchmark's arguments, with the index.
 ccrc::ring_layout chart_of(const benchmark::State& state) {
   const prepared& p = prepared_of(static_cast<std::size_t>(state.range(0)));
   return ccrc::ring_chart(view_of(state, p), p.ag, ccrc::on_canvas(1440, 900, {.index = p.index.get()}));
 }
 
-void hit_test(benchmark::State& state) {
-  ccrc::ring_layout chart = chart_of(state);
-  auto points = random_points(4096);
-  std::size_t hits = 0;
-  for (auto _ : state) {
-    for (const auto& pt : points) hits += ccrc::hit_test(chart, pt.x, pt.y).has_value();
-    benchmark::DoNotOptimize(hits);
-  }
-  state.counters["segments"] = static_cast<double>(chart.segments.size());
-  bench::set_items(state, points.size());
-}
+// Hit tests at random points of the 1440x900 canvas of the culled, full-depth chart.
+void hit_test(benchmark::State& state) { bench::hit_test_loop(state, chart_of(state)); }
 
 // The baseline: every segment tested in turn.
 void hit_test_linear(benchmark::State& state) {
   ccrc::ring_layout chart = chart_of(state);
-  auto points = random_points(256);
+  auto points = bench::random_points(256);
   std::size_t hits = 0;
   for (auto _ : state) {
     for (const auto& pt : points) {

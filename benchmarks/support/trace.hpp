@@ -1,6 +1,7 @@
 // Synthetic call traces and the naive pointer-based CCT the benchmarks compare against.
 #pragma once
 
+#include <ccrc/detail/random.hpp>
 #include <ccrc/tree/ids.hpp>
 
 #include <algorithm>
@@ -26,16 +27,7 @@ struct trace {
 };
 
 /// splitmix64: a small deterministic generator.
-struct rng {
-  std::uint64_t state;
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
+using rng = ccrc::detail::random;
 
 /// A trace that creates `nodes` calling contexts over `methods` methods, at most `max_depth`
 /// deep, shaped like a program's: each call either goes one level deeper or first returns a

@@ -213,6 +213,15 @@ ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path) {
   return n;
 }
 
+std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
+  std::string s;
+  for (ccrc::frame_id f : t.path(n)) {
+    if (!s.empty()) s += ';';
+    s += t.symbols().name(f);
+  }
+  return s;
+}
+
 ccrc::name_query name_query_of(const std::string& text, const args& a) {
   ccrc::name_query q;
   if (text.rfind("re:", 0) == 0) {

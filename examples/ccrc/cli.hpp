@@ -87,6 +87,9 @@ std::size_t metric_index(const ccrc::profile& p, const args& a);
 /// ccrc::error naming the first frame that is missing.
 ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path);
 
+/// The path of frame names from the root to n, as node_at_path reads it ("" for the root).
+std::string path_of(const ccrc::call_tree& t, ccrc::node_id n);
+
 /// A method-name query written on the command line: "re:REGEX", "=NAME" or a substring;
 /// --method, --class or --package pick the part of the name, -i or --ignore-case ignores
 /// case (for the commands that accept those options).

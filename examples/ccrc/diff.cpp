@@ -83,15 +83,6 @@ std::vector<std::string> read_modified(const std::string& path) {
   return names;
 }
 
-std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
-  std::string s;
-  for (ccrc::frame_id f : t.path(n)) {
-    if (!s.empty()) s += ';';
-    s += t.symbols().name(f);
-  }
-  return s;
-}
-
 // The contexts the blueprint displays: the delta hot path and the `top` contexts of largest
 // |H| with their callers (all of them for a diff of at most `top` contexts).
 std::vector<char> shown_contexts(const ccrc::cct_diff& d, const std::vector<ccrc::node_id>& top) {
@@ -201,7 +192,7 @@ void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const st
   tail.end_array().key("top").begin_array();
   for (ccrc::node_id n : top)
     tail.begin_object()
-        .field("path", path_of(t, n))
+        .field("path", cli::path_of(t, n))
         .field("status", ccrc::to_string(d.status[n]))
         .field("height", d.height[n])
         .end_object();
@@ -260,7 +251,7 @@ std::string tooltip(const ccrc::cct_diff& d, const metrics& m, ccrc::node_id n) 
   bool in_old = match.in_first(n), in_new = match.in_second(n);
   auto value = [](bool present, double v) { return present ? number_text(v) : std::string("-"); };
   auto share = [](bool present, double v) { return present ? percent_text(v) : std::string("-"); };
-  std::string s = std::string(d.tree().name(n)) + "\n" + path_of(d.tree(), n) + "\n";
+  std::string s = std::string(d.tree().name(n)) + "\n" + cli::path_of(d.tree(), n) + "\n";
   s += "status: " + std::string(ccrc::to_string(d.status[n])) + (d.modified(n) ? " (method modified)" : "") + "\n";
   s += m.name + ": " + value(in_old, d.first[n]) + " -> " + value(in_new, d.second[n]) + "\n";
   s += "share of the run: " + share(in_old, d.share_first(n)) + " -> " + share(in_new, d.share_second(n)) + "\n";
@@ -346,7 +337,7 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   for (ccrc::node_id n : hot) line(n, d.tree().name(n));
   out += "\nlargest changes of share (H, status, context):\n";
   for (std::size_t i = 0; i < top.size() && i < 10; ++i)
-    if (d.height[top[i]] != 0) line(top[i], path_of(d.tree(), top[i]));
+    if (d.height[top[i]] != 0) line(top[i], cli::path_of(d.tree(), top[i]));
   return out;
 }
 

@@ -39,15 +39,6 @@ const char* match_name(ccrc::name_match m) {
   return m == ccrc::name_match::regex ? "regex" : m == ccrc::name_match::exact ? "exact" : "substring";
 }
 
-std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
-  std::string s;
-  for (ccrc::frame_id f : t.path(n)) {
-    if (!s.empty()) s += ';';
-    s += t.symbols().name(f);
-  }
-  return s;
-}
-
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(2);
   ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
@@ -93,7 +84,7 @@ int run(const cli::args& a, cli::timings& t) {
     for (const auto& name : methods) j.value(name);
     j.end_array().key("contexts").begin_array();
     for (ccrc::node_id n : listed) {
-      j.begin_object().field("path", path_of(tree, n)).field("method", tree.name(n)).key("self").begin_object();
+      j.begin_object().field("path", cli::path_of(tree, n)).field("method", tree.name(n)).key("self").begin_object();
       for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), p.column(i)[n]);
       j.end_object().key("aggregated").begin_object();
       for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), ag[i][n]);
@@ -109,7 +100,7 @@ int run(const cli::args& a, cli::timings& t) {
     char cols[64];
     std::snprintf(cols, sizeof cols, "%12s%12s  ", cli::format_value(ag[m][n]).c_str(),
                   cli::format_value(p.column(m)[n]).c_str());
-    out += cols + path_of(tree, n) + "\n";
+    out += cols + cli::path_of(tree, n) + "\n";
   }
   if (listed.size() < r.nodes.size()) out += "  ... " + std::to_string(r.nodes.size() - listed.size()) + " more\n";
   char pct[32];

@@ -29,11 +29,8 @@ ccrc::profile qualified() {
        {"app.Main.main(String[]);java.util.HashMap.get(Object);java.util.HashMap.hash(Object)",
         "app.Main.main(String[]);app.Cache.get(String);java.util.HashMap.get(Object)",
         "app.Main.main(String[]);std::vector<int>::push_back(int const&)",
-        "app.Main.main(String[]);app::Cache::get(int) const"}) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(line)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{10});
-  }
+        "app.Main.main(String[]);app::Cache::get(int) const"})
+    test::add_stack(p, line, {10});
   return p;
 }
 

@@ -39,17 +39,6 @@ std::set<std::pair<std::string, std::uint32_t>> path_set(const ccrc::call_tree& 
   return out;
 }
 
-// A profile of stacks "a;b;c" with the given self values at their last frames.
-ccrc::profile stacks(std::initializer_list<std::pair<std::string_view, double>> lines) {
-  ccrc::profile p;
-  for (auto [line, value] : lines) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(line)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{value});
-  }
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
@@ -71,7 +60,7 @@ TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
   ag[ccrc::root_node] += 1;
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(t), ag).root() == ccrc::root_node);
   // Two top-level frames: the synthetic root is the centre.
-  ccrc::profile two = stacks({{"main", 1}, {"thread", 2}});
+  ccrc::profile two = test::stacks({{"main", 1}, {"thread", 2}});
   auto ag2 = ccrc::inclusive(two.tree(), two.column(0));
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(two.tree()), ag2).root() == ccrc::root_node);
   // An empty profile: nothing to skip to.
@@ -374,7 +363,7 @@ TEST_CASE("culling agrees with the uncut chart on random trees") {
 }
 
 TEST_CASE("child order: by value (default), by name, or as inserted") {
-  ccrc::profile p = stacks({{"main;b", 2}, {"main;a", 1}, {"main;c", 3}, {"main;d", 2}});
+  ccrc::profile p = test::stacks({{"main;b", 2}, {"main;a", 1}, {"main;c", 3}, {"main;d", 2}});
   auto ag = ccrc::inclusive(p.tree(), p.column(0));
   auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
   auto order = [&](ccrc::child_order o) {

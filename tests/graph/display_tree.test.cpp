@@ -16,17 +16,6 @@
 
 namespace {
 
-// A profile from "a;b;c value" lines, one metric.
-ccrc::profile stacks(std::initializer_list<std::pair<std::string_view, double>> lines) {
-  ccrc::profile p;
-  for (auto [line, value] : lines) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(line)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{value});
-  }
-  return p;
-}
-
 // The display tree as "path" -> "path of its master" (leaves that link elsewhere) or "*"
 // (masters), node ids forgotten.
 std::map<std::string, std::string> shape(const ccrc::graph_tree<ccrc::profile>& gt) {
@@ -118,18 +107,18 @@ TEST_CASE("mutual recursion whose best callers point at each other: the cycle is
   // c_t: a 5, b 5, f 10, g 10. f prefers g (10 > 5), g prefers f: neither is reachable by
   // the seed's rule. The calls a -> f and b -> g tie at 5; "b" > "a", so g_b is g's master
   // and f, whose best caller g is now placed, gets f_g.
-  ccrc::profile p = stacks({{"a;f;g", 5}, {"b;g;f", 5}});
+  ccrc::profile p = test::stacks({{"a;f;g", 5}, {"b;g;f", 5}});
   ccrc::call_graph g(p);
   auto gt = ccrc::display_tree(p, g);
   CHECK(shape(gt) == std::map<std::string, std::string>{
                          {"a", "*"}, {"a;f", "b;g;f"}, {"b", "*"}, {"b;g", "*"}, {"b;g;f", "*"}, {"b;g;f;g", "b;g"}});
   check_invariants(p, g, gt);
   // The same profile read in another order (other node and method ids): the same tree.
-  ccrc::profile q = stacks({{"b;g;f", 5}, {"a;f;g", 5}});
+  ccrc::profile q = test::stacks({{"b;g;f", 5}, {"a;f;g", 5}});
   ccrc::call_graph gq(q);
   CHECK(shape(ccrc::display_tree(q, gq)) == shape(gt));
   // A heavier a: a -> f wins the tie-break by cost instead.
-  ccrc::profile r = stacks({{"a;f;g", 5}, {"b;g;f", 5}, {"a", 1}});
+  ccrc::profile r = test::stacks({{"a;f;g", 5}, {"b;g;f", 5}, {"a", 1}});
   ccrc::call_graph gr(r);
   auto rt = ccrc::display_tree(r, gr);
   CHECK(shape(rt).at("a;f") == "*");
@@ -140,7 +129,7 @@ TEST_CASE("mutual recursion whose best callers point at each other: the cycle is
 
 TEST_CASE("a self-recursive function whose self-call wins the tie keeps its callees reachable") {
   // c_t(a) = c_t(f) = 3: the seed's max (c_t, name) picks f itself ("f" > "a").
-  ccrc::profile p = stacks({{"a;f;f;f", 1}, {"a;f;f", 1}, {"a;f;x", 1}});
+  ccrc::profile p = test::stacks({{"a;f;f;f", 1}, {"a;f;f", 1}, {"a;f;x", 1}});
   ccrc::call_graph g(p);
   ccrc::method_id f = *p.symbols().find_method("f");
   CHECK(g.total(f) == 3);
@@ -152,7 +141,7 @@ TEST_CASE("a self-recursive function whose self-call wins the tie keeps its call
 }
 
 TEST_CASE("several roots: a function called at the top level is its own master") {
-  ccrc::profile p = stacks({{"main;f;g", 10}, {"f;h", 1}, {"g", 1}, {"main;g", 100}});
+  ccrc::profile p = test::stacks({{"main;f;g", 10}, {"f;h", 1}, {"g", 1}, {"main;g", 100}});
   ccrc::call_graph g(p);
   auto gt = ccrc::display_tree(p, g);
   CHECK(shape(gt) == std::map<std::string, std::string>{{"main", "*"},
@@ -168,11 +157,7 @@ TEST_CASE("several roots: a function called at the top level is its own master")
 TEST_CASE("masters follow the metric asked for") {
   // By calls, f's best caller is a (c_t 10 vs 2); by time it is b (c_t 1 vs 50).
   ccrc::profile p({"calls", "time"});
-  auto add = [&](std::string_view path, double calls, double time) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(path)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{calls, time});
-  };
+  auto add = [&](std::string_view path, double calls, double time) { test::add_stack(p, path, {calls, time}); };
   add("a", 9, 0);
   add("a;f", 1, 1);
   add("b", 1, 49);

@@ -107,11 +107,7 @@ TEST_CASE("random trees: callers add up to the function, order is by total, self
 
 TEST_CASE("NaN costs rank last and no percentage is NaN or infinite") {
   ccrc::profile p;
-  auto add = [&](std::string_view path, double v) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(path)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{v});
-  };
+  auto add = [&](std::string_view path, double v) { test::add_stack(p, path, {v}); };
   add("a", 1);
   add("b", std::nan(""));
   add("c", 0);

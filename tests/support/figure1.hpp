@@ -1,12 +1,15 @@
-// The papers' Figure 1 CCT, and finding its nodes by path.
+// The papers' Figure 1 CCT, small profiles written as stacks, and finding nodes by path.
 #pragma once
 
 #include <ccrc/io/folded.hpp>
 
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace test {
@@ -47,6 +50,27 @@ inline std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
     s += t.symbols().name(f);
   }
   return s;
+}
+
+/// Adds one value per metric to stack "a;b;c" (to its last frame's self values).
+inline void add_stack(ccrc::profile& p, std::string_view stack, std::initializer_list<double> values) {
+  std::vector<ccrc::frame_id> frames;
+  for (const auto& f : split(stack)) frames.push_back(p.intern(f));
+  p.add_path(frames, std::vector<double>(values));
+}
+
+/// A one-metric profile from stacks "a;b;c" and the self value of each one's last frame.
+inline ccrc::profile stacks(std::initializer_list<std::pair<std::string_view, double>> lines) {
+  ccrc::profile p;
+  for (auto [line, value] : lines) add_stack(p, line, {value});
+  return p;
+}
+
+/// The paths of every calling context of p (the root excluded).
+inline std::set<std::string> context_paths(const ccrc::profile& p) {
+  std::set<std::string> out;
+  for (ccrc::node_id n = 1; n < p.size(); ++n) out.insert(path_of(p.tree(), n));
+  return out;
 }
 
 }  // namespace test

@@ -1,6 +1,7 @@
 // Seeded random trees for property tests, and a canonical form to compare trees by.
 #pragma once
 
+#include <ccrc/detail/random.hpp>
 #include <ccrc/tree/profile.hpp>
 
 #include <cstdint>
@@ -11,18 +12,7 @@
 namespace test {
 
 /// A small deterministic generator (splitmix64), identical on every platform.
-struct rng {
-  std::uint64_t state;
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n).
-  std::uint32_t below(std::uint32_t n) noexcept { return static_cast<std::uint32_t>(next() % n); }
-  bool chance(double p) noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
-};
+using rng = ccrc::detail::random;
 
 /// The name of the i-th random method (or metric): "m<i>".
 inline std::string method_name(std::size_t i) {

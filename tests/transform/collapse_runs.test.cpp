@@ -9,33 +9,17 @@
 
 namespace {
 
-ccrc::profile stacks(std::initializer_list<std::pair<std::string_view, double>> lines) {
-  ccrc::profile p;
-  for (auto [line, value] : lines) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(line)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{value});
-  }
-  return p;
-}
-
-std::set<std::string> paths(const ccrc::profile& p) {
-  std::set<std::string> out;
-  for (ccrc::node_id n = 1; n < p.size(); ++n) out.insert(test::path_of(p.tree(), n));
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("collapse runs of java.* frames into their package") {
-  ccrc::profile p = stacks({{"app.Main.main();java.util.HashMap.get(Object);java.util.HashMap.hash(Object)", 10},
+  ccrc::profile p = test::stacks({{"app.Main.main();java.util.HashMap.get(Object);java.util.HashMap.hash(Object)", 10},
                             {"app.Main.main();java.util.HashMap.get(Object);app.Key.hashCode();java.util.Objects.hash(Object)", 5},
                             {"app.Main.main();java.util.ArrayList.add(Object)", 1},
                             {"app.Main.main();java.io.File.open()", 2}});
   auto r = ccrc::collapse_runs(p, [](std::string_view name) {
     return name.starts_with("java.") ? ccrc::package_of(name) : std::string_view();
   });
-  CHECK(paths(r.tree) == std::set<std::string>{"app.Main.main()", "app.Main.main();java.util",
+  CHECK(test::context_paths(r.tree) == std::set<std::string>{"app.Main.main()", "app.Main.main();java.util",
                                                "app.Main.main();java.util;app.Key.hashCode()",
                                                "app.Main.main();java.util;app.Key.hashCode();java.util",
                                                "app.Main.main();java.io"});
@@ -45,7 +29,7 @@ TEST_CASE("collapse runs of java.* frames into their package") {
         test::node_at(r.tree.tree(), "app.Main.main();java.util"));
   // Every frame of a package, the program's too: package_of itself as the grouping.
   auto all = ccrc::collapse_runs(p, ccrc::package_of);
-  CHECK(paths(all.tree) == std::set<std::string>{"app", "app;java.util", "app;java.util;app", "app;java.util;app;java.util",
+  CHECK(test::context_paths(all.tree) == std::set<std::string>{"app", "app;java.util", "app;java.util;app", "app;java.util;app;java.util",
                                                  "app;java.io"});
 }
 

@@ -21,20 +21,11 @@ std::vector<double> totals(const ccrc::profile& p) {
 }
 
 // A profile of one stack sample per line, "a;b;c" with value 1 at the leaf.
+// Stacks of self value 1.
 ccrc::profile stacks(std::initializer_list<std::string_view> lines) {
   ccrc::profile p;
-  for (auto line : lines) {
-    std::vector<ccrc::frame_id> frames;
-    for (const auto& f : test::split(line)) frames.push_back(p.intern(f));
-    p.add_path(frames, std::vector<double>{1});
-  }
+  for (auto line : lines) test::add_stack(p, line, {1});
   return p;
-}
-
-std::set<std::string> paths(const ccrc::profile& p) {
-  std::set<std::string> out;
-  for (ccrc::node_id n = 1; n < p.size(); ++n) out.insert(test::path_of(p.tree(), n));
-  return out;
 }
 
 std::string join(const std::vector<std::string>& frames, std::size_t count) {
@@ -94,11 +85,11 @@ TEST_CASE("Figure 7(a): Figure 1 without recursion has 12 nodes and depth 5") {
 
 TEST_CASE("the policies on A B C B D: Figure 8 gives A B D, drop_repeats A B C D, direct keeps it") {
   ccrc::profile p = stacks({"A;B;C;B;D", "A;B;C;B"});
-  CHECK(paths(ccrc::eliminate_recursion(p).tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;D"});
-  CHECK(paths(ccrc::eliminate_recursion(p, ccrc::recursion::direct).tree) ==
+  CHECK(test::context_paths(ccrc::eliminate_recursion(p).tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;D"});
+  CHECK(test::context_paths(ccrc::eliminate_recursion(p, ccrc::recursion::direct).tree) ==
         std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;B", "A;B;C;B;D"});
   auto r = ccrc::eliminate_recursion(p, ccrc::recursion::drop_repeats);
-  CHECK(paths(r.tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;D"});
+  CHECK(test::context_paths(r.tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;D"});
   // The inner B's own sample goes to the outer B (per method), not to its caller C.
   CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B")] == 1);
   CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B;C")] == 0);
@@ -119,7 +110,7 @@ TEST_CASE("drop_repeats on Figure 1: g;g and g;h;i fold, per-method self kept") 
 TEST_CASE("direct recursion only: f -> f folds, f -> g -> f stays") {
   ccrc::profile p = stacks({"f;f;f;g;f;g;g", "f;f;h"});
   auto r = ccrc::eliminate_recursion(p, ccrc::recursion::direct);
-  CHECK(paths(r.tree) == std::set<std::string>{"f", "f;g", "f;g;f", "f;g;f;g", "f;h"});
+  CHECK(test::context_paths(r.tree) == std::set<std::string>{"f", "f;g", "f;g;f", "f;g;f;g", "f;h"});
   CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "f;g;f;g")] == 1);
   CHECK(totals(r.tree) == totals(p));
 }
