@@ -13,11 +13,15 @@
 #include <numbers>
 #include <map>
 #include <set>
+#include <utility>
 
 using ccrc::segment_kind;
 using doctest::Approx;
 
 namespace {
+
+template <class Layout>
+concept has_ring = requires(Layout&& l) { std::forward<Layout>(l).ring(0); };
 
 struct figure1_chart {
   ccrc::profile p = test::figure1();
@@ -225,6 +229,9 @@ TEST_CASE("fitting the rings: when culling empties the outer rings, the shown on
   CHECK(s["main;g;g"].contexts == 2);  // 233 px, and main;g;h's 128 px
   CHECK(chart.ring(2).size() == 4);
   CHECK(chart.segments.size() == 8);
+  // ring() is a view into the layout: refused on a temporary one, which would leave it dangling.
+  static_assert(has_ring<const ccrc::ring_layout&>);
+  static_assert(!has_ring<ccrc::ring_layout>);
   // Nothing visible at all: one ring of lines.
   ccrc::ring_layout none = f.chart({.outer_radius = 600, .min_arc_px = 1e9});
   CHECK(none.rings() == 1);

@@ -146,11 +146,13 @@ struct ring_layout {
   /// Number of rings around the centre: min(the view's depth limit, the height of its root),
   /// or fewer when culling would leave the outer ones without an arc (ring_options::fit_visible).
   [[nodiscard]] std::size_t rings() const noexcept { return radii.empty() ? 0 : radii.size() - 1; }
-  /// The segments of ring d (0: the centre), in clockwise order.
-  [[nodiscard]] std::span<const ring_segment> ring(std::size_t d) const noexcept {
+  /// The segments of ring d (0: the centre), in clockwise order. A view into the layout, so
+  /// not offered on a temporary one.
+  [[nodiscard]] std::span<const ring_segment> ring(std::size_t d) const& noexcept {
     if (d + 1 >= ring_begin.size()) return {};
     return std::span(segments).subspan(ring_begin[d], ring_begin[d + 1] - ring_begin[d]);
   }
+  std::span<const ring_segment> ring(std::size_t d) const&& = delete;
   /// Number of segments of a kind. O(segments).
   [[nodiscard]] std::size_t count(segment_kind k) const noexcept {
     return static_cast<std::size_t>(
