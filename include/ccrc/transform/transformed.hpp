@@ -47,26 +47,24 @@ Tree with_structure(const Tree& in, call_tree&& structure) {
     return Tree(std::move(structure));
 }
 
+/// dst[map[n]] += src[n] for every node n that map does not send to null_node.
+template <class Dst, class Src>
+void add_column_through(Dst dst, Src src, std::span<const node_id> map) {
+  for (std::size_t n = 0; n < src.size(); ++n)
+    if (map[n] != null_node) dst[map[n]] += src[n];
+}
+
 /// Adds every node's metrics of `in` to node map[n] of `out` (same metrics, in the same
 /// order); nodes mapped to null_node are skipped. Column by column: O(n) sequential reads.
 template <metric_spec... Metrics>
 void add_through(cct<Metrics...>& out, const cct<Metrics...>& in, std::span<const node_id> map) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto add_column = [&](auto dst, auto src) {
-      for (std::size_t n = 0; n < src.size(); ++n)
-        if (map[n] != null_node) dst[map[n]] += src[n];
-    };
-    (add_column(out.template column<I>(), in.template column<I>()), ...);
+    (add_column_through(out.template column<I>(), in.template column<I>(), map), ...);
   }(std::index_sequence_for<Metrics...>{});
 }
 
 inline void add_through(profile& out, const profile& in, std::span<const node_id> map) {
-  for (std::size_t i = 0; i < in.metric_count(); ++i) {
-    std::span<double> dst = out.column(i);
-    std::span<const double> src = in.column(i);
-    for (std::size_t n = 0; n < src.size(); ++n)
-      if (map[n] != null_node) dst[map[n]] += src[n];
-  }
+  for (std::size_t i = 0; i < in.metric_count(); ++i) add_column_through(out.column(i), in.column(i), map);
 }
 
 }  // namespace detail

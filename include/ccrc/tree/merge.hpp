@@ -49,9 +49,8 @@ inline std::vector<node_id> merge(profile& into, const profile& from) {
   std::vector<node_id> map = detail::merge_structure(into, from.tree());
   for (std::size_t i = 0; i < from.metric_count(); ++i) {
     auto found = into.find_metric(from.metric_name(i));
-    std::span<double> dst = into.column(found ? *found : into.add_metric(std::string(from.metric_name(i))));
-    std::span<const double> src = from.column(i);
-    for (std::size_t n = 0; n < src.size(); ++n) dst[map[n]] += src[n];
+    std::size_t column = found ? *found : into.add_metric(std::string(from.metric_name(i)));
+    detail::add_column_through(into.column(column), from.column(i), map);
   }
   return map;
 }
