@@ -34,13 +34,12 @@ std::vector<ccrc::function_entry<double>> selected(const report& r, const cli::a
     if (*n < 0 || *n != std::floor(*n)) throw cli::usage_error("--top expects a whole number, not '" + *a.value("--top") + "'");
     options.count = static_cast<std::size_t>(std::min(*n, 1e15));
   }
-  auto top = ccrc::top_functions(r.g, options);
   if (auto name = a.value("--function")) {
     auto f = r.g.symbols().find_method(*name);
     if (!f || !r.g.contains(*f)) throw ccrc::error("no function '" + *name + "' in the profile");
-    return {ccrc::butterfly(r.g, *f, r.metric).function};
+    return {ccrc::detail::function_entry_of(r.g, *f, r.metric)};
   }
-  return top;
+  return ccrc::top_functions(r.g, options);
 }
 
 void json_call(cli::json& j, const report& r, const ccrc::call_entry<double>& c, std::string_view key) {

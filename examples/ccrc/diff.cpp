@@ -346,10 +346,8 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
 std::string ring_of(const ccrc::cct_diff& d, const ccrc::profile& new_p, const metrics& m, const std::string& new_path,
                     bool html) {
   std::vector<std::vector<double>> ag = ccrc::inclusive_columns(new_p);
-  std::vector<std::uint32_t> heights = ccrc::heights(new_p.tree());
-  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(new_p.tree()), ag[m.new_index]);
-  ccrc::ring_layout chart = ccrc::ring_chart(view, ag[m.new_index], render::chart_area(1440, 900, {.heights = heights}));
-  std::string title = "diff: " + new_path.substr(new_path.find_last_of('/') + 1);
+  ccrc::ring_layout chart = render::layout(new_p, ag, {.metric = m.new_index});
+  std::string title = "diff: " + file_name(new_path);
   render::ring_picture pic{new_p, chart, ag, m.new_index, "angle", 1440, 900, title, {}};
   // The blueprint's colours, but unchanged in light grey: white rings would vanish.
   auto fill = [](ccrc::diff_status s) { return s == ccrc::diff_status::unchanged ? "#e4e4e4" : fill_of(s); };
@@ -369,10 +367,6 @@ std::uint32_t whole_number(const cli::args& a, std::string_view option, double f
   return static_cast<std::uint32_t>(v);
 }
 
-bool ends_with(std::string_view s, std::string_view end) {
-  return s.size() >= end.size() && s.substr(s.size() - end.size()) == end;
-}
-
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(2);
   const std::string& old_path = a.positional(0, "OLD");
@@ -380,8 +374,9 @@ int run(const cli::args& a, cli::timings& t) {
   auto out_path = a.value("-o");
   std::string chart = a.value("--chart").value_or("blueprint");
   if (chart != "blueprint" && chart != "ring") throw cli::usage_error("--chart expects blueprint or ring, not '" + chart + "'");
-  bool html = out_path && ends_with(*out_path, ".html");
-  if (out_path && !ends_with(*out_path, ".svg") && !ends_with(*out_path, ".json") && !(html && chart == "ring"))
+  bool html = out_path && out_path->ends_with(".html");
+  bool to_json_file = out_path && out_path->ends_with(".json");
+  if (out_path && !out_path->ends_with(".svg") && !to_json_file && !(html && chart == "ring"))
     throw cli::usage_error("-o expects a file ending in .svg or .json (or .html with --chart ring), not '" + *out_path + "'");
   double epsilon = a.number("--epsilon").value_or(1e-4);
   if (epsilon < 0) throw cli::usage_error("--epsilon expects a number >= 0");
@@ -405,7 +400,6 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<ccrc::node_id> top = ccrc::rank_by_height(d, top_count);
 
   t.phase("output");
-  bool to_json_file = out_path && ends_with(*out_path, ".json");
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, std::fclose);
   if (out_path) {
     file.reset(std::fopen(out_path->c_str(), "wb"));

@@ -271,16 +271,20 @@ void legend(svg::document& doc, const ring_picture& pic) {
 
 }  // namespace
 
+ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
+  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
+  ccrc::tree_view view = ccrc::ring_chart_view(r.view.value_or(ccrc::tree_view(p.tree())), ag[r.metric]);
+  return ccrc::ring_chart(view, ag[r.metric],
+                          chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
+                                                         .padding_px = r.padding, .heights = heights}));
+}
+
 drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
   t.phase("aggregate");
   std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
-  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
   t.phase("layout");
-  ccrc::tree_view view = ccrc::ring_chart_view(r.view.value_or(ccrc::tree_view(p.tree())), ag[r.metric]);
   drawing d;
-  d.chart = ccrc::ring_chart(view, ag[r.metric],
-                             chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
-                                                            .padding_px = r.padding, .heights = heights}));
+  d.chart = layout(p, ag, r);
   std::vector<ccrc::highlight_state> marks;
   if (r.highlight) {
     t.phase("highlight");

@@ -74,6 +74,10 @@ struct drawing {
   ccrc::ring_layout chart;
 };
 
+/// The ring chart of `request` as `ccrc render` lays it out, from ag(M) of every metric
+/// (ccrc::inclusive_columns): centred by ring_chart_view, placed by chart_area.
+ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
+
 /// Lays out and draws the ring chart of `request` (phases "aggregate", "layout", "highlight",
 /// "render" in t): the whole of `ccrc render` but reading and writing.
 drawing draw(const ccrc::profile& p, const request& r, cli::timings& t);

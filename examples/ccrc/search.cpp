@@ -55,8 +55,7 @@ int run(const cli::args& a, cli::timings& t) {
 
   t.phase("search");
   ccrc::search_result r = ccrc::search(view, p.column(m), q);
-  std::vector<std::vector<double>> ag;  // per metric, for the listed contexts' aggregated values
-  for (std::size_t i = 0; i < p.metric_count(); ++i) ag.push_back(ccrc::inclusive(p.tree(), p.column(i)));
+  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);  // for the listed contexts
   // Hottest first: aggregated value of the metric, then the order of the profile.
   std::vector<ccrc::node_id> listed = r.nodes;
   std::stable_sort(listed.begin(), listed.end(), [&](ccrc::node_id x, ccrc::node_id y) { return ag[m][x] > ag[m][y]; });

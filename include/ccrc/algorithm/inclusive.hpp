@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <ranges>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace ccrc {
@@ -32,6 +33,18 @@ template <metric_column C>
   std::vector<column_value_t<C>> ag(std::ranges::begin(self), std::ranges::end(self));
   inclusive_in_place(t, std::span(ag));
   return ag;
+}
+
+/// ag(M) of every metric of a ccrc::profile or ccrc::cct, in metric order, as doubles (the
+/// `aggregated` argument of ccrc::tooltip). O(nodes x metrics).
+template <class Tree>
+[[nodiscard]] std::vector<std::vector<double>> inclusive_columns(const Tree& t) {
+  std::vector<std::vector<double>> columns;
+  t.for_each_column([&](std::string_view, auto column) {
+    columns.emplace_back(column.begin(), column.end());
+    inclusive_in_place(t.tree(), std::span(columns.back()));
+  });
+  return columns;
 }
 
 }  // namespace ccrc

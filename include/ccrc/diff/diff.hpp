@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/concepts.hpp>
+#include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/config.hpp>
 #include <ccrc/diff/match.hpp>
 
@@ -95,8 +96,7 @@ struct diff_run {
     return out;
   }
   void inclusive_in_place() noexcept {
-    const node_id* parent = tree->parents().data();
-    for (std::size_t n = inclusive.size(); n-- > 1;) inclusive[parent[n]] += inclusive[n];
+    ccrc::inclusive_in_place(*tree, std::span(inclusive));
     for (double& v : inclusive) v = detail::finite_or_zero(v);  // sums of huge values
   }
 };

@@ -267,16 +267,19 @@ class context_matcher {
   void build(context_matching& r) {
     // The pairs with a removed callee: only their first-run children need a look.
     removed_callees_.assign(a_.size(), 0);
-    for (node_id a = 1; a < a_.size(); ++a)
-      if (match_a_[a] == null_node) removed_callees_[a_.parent(a)] = 1;
+    std::size_t matched = 0;
+    for (node_id a = 1; a < a_.size(); ++a) {
+      if (match_a_[a] == null_node)
+        removed_callees_[a_.parent(a)] = 1;
+      else
+        ++matched;
+    }
     r.from_first.assign(a_.size(), null_node);
     r.from_second.assign(b_.size(), null_node);
     r.first_node.assign(1, root_node);
     r.second_node.assign(1, root_node);
     r.from_first[root_node] = root_node;
     r.from_second[root_node] = root_node;
-    std::size_t matched = 0;
-    for (node_id a = 1; a < a_.size(); ++a) matched += match_a_[a] != null_node;
     r.matched = matched;
     r.removed = a_.size() - 1 - matched;
     r.added = b_.size() - 1 - matched;

@@ -47,14 +47,12 @@ namespace ccrc {
   if (!std::isfinite(r)) return std::nullopt;
   // Ring d spans [radii[d - 1], radii[d]): d is the number of radii <= r.
   auto d = static_cast<std::size_t>(std::upper_bound(chart.radii.begin(), chart.radii.end(), r) - chart.radii.begin());
-  if (d + 1 >= chart.ring_begin.size()) return std::nullopt;
+  std::span<const ring_segment> ring = chart.ring(d);
   double a = ring_angle(chart, x, y);
-  auto first = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d]);
-  auto last = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d + 1]);
   // The last segment of the ring starting at or before a is the only candidate.
-  auto after = std::upper_bound(first, last, a, [](double angle, const ring_segment& s) { return angle < s.a0; });
-  if (after == first) return std::nullopt;
-  auto i = static_cast<std::size_t>(after - chart.segments.begin()) - 1;
+  auto after = std::upper_bound(ring.begin(), ring.end(), a, [](double angle, const ring_segment& s) { return angle < s.a0; });
+  if (after == ring.begin()) return std::nullopt;
+  std::size_t i = chart.ring_begin[d] + static_cast<std::size_t>(after - ring.begin()) - 1;
   if (!covers(chart.segments[i], r, a)) return std::nullopt;
   return i;
 }
@@ -80,18 +78,6 @@ struct node_tooltip {
   std::vector<std::string_view> call_stack;  ///< outermost frame first
   std::vector<metric_reading> metrics;       ///< in the tree's metric order
 };
-
-/// ag(M) of every metric of a ccrc::profile or ccrc::cct, in metric order, as doubles: the
-/// `aggregated` argument of tooltip. O(nodes x metrics).
-template <class Tree>
-[[nodiscard]] std::vector<std::vector<double>> inclusive_columns(const Tree& t) {
-  std::vector<std::vector<double>> columns;
-  t.for_each_column([&](std::string_view, auto column) {
-    columns.emplace_back(column.begin(), column.end());
-    inclusive_in_place(t.tree(), std::span(columns.back()));
-  });
-  return columns;
-}
 
 /// The tooltip of node n of a ccrc::profile or ccrc::cct: its call stack and, per metric, the
 /// self value and the aggregated value read from `aggregated` (inclusive_columns(t), computed

@@ -32,11 +32,7 @@ enum class label_fit : std::uint8_t {
 /// centred at the middle radius) lies inside the segment. In the centre disc: as fits_along.
 /// A line fits nothing. O(1).
 [[nodiscard]] inline bool fits_across(const ring_segment& s, double width, double height) noexcept {
-  if (!(width >= 0 && height >= 0) || s.kind == segment_kind::line) return false;
-  if (s.kind == segment_kind::center) return fits_along(s, width, height);
-  double mid = (s.r0 + s.r1) / 2, inner = mid - width / 2;
-  return inner >= s.r0 && inner > 0 && std::hypot(mid + width / 2, height / 2) <= s.r1 &&
-         2 * std::atan2(height / 2, inner) <= s.a1 - s.a0;
+  return fits_along(s, height, width);  // the centre's test is symmetric in width and height
 }
 
 /// How a width x height label fits in a segment: along the arc if it can (easiest to read),

@@ -2,6 +2,7 @@
 // children of every node by decreasing aggregated value with their running sums, and heights.
 #pragma once
 
+#include <ccrc/algorithm/depth.hpp>
 #include <ccrc/concepts.hpp>
 #include <ccrc/config.hpp>
 #include <ccrc/tree/call_tree.hpp>
@@ -72,8 +73,7 @@ class ring_index {
         sums_[i] = sum += kids[i - begin].first;
       }
     }
-    heights_.assign(n, 0);
-    for (std::size_t c = n; c-- > 1;) heights_[parent[c]] = std::max(heights_[parent[c]], heights_[c] + 1);
+    heights_ = heights(t);
   }
 
   /// Number of nodes of the tree it was built for.

@@ -1,6 +1,7 @@
 // ccrc - the inverted (bottom-up) tree: call stacks read from the innermost frame outwards.
 #pragma once
 
+#include <ccrc/algorithm/depth.hpp>
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -42,9 +43,8 @@ template <class Tree>
   // (a sampling profile shares most of its inverted paths), to spare the copies of growth.
   std::size_t steps = 1;
   {
-    std::vector<std::uint32_t> depth(t.size(), 0);
-    for (node_id n = 1; n < t.size(); ++n) depth[n] = std::min(depth[t.parent(n)] + 1, max_depth);
-    for (node_id n = 1; n < t.size(); ++n) steps += added[n] ? depth[n] : 0;
+    std::vector<std::uint32_t> depth = depths(t);
+    for (node_id n = 1; n < t.size(); ++n) steps += added[n] ? std::min(depth[n], max_depth) : 0;
   }
   r.tree.reserve(std::min(steps, 4 * t.size()));
   r.node_map[root_node] = root_node;
