@@ -12,11 +12,9 @@
 
 namespace {
 
-std::size_t size_of(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)); }
-
 // ag(time) in place: reads the parent and value columns, adds into the parent's value.
 void inclusive(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   auto self = tree.column<"time">();
   std::vector<double> values(self.begin(), self.end());
   for (auto _ : state) {
@@ -29,7 +27,7 @@ void inclusive(benchmark::State& state) {
 
 // The floor: the same bytes read and written (parent column, values), sequentially.
 void stream_columns(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   auto self = tree.column<"time">();
   std::vector<double> values(self.begin(), self.end());
   const ccrc::node_id* parent = tree.tree().parents().data();
@@ -50,17 +48,17 @@ const std::unique_ptr<bench::naive_node>& naive_of(std::size_t nodes) {
 
 // The naive tree: ag by an explicit-stack post-order walk over the child maps.
 void inclusive_naive(benchmark::State& state) {
-  bench::naive_node* root = naive_of(size_of(state)).get();
+  bench::naive_node* root = naive_of(bench::size_of(state)).get();
   std::vector<std::pair<bench::naive_node*, bool>> stack;
   for (auto _ : state) {
     bench::naive_inclusive(root, stack);
     benchmark::DoNotOptimize(root->ag);
   }
-  bench::set_items(state, bench::trace_of(size_of(state)).nodes + 1);
+  bench::set_items(state, bench::trace_of(bench::size_of(state)).nodes + 1);
 }
 
 void flat(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   for (auto _ : state) {
     auto entries = ccrc::flat(ccrc::tree_view(tree.tree()), tree.column<"time">());
     benchmark::DoNotOptimize(entries.data());
@@ -70,13 +68,13 @@ void flat(benchmark::State& state) {
 
 // The naive flat profile: walk the tree, sum per frame in a hash map, sort.
 void flat_naive(benchmark::State& state) {
-  bench::naive_node* root = naive_of(size_of(state)).get();
+  bench::naive_node* root = naive_of(bench::size_of(state)).get();
   std::vector<bench::naive_node*> stack;
   for (auto _ : state) {
     auto entries = bench::naive_flat(root, stack);
     benchmark::DoNotOptimize(entries.data());
   }
-  bench::set_items(state, bench::trace_of(size_of(state)).nodes + 1);
+  bench::set_items(state, bench::trace_of(bench::size_of(state)).nodes + 1);
 }
 
 }  // namespace

@@ -8,19 +8,19 @@
 namespace {
 
 void cursor_replay(benchmark::State& state) {
-  const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
+  const bench::trace& t = bench::trace_of(bench::size_of(state));
   bench::time_building(state, t, [&](bench::cct& tree) { bench::replay(t, tree); });
   state.counters["calls_per_node"] = static_cast<double>(t.calls) / static_cast<double>(t.nodes);
 }
 
 // The steady state of a profiler that reserved its tree: no growth while building.
 void cursor_replay_reserved(benchmark::State& state) {
-  const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
+  const bench::trace& t = bench::trace_of(bench::size_of(state));
   bench::time_building(state, t, [&](bench::cct& tree) { bench::replay(t, tree); }, true);
 }
 
 void cursor_replay_naive(benchmark::State& state) {
-  const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
+  const bench::trace& t = bench::trace_of(bench::size_of(state));
   bench::time_naive_building(state, t.nodes, [&] { return bench::naive_replay(t); });
 }
 
@@ -32,14 +32,14 @@ const bench::samples& samples_of(std::size_t nodes) {
 }
 
 void add_path(benchmark::State& state) {
-  const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
+  const bench::trace& t = bench::trace_of(bench::size_of(state));
   const bench::samples& s = samples_of(t.nodes);
   bench::time_building(state, t, [&](bench::cct& tree) { bench::add_samples(s, tree); });
   state.counters["frames_per_node"] = static_cast<double>(s.frames.size()) / static_cast<double>(t.nodes);
 }
 
 void add_path_naive(benchmark::State& state) {
-  const bench::trace& t = bench::trace_of(static_cast<std::size_t>(state.range(0)));
+  const bench::trace& t = bench::trace_of(bench::size_of(state));
   const bench::samples& s = samples_of(t.nodes);
   bench::time_naive_building(state, t.nodes, [&] { return bench::naive_add_samples(s); });
 }

@@ -16,7 +16,7 @@
 namespace {
 
 const ccrc::profile& profile_of(const benchmark::State& state) {
-  return bench::pmd_like(static_cast<std::size_t>(state.range(0)));
+  return bench::pmd_like(bench::size_of(state));
 }
 
 void build_cursor(benchmark::State& state) {

@@ -84,15 +84,13 @@ const tree_pair& pair_of(std::size_t nodes, bool unrelated = false) {
   return cache.emplace(key, std::move(p)).first->second;
 }
 
-std::size_t size_of(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)); }
-
 void report(benchmark::State& state, const tree_pair& p) {
   bench::set_items(state, p.first.size() + p.second.size());
   state.counters["second_nodes"] = static_cast<double>(p.second.size());
 }
 
 void match_run(benchmark::State& state, std::uint32_t max_chain, bool unrelated) {
-  const tree_pair& p = pair_of(size_of(state), unrelated);
+  const tree_pair& p = pair_of(bench::size_of(state), unrelated);
   ccrc::context_matching m;
   for (auto _ : state) {
     m = ccrc::match_contexts(p.first.tree(), p.second.tree(), {.max_chain = max_chain});
@@ -114,7 +112,7 @@ void match_unrelated(benchmark::State& state) { match_run(state, 4, true); }
 // Everything ccrc diff computes: the runs' aggregated values, the matching, H, W, statuses,
 // then the delta hot path and the 100 contexts of largest |H|.
 void diff_and_rank(benchmark::State& state) {
-  const tree_pair& p = pair_of(size_of(state));
+  const tree_pair& p = pair_of(bench::size_of(state));
   for (auto _ : state) {
     ccrc::cct_diff d = ccrc::diff({p.first.tree(), p.first.column<"time">(), p.first.column<"calls">()},
                                   {p.second.tree(), p.second.column<"time">(), p.second.column<"calls">()});
@@ -129,7 +127,7 @@ void diff_and_rank(benchmark::State& state) {
 // Baseline: the union of the two trees by exact path (merge both into an empty tree), the
 // work of a diff that cannot see inserted or removed methods.
 void merge_both(benchmark::State& state) {
-  const tree_pair& p = pair_of(size_of(state));
+  const tree_pair& p = pair_of(bench::size_of(state));
   for (auto _ : state) {
     bench::cct u;
     ccrc::merge(u, p.first);
@@ -141,7 +139,7 @@ void merge_both(benchmark::State& state) {
 
 // Floor: ag(time) of both trees, the sweeps any diff needs.
 void inclusive_both(benchmark::State& state) {
-  const tree_pair& p = pair_of(size_of(state));
+  const tree_pair& p = pair_of(bench::size_of(state));
   for (auto _ : state) {
     auto a = ccrc::inclusive(p.first.tree(), p.first.column<"time">());
     auto b = ccrc::inclusive(p.second.tree(), p.second.column<"time">());

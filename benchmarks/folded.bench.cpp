@@ -48,11 +48,11 @@ void read(benchmark::State& state, const std::string& text) {
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
 
-void read_sorted(benchmark::State& state) { read(state, text_of(static_cast<std::size_t>(state.range(0))).sorted); }
-void read_shuffled(benchmark::State& state) { read(state, text_of(static_cast<std::size_t>(state.range(0))).shuffled); }
+void read_sorted(benchmark::State& state) { read(state, text_of(bench::size_of(state)).sorted); }
+void read_shuffled(benchmark::State& state) { read(state, text_of(bench::size_of(state)).shuffled); }
 
 void write(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(static_cast<std::size_t>(state.range(0)));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   std::size_t bytes = 0;
   for (auto _ : state) {
     bench::counting_buffer sink;

@@ -13,7 +13,7 @@ namespace {
 // The bytes `build` adds to an empty tree made by `make`.
 template <class Make, class Build>
 void measure(benchmark::State& state, Make make, Build build) {
-  bench::measure_memory(state, bench::trace_of(static_cast<std::size_t>(state.range(0))), make, build);
+  bench::measure_memory(state, bench::trace_of(bench::size_of(state)), make, build);
 }
 
 void memory_cct(benchmark::State& state) {

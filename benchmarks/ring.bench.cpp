@@ -57,7 +57,7 @@ void report(benchmark::State& state, const ccrc::ring_layout& chart) {
 }
 
 void layout(benchmark::State& state, double min_px, help with) {
-  const prepared& p = prepared_of(static_cast<std::size_t>(state.range(0)));
+  const prepared& p = prepared_of(bench::size_of(state));
   ccrc::tree_view v = view_of(state, p);
   ccrc::ring_options o = ccrc::on_canvas(1440, 900, {.min_arc_px = min_px});
   if (with == help::heights) o.heights = p.heights;
@@ -81,7 +81,7 @@ void layout_uncut(benchmark::State& state) { layout(state, 0, help::index); }
 
 // Preparing the index, once per tree and metric.
 void index_build(benchmark::State& state) {
-  const prepared& p = prepared_of(static_cast<std::size_t>(state.range(0)));
+  const prepared& p = prepared_of(bench::size_of(state));
   for (auto _ : state) {
     ccrc::ring_index index(p.tree->tree(), p.ag);
     benchmark::DoNotOptimize(index.children(0).data());
@@ -91,7 +91,7 @@ void index_build(benchmark::State& state) {
 
 // The culled chart of the view of a benchmark's arguments, with the index.
 ccrc::ring_layout chart_of(const benchmark::State& state) {
-  const prepared& p = prepared_of(static_cast<std::size_t>(state.range(0)));
+  const prepared& p = prepared_of(bench::size_of(state));
   return ccrc::ring_chart(view_of(state, p), p.ag, ccrc::on_canvas(1440, 900, {.index = p.index.get()}));
 }
 

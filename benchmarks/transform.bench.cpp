@@ -16,13 +16,11 @@
 
 namespace {
 
-std::size_t size_of(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)); }
-
 // The trace's most called method (frame 1: the cubic skew favours low ids), and the next.
 ccrc::method_set hot(const bench::cct& tree, ccrc::frame_id f = 1) { return {tree.symbols().method(f)}; }
 
 void copy_tree(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   for (auto _ : state) {
     bench::cct copy = tree;
     benchmark::DoNotOptimize(copy.column<"calls">().data());
@@ -32,7 +30,7 @@ void copy_tree(benchmark::State& state) {
 
 template <class Transform>
 void run_transform(benchmark::State& state, Transform&& transform) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   std::size_t out = 0;
   for (auto _ : state) {
     auto r = transform(tree);
@@ -67,7 +65,7 @@ void invert_3_levels(benchmark::State& state) {
 
 // A search by class name with a threshold: the regular expression runs once per method.
 void search(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   ccrc::search_query q{.name = {.text = "Class1[0-9]$", .match = ccrc::name_match::regex, .part = ccrc::name_part::class_name},
                        .min_total = ccrc::threshold{1e-4, true}};
   std::size_t found = 0;
@@ -82,7 +80,7 @@ void search(benchmark::State& state) {
 
 // The tree with itself: every context is looked up in the other tree and created twice.
 void intersect(benchmark::State& state) {
-  const bench::cct& tree = bench::tree_of(size_of(state));
+  const bench::cct& tree = bench::tree_of(bench::size_of(state));
   for (auto _ : state) {
     auto r = ccrc::intersect(tree, tree);
     benchmark::DoNotOptimize(r.second.node_map.data());

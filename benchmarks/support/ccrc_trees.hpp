@@ -113,6 +113,9 @@ inline const cct& tree_of(std::size_t nodes) {
   return it->second;
 }
 
+/// The benchmark's first argument: the number of nodes, for most programs.
+inline std::size_t size_of(const benchmark::State& state) { return static_cast<std::size_t>(state.range(0)); }
+
 /// Reports `items` processed per iteration (nodes, so that per-node costs print).
 inline void set_items(benchmark::State& state, std::size_t items) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(items));

@@ -4,21 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using nlohmann::json;
-
-namespace {
-
-std::string contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
 
 TEST_CASE("ccrc convert: folded -> .cct -> .cctb -> folded keeps every context and metric") {
   std::string cct = test::write_temp("f1.cct", ""), cctb = test::write_temp("f1.cctb", ""),
@@ -26,11 +13,11 @@ TEST_CASE("ccrc convert: folded -> .cct -> .cctb -> folded keeps every context a
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + cct + "'").status == 0);
   REQUIRE(test::run_tool("convert '" + cct + "' '" + cctb + "'").status == 0);
   REQUIRE(test::run_tool("convert '" + cctb + "' '" + back + "'").status == 0);
-  std::string text = contents(cct);
+  std::string text = test::read_file(cct);
   CHECK(text.rfind("ccrc-cct 1\nmetrics calls bytecodes\nframes 5\nmain\nf\ng\nh\ni\nnodes 19\n-1 0 0 0\n0 1 1 1066\n", 0) == 0);
-  CHECK(contents(cctb).substr(1, 4) == "CCTB");
-  std::string original = contents(test::figure1_path);
-  CHECK(contents(back) == original.substr(original.find("# metrics:")));  // the file as written, minus its comment
+  CHECK(test::read_file(cctb).substr(1, 4) == "CCTB");
+  std::string original = test::read_file(test::figure1_path);
+  CHECK(test::read_file(back) == original.substr(original.find("# metrics:")));  // the file as written, minus its comment
   auto stats = [](const std::string& p) { return test::run_tool("stats '" + p + "' --json").out; };
   CHECK(stats(cct) == stats(test::figure1_path));
   CHECK(stats(cctb) == stats(test::figure1_path));
@@ -41,8 +28,8 @@ TEST_CASE("every command reads .cct and .cctb, by extension or by content, from 
   std::string cctb = test::write_temp("s.cctb", ""), cct = test::write_temp("s.cct", "");
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + cctb + "'").status == 0);
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + cct + "'").status == 0);
-  std::string disguised_binary = test::write_temp("s.profile", contents(cctb));
-  std::string disguised_text = test::write_temp("s.txt", contents(cct));
+  std::string disguised_binary = test::write_temp("s.profile", test::read_file(cctb));
+  std::string disguised_text = test::write_temp("s.txt", test::read_file(cct));
   for (const auto& p : {cctb, cct, disguised_binary, disguised_text}) {
     CAPTURE(p);
     auto r = test::run_tool("flat '" + p + "' --metric bytecodes --json");
@@ -61,7 +48,7 @@ TEST_CASE("every command reads .cct and .cctb, by extension or by content, from 
 TEST_CASE("bad native files exit 1 with the file and the reason, a wrong extension is a usage error") {
   std::string cctb = test::write_temp("b.cctb", "");
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + cctb + "'").status == 0);
-  std::string bytes = contents(cctb);
+  std::string bytes = test::read_file(cctb);
   std::string truncated = test::write_temp("t.cctb", bytes.substr(0, 100));
   auto r = test::run_tool("stats '" + truncated + "'");
   CHECK(r.status == 1);

@@ -22,13 +22,6 @@ const json& context(const json& j, const std::string& path) {
   return j;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 TEST_CASE("ccrc diff --json on the XML example: parse moved below parse_proxy, build(InputSource) has H = 0") {
@@ -78,7 +71,7 @@ TEST_CASE("ccrc diff -o OUT.svg: a well-formed blueprint with the seed's colours
   REQUIRE(r.status == 0);
   CHECK(r.out.empty());
   CHECK(std::system(("xmllint --noout '" + out + "'").c_str()) == 0);
-  std::string svg = read_file(out);
+  std::string svg = test::read_file(out);
   CHECK(svg.find("fill=\"#f2d62e\"") != std::string::npos);  // new: yellow
   CHECK(svg.find("fill=\"#a8dd9e\"") != std::string::npos);  // faster: light green
   CHECK(svg.find("<title>SAXBuilder.new_method()\n") != std::string::npos);
@@ -95,7 +88,7 @@ TEST_CASE("the README's blueprint is the one the documented command renders") {
   std::string out = test::write_temp("xml_blueprint.svg", "");
   auto r = test::run_tool("diff " + xml_pair + " --modified " + data + "xml_modified.txt -o " + out);
   REQUIRE(r.status == 0);
-  CHECK(read_file(out) == read_file(data + "xml_blueprint.svg"));
+  CHECK(test::read_file(out) == test::read_file(data + "xml_blueprint.svg"));
 }
 
 TEST_CASE("ccrc diff -o OUT.json writes the document --json prints") {
@@ -103,7 +96,7 @@ TEST_CASE("ccrc diff -o OUT.json writes the document --json prints") {
   auto r = test::run_tool("diff " + xml_pair + " -o " + out);
   REQUIRE(r.status == 0);
   auto printed = test::run_tool("diff " + xml_pair + " --json");
-  CHECK(read_file(out) == printed.out);
+  CHECK(test::read_file(out) == printed.out);
 }
 
 TEST_CASE("ccrc diff without -o or --json prints the totals, the hot path and the largest changes") {
@@ -168,7 +161,7 @@ TEST_CASE("ccrc diff --chart ring: the second run's ring chart coloured by class
   auto r = test::run_tool("diff " + xml_pair + " --modified " + data + "xml_modified.txt --chart ring -o " + out);
   REQUIRE(r.status == 0);
   CHECK(std::system(("xmllint --noout '" + out + "'").c_str()) == 0);
-  std::string svg = read_file(out);
+  std::string svg = test::read_file(out);
   std::size_t new_method = svg.find("SAXBuilder.new_method()\ncalls: self 1, aggregated 1\nms: self 699");
   REQUIRE(new_method != std::string::npos);
   CHECK(svg.find("H +36.69 %, new</title>", new_method) != std::string::npos);
@@ -176,7 +169,7 @@ TEST_CASE("ccrc diff --chart ring: the second run's ring chart coloured by class
   CHECK(svg.find("H -32.34 %, faster</title>") != std::string::npos);    // parse
   CHECK(svg.find(">slower, modified</text>") != std::string::npos);      // the legend is the classes'
   // The README's ring chart of the pair is the one this command renders.
-  CHECK(svg == read_file(data + "xml_diff_ring.svg"));
+  CHECK(svg == test::read_file(data + "xml_diff_ring.svg"));
   auto html = test::run_tool("diff " + xml_pair + " --chart ring -o " + test::write_temp("diff_ring.html", ""));
   CHECK(html.status == 0);
   auto bad = test::run_tool("diff " + xml_pair + " --chart pie -o " + out);

@@ -21,10 +21,7 @@ struct rendered {
 rendered render(const std::string& args, const std::string& out_name) {
   std::string out = test::write_temp(out_name, "");
   rendered r{test::run_tool("render " + args + " -o '" + out + "'"), {}};
-  std::ifstream in(out, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.text = ss.str();
+  r.text = test::read_file(out);
   return r;
 }
 

@@ -28,8 +28,6 @@ std::optional<std::size_t> brute_force(const ccrc::ring_layout& chart, double x,
   return found;
 }
 
-double uniform(test::rng& r) { return static_cast<double>(r.next() >> 11) * 0x1.0p-53; }
-
 }  // namespace
 
 TEST_CASE("ring_angle: radians clockwise from twelve o'clock, from the start angle on") {
@@ -84,7 +82,7 @@ TEST_CASE("hit_test agrees with a brute-force point-in-segment test on random po
                          .padding_px = round % 6 == 0 ? 1.0 : 0.0};
     ccrc::ring_layout chart = ccrc::ring_chart(ccrc::tree_view(p.tree()), ag, test::varied(round, o));
     for (int k = 0; k < 500; ++k, ++points) {
-      double x = 80 + 640 * uniform(r), y = -20 + 640 * uniform(r);
+      double x = 80 + 640 * r.uniform(), y = -20 + 640 * r.uniform();
       auto expected = brute_force(chart, x, y);
       auto got = ccrc::hit_test(chart, x, y);
       REQUIRE(got == expected);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,13 @@ namespace test {
 
 /// A small deterministic generator (splitmix64), identical on every platform.
 using rng = ccrc::detail::random;
+
+/// The total of every metric of p, in column order.
+inline std::vector<double> totals(const ccrc::profile& p) {
+  std::vector<double> out;
+  p.for_each_column([&](std::string_view, auto c) { out.push_back(std::accumulate(c.begin(), c.end(), 0.0)); });
+  return out;
+}
 
 /// The name of the i-th random method (or metric): "m<i>".
 inline std::string method_name(std::size_t i) {

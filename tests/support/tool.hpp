@@ -17,6 +17,14 @@ struct run_result {
   std::string err;  ///< stderr
 };
 
+/// The whole content of a file ("" if it cannot be read).
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 /// Runs `ccrc ARGS` (ARGS as one shell-quoted string) and collects its outputs.
 inline run_result run_tool(const std::string& args) {
   std::filesystem::create_directories(CCRC_TEST_TMP);
@@ -33,10 +41,7 @@ inline run_result run_tool(const std::string& args) {
     int raw = pclose(pipe);
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   }
-  std::ifstream in(err_file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
+  r.err = read_file(err_file);
   std::filesystem::remove(err_file);
   return r;
 }

@@ -7,15 +7,11 @@
 
 #include <set>
 
-namespace {
-
-}  // namespace
-
 TEST_CASE("collapse runs of java.* frames into their package") {
   ccrc::profile p = test::stacks({{"app.Main.main();java.util.HashMap.get(Object);java.util.HashMap.hash(Object)", 10},
-                            {"app.Main.main();java.util.HashMap.get(Object);app.Key.hashCode();java.util.Objects.hash(Object)", 5},
-                            {"app.Main.main();java.util.ArrayList.add(Object)", 1},
-                            {"app.Main.main();java.io.File.open()", 2}});
+                                  {"app.Main.main();java.util.HashMap.get(Object);app.Key.hashCode();java.util.Objects.hash(Object)", 5},
+                                  {"app.Main.main();java.util.ArrayList.add(Object)", 1},
+                                  {"app.Main.main();java.io.File.open()", 2}});
   auto r = ccrc::collapse_runs(p, [](std::string_view name) {
     return name.starts_with("java.") ? ccrc::package_of(name) : std::string_view();
   });

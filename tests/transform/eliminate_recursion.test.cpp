@@ -5,6 +5,7 @@
 #include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/figure8.hpp"
+#include "support/paths.hpp"
 #include "support/random.hpp"
 
 #include <doctest/doctest.h>
@@ -14,24 +15,11 @@
 
 namespace {
 
-std::vector<double> totals(const ccrc::profile& p) {
-  std::vector<double> out;
-  p.for_each_column([&](std::string_view, auto c) { out.push_back(std::accumulate(c.begin(), c.end(), 0.0)); });
-  return out;
-}
-
 // A profile of one stack sample per line, "a;b;c" with value 1 at the leaf.
-// Stacks of self value 1.
 ccrc::profile stacks(std::initializer_list<std::string_view> lines) {
   ccrc::profile p;
   for (auto line : lines) test::add_stack(p, line, {1});
   return p;
-}
-
-std::string join(const std::vector<std::string>& frames, std::size_t count) {
-  std::string s;
-  for (std::size_t i = 0; i < count; ++i) s += (i ? ";" : "") + frames[i];
-  return s;
 }
 
 // The reference for `direct` and `drop_repeats`, one path at a time: the path of every node
@@ -49,8 +37,8 @@ test::canonical_form reference(const ccrc::profile& p, ccrc::recursion policy) {
     std::string own(p.tree().name(n));
     std::size_t at = n == ccrc::root_node ? 0 : std::size_t(std::find(kept.begin(), kept.end(), own) - kept.begin()) + 1;
     if (policy == ccrc::recursion::direct) at = kept.size();
-    out.try_emplace(join(kept, kept.size()), std::vector<double>(p.metric_count(), 0.0));
-    auto& values = out.try_emplace(join(kept, at), std::vector<double>(p.metric_count(), 0.0)).first->second;
+    out.try_emplace(test::joined(kept), std::vector<double>(p.metric_count(), 0.0));
+    auto& values = out.try_emplace(test::joined(kept, at), std::vector<double>(p.metric_count(), 0.0)).first->second;
     for (std::size_t i = 0; i < p.metric_count(); ++i) values[i] += p.column(i)[n];
   }
   return out;
@@ -77,7 +65,7 @@ TEST_CASE("Figure 7(a): Figure 1 without recursion has 12 nodes and depth 5") {
     CHECK(r.tree.column("calls")[i] == 20);
     CHECK(r.tree.column("bytecodes")[i] == 100);
   }
-  CHECK(totals(r.tree) == std::vector<double>{345, 3238});
+  CHECK(test::totals(r.tree) == std::vector<double>{345, 3238});
   // The recursive g under main;f;g maps to main;f;g.
   CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g")] == test::node_at(r.tree.tree(), "main;f;g"));
   CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g;h;i")] == test::node_at(r.tree.tree(), "main;f;g;h;i"));
@@ -112,7 +100,7 @@ TEST_CASE("direct recursion only: f -> f folds, f -> g -> f stays") {
   auto r = ccrc::eliminate_recursion(p, ccrc::recursion::direct);
   CHECK(test::context_paths(r.tree) == std::set<std::string>{"f", "f;g", "f;g;f", "f;g;f;g", "f;h"});
   CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "f;g;f;g")] == 1);
-  CHECK(totals(r.tree) == totals(p));
+  CHECK(test::totals(r.tree) == test::totals(p));
 }
 
 TEST_CASE("equals the literal Figure 8 node for node on thousands of recursive random trees") {
@@ -148,7 +136,7 @@ TEST_CASE("every policy: totals kept, self kept per method, idempotent, no metho
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(40), methods, 25));
     for (auto policy : policies) {
       auto once = ccrc::eliminate_recursion(p, policy);
-      CHECK(totals(once.tree) == totals(p));
+      CHECK(test::totals(once.tree) == test::totals(p));
       for (std::size_t i = 0; i < p.metric_count(); ++i) {
         // Per method: the flat profile is unchanged (names, since the ids are shared).
         CHECK(ccrc::per_method(ccrc::tree_view(once.tree.tree()), once.tree.column(i)) ==

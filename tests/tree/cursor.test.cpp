@@ -1,6 +1,7 @@
 #include <ccrc/tree/cursor.hpp>
 #include <ccrc/tree/cct.hpp>
 
+#include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/random.hpp"
 
@@ -10,7 +11,7 @@
 
 namespace {
 
-using calls_cct = ccrc::cct<ccrc::metric<"calls">>;
+using test::calls_cct;
 
 // The Java program of the papers' Figure 1(a), run with a profiler's cursor: every method
 // entry counts one invocation in the current calling context.

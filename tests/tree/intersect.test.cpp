@@ -6,21 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <set>
-#include <sstream>
-
-namespace {
-
-ccrc::profile folded(const std::string& text) {
-  std::istringstream s(text);
-  return ccrc::read_folded(s);
-}
-
-}  // namespace
 
 TEST_CASE("intersect Figure 1 with a second run: the shared contexts, each side's metrics") {
   ccrc::profile a = test::figure1();
   // Another run: f never calls g, a new main;k, and one metric only.
-  ccrc::profile b = folded("# metrics: bytecodes\nmain;k 5\nmain 1000\nmain;f 200\nmain;f;h;i 90\nmain;h;i 300\n");
+  ccrc::profile b = ccrc::read_folded("# metrics: bytecodes\nmain;k 5\nmain 1000\nmain;f 200\nmain;f;h;i 90\nmain;h;i 300\n");
   auto both = ccrc::intersect(a, b);
   const ccrc::call_tree& t = both.first.tree.tree();
   REQUIRE(t.size() == both.second.tree.size());

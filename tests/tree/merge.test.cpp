@@ -7,16 +7,6 @@
 
 #include <numeric>
 
-namespace {
-
-std::vector<double> totals(const ccrc::profile& p) {
-  std::vector<double> out;
-  p.for_each_column([&](std::string_view, auto c) { out.push_back(std::accumulate(c.begin(), c.end(), 0.0)); });
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("merging a tree into an empty one copies it; merging it again doubles every metric") {
   ccrc::profile fig = test::figure1();
   ccrc::profile total({"calls", "bytecodes"});
@@ -26,7 +16,7 @@ TEST_CASE("merging a tree into an empty one copies it; merging it again doubles 
   ccrc::merge(total, fig);
   CHECK(total.size() == fig.size());
   CHECK(total.column("bytecodes")[test::node_at(total.tree(), "main;h;i")] == 720);
-  CHECK(totals(total) == std::vector<double>{690, 6476});
+  CHECK(test::totals(total) == std::vector<double>{690, 6476});
 }
 
 TEST_CASE("merge creates the contexts only the source has, under the right parents") {
@@ -66,8 +56,8 @@ TEST_CASE("merge is associative and conserves totals, on random trees") {
     ccrc::merge(right, x);
     ccrc::merge(right, yz);
     CHECK(test::canonical(left) == test::canonical(right));
-    std::vector<double> expected = totals(x);
-    for (std::size_t i = 0; i < expected.size(); ++i) expected[i] += totals(y)[i] + totals(z)[i];
-    CHECK(totals(left) == expected);
+    std::vector<double> expected = test::totals(x);
+    for (std::size_t i = 0; i < expected.size(); ++i) expected[i] += test::totals(y)[i] + test::totals(z)[i];
+    CHECK(test::totals(left) == expected);
   }
 }
