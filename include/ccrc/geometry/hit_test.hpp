@@ -47,12 +47,14 @@ namespace ccrc {
   if (!std::isfinite(r)) return std::nullopt;
   // Ring d spans [radii[d - 1], radii[d]): d is the number of radii <= r.
   auto d = static_cast<std::size_t>(std::upper_bound(chart.radii.begin(), chart.radii.end(), r) - chart.radii.begin());
-  std::span<const ring_segment> ring = chart.ring(d);
+  if (d + 1 >= chart.ring_begin.size()) return std::nullopt;
   double a = ring_angle(chart, x, y);
+  auto first = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d]);
+  auto last = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d + 1]);
   // The last segment of the ring starting at or before a is the only candidate.
-  auto after = std::upper_bound(ring.begin(), ring.end(), a, [](double angle, const ring_segment& s) { return angle < s.a0; });
-  if (after == ring.begin()) return std::nullopt;
-  std::size_t i = chart.ring_begin[d] + static_cast<std::size_t>(after - ring.begin()) - 1;
+  auto after = std::upper_bound(first, last, a, [](double angle, const ring_segment& s) { return angle < s.a0; });
+  if (after == first) return std::nullopt;
+  auto i = static_cast<std::size_t>(after - chart.segments.begin()) - 1;
   if (!covers(chart.segments[i], r, a)) return std::nullopt;
   return i;
 }
