@@ -4,6 +4,7 @@
 #include <ccrc/detail/hash.hpp>
 #include <ccrc/tree/ids.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,7 +29,7 @@ class child_index {
   void reserve_more(std::size_t extra, const node_id* parents, const frame_id* frames) {
     std::size_t needed = 2 * (size_ + extra);  // load factor <= 1/2
     if (needed <= slots_.size()) return;
-    std::vector<node_id> old(ceil_pow2(needed < 64 ? 64 : needed), null_node);
+    std::vector<node_id> old(std::bit_ceil(needed < 64 ? std::size_t{64} : needed), null_node);
     old.swap(slots_);
     size_ = 0;
     for (node_id n : old)

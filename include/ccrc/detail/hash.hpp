@@ -38,11 +38,5 @@ namespace ccrc::detail {
   return mix64(h);
 }
 
-/// Smallest power of two >= n (n >= 1).
-[[nodiscard]] constexpr std::size_t ceil_pow2(std::size_t n) noexcept {
-  std::size_t p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}
 
 }  // namespace ccrc::detail

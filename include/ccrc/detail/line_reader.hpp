@@ -8,12 +8,21 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <istream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ccrc::detail {
+
+/// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened.
+inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::filesystem::path& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw error("ccrc: cannot open " + path.string());
+  return file;
+}
 
 /// Calls on_line(line, number) for each line pulled from `read` (a callable filling a buffer:
 /// std::size_t read(char* dst, std::size_t capacity), 0 at the end), without its '\n' or a

@@ -1,6 +1,7 @@
 // ccrc - what the .cct and .cctb formats share: the names they accept, exact numbers.
 #pragma once
 
+#include <ccrc/detail/line_reader.hpp>
 #include <ccrc/detail/number.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
@@ -52,13 +53,6 @@ std::vector<std::string> native_names(const Tree& t) {
     names.emplace_back(name);
   });
   return names;
-}
-
-/// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened.
-inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::filesystem::path& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw error("ccrc: cannot open " + path.string());
-  return file;
 }
 
 /// Appends v so that parse_number reads back exactly v: integers up to 2^53 as digits, larger

@@ -1,6 +1,8 @@
 // ccrc - a small deterministic random number generator for the CCT generator.
 #pragma once
 
+#include <ccrc/detail/hash.hpp>
+
 #include <cmath>
 #include <cstdint>
 
@@ -15,10 +17,7 @@ class random {
   explicit random(std::uint64_t seed) noexcept : state_(seed) {}
 
   std::uint64_t next() noexcept {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return mix64(state_ += 0x9e3779b97f4a7c15ULL);
   }
 
   /// Uniform in [0, 1).

@@ -213,8 +213,7 @@ inline profile read_folded(std::istream& in, const folded_options& options = {})
 
 /// read_folded from a file; throws ccrc::error if it cannot be opened.
 inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw error("ccrc: cannot open " + path.string());
+  auto file = detail::open_for_reading(path);
   return detail::read_folded_from(detail::file_source{file.get()}, options);
 }
 
