@@ -1,0 +1,46 @@
+// Shared by the libFuzzer harnesses: what a finding is, and the checks the harnesses make.
+#pragma once
+
+#include <ccrc/tree/profile.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <string_view>
+
+namespace fuzz {
+
+/// Stops the run as a finding: libFuzzer reports the trap and keeps the input.
+[[noreturn]] inline void fail() { __builtin_trap(); }
+
+inline void check(bool ok) {
+  if (!ok) fail();
+}
+
+/// The bytes of a fuzz input as text.
+inline std::string_view text_of(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+/// The sum of one metric over all nodes, and of its magnitudes (for a tolerance).
+struct sum {
+  double value = 0;
+  double magnitude = 0;
+};
+
+inline sum total(const ccrc::profile& p, std::size_t metric) {
+  sum s;
+  for (double v : p.column(metric)) {
+    s.value += v;
+    s.magnitude += std::fabs(v);
+  }
+  return s;
+}
+
+/// Whether two totals of the same values, summed in another order, agree: exactly up to
+/// rounding (relative 1e-9 of the magnitudes); totals that overflowed are not compared.
+inline bool same_total(sum a, sum b) {
+  if (!std::isfinite(a.magnitude) || !std::isfinite(b.magnitude)) return true;
+  return std::fabs(a.value - b.value) <= 1e-9 * std::max(a.magnitude, b.magnitude);
+}
+
+}  // namespace fuzz
