@@ -94,7 +94,7 @@ void call_graph(benchmark::State& state) {
   const bench::cct& tree = tree_for(state.range(0));
   for (auto _ : state) {
     ccrc::call_graph g(tree.tree(), tree.column<"time">());
-    benchmark::DoNotOptimize(g.total(1));
+    benchmark::DoNotOptimize(g.total(ccrc::method_id{1}));
   }
   describe(state, tree);
 }
@@ -107,7 +107,7 @@ void call_graph_two_metrics(benchmark::State& state) {
   std::vector<std::span<const double>> columns{tree.column<"time">(), calls_d};
   for (auto _ : state) {
     ccrc::call_graph<double> g(tree.tree(), columns);
-    benchmark::DoNotOptimize(g.total(1));
+    benchmark::DoNotOptimize(g.total(ccrc::method_id{1}));
   }
   bench::set_items(state, tree.size());
 }

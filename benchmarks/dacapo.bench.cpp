@@ -92,10 +92,10 @@ void flat_naive(benchmark::State& state, std::string_view name) {
 
 void eliminate_recursion(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
-  std::size_t out = ccrc::eliminate_recursion(p).tree.size() - 1;  // untimed: warms the heap up
+  std::size_t out = ccrc::eliminate_recursion(p).output.size() - 1;  // untimed: warms the heap up
   for (auto _ : state) {
     auto r = ccrc::eliminate_recursion(p);
-    out = r.tree.size() - 1;
+    out = r.output.size() - 1;
     benchmark::DoNotOptimize(r.node_map.data());
   }
   bench::set_items(state, p.size());

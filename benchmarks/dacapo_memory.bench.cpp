@@ -24,7 +24,7 @@ void memory_naive(benchmark::State& state, std::string_view name) {
       state, bench::dacapo_trace(name), [](const bench::trace&) { return std::make_unique<bench::naive_node>(); },
       [](const bench::trace& t, bench::naive_node& root) {
         bench::naive_node* cur = &root;
-        for (std::uint32_t e : t.events) cur = e == bench::trace::exit_event ? cur->parent : cur->child(e);
+        for (std::uint32_t e : t.events) cur = e == bench::trace::exit_event ? cur->parent : cur->child(ccrc::frame_id{e});
       });
 }
 

@@ -113,7 +113,7 @@ void display_tree(benchmark::State& state, std::string_view name) {
   ccrc::call_graph g(p.tree(), p.column("bytecodes"));
   for (auto _ : state) {
     auto gt = ccrc::display_tree(p, g);
-    benchmark::DoNotOptimize(gt.tree.size());
+    benchmark::DoNotOptimize(gt.output.size());
   }
   bench::set_items(state, p.size());
 }

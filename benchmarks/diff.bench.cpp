@@ -9,7 +9,7 @@
 #include <ccrc/diff/diff.hpp>
 #include <ccrc/diff/hot_path.hpp>
 #include <ccrc/diff/rank.hpp>
-#include <ccrc/tree/merge.hpp>
+#include <ccrc/transform/merge.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -28,7 +28,7 @@ constexpr std::size_t eclipse_nodes = 2'166'169;
 bench::cct next_version(const bench::trace& t) {
   bench::cct tree = bench::with_symbols(t);
   auto hashed = [](std::uint32_t f) { return (f * 2654435761u) >> 7; };
-  std::vector<ccrc::frame_id> wrapper(t.names.size(), 0);
+  std::vector<ccrc::frame_id> wrapper(t.names.size());
   for (std::uint32_t f = 1; f < t.names.size(); ++f)
     if (hashed(f) % 50 == 0) wrapper[f] = tree.intern("wrapper_of_" + t.names[f]);
   ccrc::cursor<bench::cct> c(tree);
@@ -47,7 +47,7 @@ bench::cct next_version(const bench::trace& t) {
       c.enter(wrapper[e]);
       c.add<"calls">(1);
     }
-    c.enter(e);
+    c.enter(ccrc::frame_id{e});
     c.add<"calls">(1);
     c.add<"time">(hashed(e) % 20 == 2 ? 3.0 : 1.5);
     exits.push_back(wrapper[e] != 0 ? 2 : 1);

@@ -8,7 +8,7 @@
 #include <ccrc/transform/collapse_runs.hpp>
 #include <ccrc/transform/function.hpp>
 #include <ccrc/transform/invert.hpp>
-#include <ccrc/tree/intersect.hpp>
+#include <ccrc/transform/intersect.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -17,7 +17,7 @@
 namespace {
 
 // The trace's most called method (frame 1: the cubic skew favours low ids), and the next.
-ccrc::method_set hot(const bench::cct& tree, ccrc::frame_id f = 1) { return {tree.symbols().method(f)}; }
+ccrc::method_set hot(const bench::cct& tree, std::uint32_t f = 1) { return {tree.symbols().method(ccrc::frame_id{f})}; }
 
 void copy_tree(benchmark::State& state) {
   const bench::cct& tree = bench::tree_of(bench::size_of(state));
@@ -34,7 +34,7 @@ void run_transform(benchmark::State& state, Transform&& transform) {
   std::size_t out = 0;
   for (auto _ : state) {
     auto r = transform(tree);
-    out = r.tree.size();
+    out = r.output.size();
     benchmark::DoNotOptimize(r.node_map.data());
   }
   bench::set_items(state, tree.size());

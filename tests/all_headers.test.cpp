@@ -2,6 +2,16 @@
 // a definition that is not inline (a duplicate symbol at link time) and umbrella omissions.
 #include <ccrc/ccrc.hpp>
 #include <ccrc/fwd.hpp>
+// Opt-in, not in the umbrella header.
+#include <ccrc/generate/dacapo.hpp>
+#include <ccrc/generate/generator.hpp>
+#include <ccrc/generate/methods.hpp>
+#include <ccrc/generate/metrics.hpp>
+#include <ccrc/generate/model.hpp>
+#include <ccrc/generate/names.hpp>
+#include <ccrc/generate/recursion.hpp>
+#include <ccrc/generate/shape.hpp>
+#include <ccrc/generate/skeleton.hpp>
 
 #include <doctest/doctest.h>
 

@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { hierarchy, partition } from "d3-hierarchy";
 
-// A .cct file as nested objects {name, value, children}: the README's 20-line reader.
+// A .cct file as nested objects {name, value, children}: the 20-line reader of docs/formats.md.
 function readCct(path, metric) {
   const lines = readFileSync(path, "utf8").split("\n");
   if (lines[0] !== "ccrc-cct 1") throw new Error(`${path}: not a .cct file`);

@@ -31,7 +31,7 @@ inline void replay(const trace& t, cct& tree) {
     if (e == trace::exit_event) {
       c.exit();
     } else {
-      c.enter(e);
+      c.enter(ccrc::frame_id{e});
       c.add<"calls">(1);
       c.add<"time">(1.5);
     }

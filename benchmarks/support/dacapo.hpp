@@ -62,7 +62,7 @@ inline trace trace_of_profile(const ccrc::profile& p) {
   trace t;
   const ccrc::call_tree& tree = p.tree();
   t.names.resize(tree.symbols().frame_count());
-  for (ccrc::frame_id f = 1; f < t.names.size(); ++f) t.names[f] = std::string(tree.symbols().name(f));
+  for (ccrc::frame_id f{1}; f < t.names.size(); ++f) t.names[f] = std::string(tree.symbols().name(f));
   t.events.reserve(2 * tree.size());
   ccrc::depth_first(
       ccrc::tree_view(tree), [&](ccrc::node_id n, std::uint32_t) { if (n != ccrc::root_node) t.events.push_back(tree.frame(n)); },

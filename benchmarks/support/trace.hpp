@@ -2,7 +2,7 @@
 #pragma once
 
 #include <ccrc/detail/random.hpp>
-#include <ccrc/tree/ids.hpp>
+#include <ccrc/ids.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -84,7 +84,7 @@ inline const trace& trace_of(std::size_t nodes) {
 /// object-oriented profiler builds it. The baseline of the benchmarks.
 struct naive_node {
   naive_node* parent = nullptr;
-  ccrc::frame_id frame = 0;
+  ccrc::frame_id frame{0};
   std::uint64_t calls = 0;
   double time = 0;
   double ag = 0;  // aggregated time, filled by the aggregation baseline
@@ -109,7 +109,7 @@ inline std::unique_ptr<naive_node> naive_replay(const trace& t) {
     if (e == trace::exit_event) {
       cur = cur->parent;
     } else {
-      cur = cur->child(e);
+      cur = cur->child(ccrc::frame_id{e});
       cur->calls += 1;
       cur->time += 1.5;
     }
@@ -152,7 +152,7 @@ inline std::vector<std::pair<ccrc::frame_id, double>> naive_flat(naive_node* roo
 /// Stack samples taken from a trace: the call stack at every call that returns without calling
 /// anything (every context lies on one of them), flattened.
 struct samples {
-  std::vector<std::uint32_t> frames;   ///< all stacks, outermost frame first
+  std::vector<ccrc::frame_id> frames;  ///< all stacks, outermost frame first
   std::vector<std::size_t> offsets;    ///< stack k is frames[offsets[k], offsets[k+1])
 };
 
@@ -167,7 +167,7 @@ inline samples samples_of(const trace& t) {
     }
     stack.push_back(t.events[i]);
     if (i + 1 == t.events.size() || t.events[i + 1] == trace::exit_event) {
-      s.frames.insert(s.frames.end(), stack.begin(), stack.end());
+      for (std::uint32_t f : stack) s.frames.emplace_back(f);
       s.offsets.push_back(s.frames.size());
     }
   }

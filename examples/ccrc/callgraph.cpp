@@ -37,7 +37,7 @@ std::vector<ccrc::function_entry<double>> selected(const report& r, const cli::a
   if (auto name = a.value("--function")) {
     auto f = r.g.symbols().find_method(*name);
     if (!f || !r.g.contains(*f)) throw ccrc::error("no function '" + *name + "' in the profile");
-    return {ccrc::detail::function_entry_of(r.g, *f, r.metric)};
+    return {ccrc::function_costs(r.g, *f, r.metric)};
   }
   return ccrc::top_functions(r.g, options);
 }
@@ -73,16 +73,10 @@ std::string json_output(const report& r, const std::vector<ccrc::function_entry<
     j.end_array().end_object();
   }
   j.end_array().key("edges").begin_array();
-  // Calls in order of decreasing total, then self, then caller and callee names.
-  std::vector<ccrc::edge_id> edges;
-  for (ccrc::edge_id e = 0; e < g.edges().size(); ++e)
-    if (g.edge(e).caller != ccrc::root_method) edges.push_back(e);
-  std::sort(edges.begin(), edges.end(), [&](ccrc::edge_id x, ccrc::edge_id y) {
-    if (int c = ccrc::detail::larger_first(g.edge_total(x, r.metric), g.edge_total(y, r.metric))) return c < 0;
-    if (int c = ccrc::detail::larger_first(g.edge_self(x, r.metric), g.edge_self(y, r.metric))) return c < 0;
-    if (g.edge(x).caller != g.edge(y).caller) return g.name(g.edge(x).caller) < g.name(g.edge(y).caller);
-    return g.name(g.edge(x).callee) < g.name(g.edge(y).callee);
-  });
+  // Calls in order of decreasing total, then self, then caller and callee names; the
+  // top-level entries are not calls between two functions.
+  std::vector<ccrc::edge_id> edges = ccrc::ranked_edges(g, r.metric);
+  std::erase_if(edges, [&](ccrc::edge_id e) { return g.edge(e).caller == ccrc::root_method; });
   for (ccrc::edge_id e : edges) {
     j.begin_object().field("caller", g.name(g.edge(e).caller)).field("callee", g.name(g.edge(e).callee));
     j.field("self", g.edge_self(e, r.metric)).field("total", g.edge_total(e, r.metric));

@@ -1,18 +1,21 @@
 #include "cli.hpp"
 
-#include <ccrc/detail/number.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
+#include <ccrc/io/number.hpp>
+#include <ccrc/io/read_profile.hpp>
+#include <ccrc/tree/path.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <memory>
+#include <unistd.h>
 
 namespace cli {
 
@@ -63,9 +66,8 @@ std::optional<std::string> args::value(std::string_view name) const {
 std::optional<double> args::number(std::string_view name) const {
   auto v = value(name);
   if (!v) return std::nullopt;
-  double d;
-  if (ccrc::detail::parse_number(*v, true, d) != ccrc::detail::number_status::ok)
-    throw usage_error(std::string(name) + " expects a number, not '" + *v + "'");
+  auto d = ccrc::parse_number(*v);
+  if (!d) throw usage_error(std::string(name) + " expects a number, not '" + *v + "'");
   return d;
 }
 
@@ -102,124 +104,107 @@ std::string timings::json() const {
   return j.str();
 }
 
-namespace {
-
-enum class file_format { folded, cct, cctb };
-
-std::optional<file_format> format_of_extension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".cct") return file_format::cct;
-  if (ext == ".cctb") return file_format::cctb;
-  if (ext == ".folded" || ext == ".collapsed" || ext == ".txt") return file_format::folded;
-  return std::nullopt;
-}
-
-file_format format_of_content(std::string_view start) {
-  if (start.size() >= 4 && static_cast<unsigned char>(start[0]) == 0x89 && start.substr(1, 3) == "CCT")
-    return file_format::cctb;
-  if (start.substr(0, 9) == "ccrc-cct ") return file_format::cct;
-  return file_format::folded;
-}
-
-// Standard input, its first bytes already read to tell the format.
-ccrc::profile read_stdin() {
-  std::string start(16, '\0');
-  start.resize(std::fread(start.data(), 1, start.size(), stdin));
-  file_format f = format_of_content(start);
-  if (f == file_format::cctb) {
-    std::string bytes = start;
-    char buf[1 << 16];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) bytes.append(buf, n);
-    return ccrc::read_cctb(bytes);
-  }
-  auto read = [&, prefix = std::string_view(start)](char* dst, std::size_t cap) mutable -> std::size_t {
-    if (!prefix.empty()) {
-      std::size_t n = std::min(cap, prefix.size());
-      std::memcpy(dst, prefix.data(), n);
-      prefix.remove_prefix(n);
-      return n;
-    }
-    return ccrc::detail::file_source{stdin}(dst, cap);
-  };
-  if (f == file_format::cct) return ccrc::detail::read_cct_from(read);
-  return ccrc::detail::read_folded_from(read, {});
-}
-
-}  // namespace
-
 ccrc::profile load_profile(const std::string& path, timings& t) {
   t.phase("read");
   try {
-    if (path == "-") return read_stdin();
-    file_format f = format_of_extension(path).value_or(file_format::folded);
-    if (f == file_format::folded) {  // unless its first bytes say otherwise
-      std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-      if (!file) throw ccrc::error("ccrc: cannot open " + path);
-      std::string start(16, '\0');
-      start.resize(std::fread(start.data(), 1, start.size(), file.get()));
-      f = format_of_content(start);
-    }
-    if (f == file_format::cctb) return ccrc::read_cctb_file(path);
-    if (f == file_format::cct) return ccrc::read_cct_file(path);
-    return ccrc::read_folded_file(path);
+    if (path != "-") return ccrc::read_profile(std::filesystem::path(path));
+    errno = 0;
+    ccrc::profile p = ccrc::read_profile(std::cin);
+    // std::cin reports a failed read (stdin a directory, an I/O error) as the end of the input.
+    if (std::ferror(stdin)) throw ccrc::error(std::string("read error: ") + (errno ? std::strerror(errno) : "?"));
+    return p;
   } catch (const ccrc::parse_error& e) {
     throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
+  } catch (const ccrc::error& e) {
+    if (path != "-") throw;  // the reader's message names the file
+    std::string what = e.what();
+    if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
+    throw ccrc::error("<stdin>: " + what);
   }
 }
 
 void check_output_path(const std::string& path) {
-  if (path != "-" && !format_of_extension(path))
+  if (path != "-" && !ccrc::format_of_extension(path))
     throw usage_error("cannot tell the format of '" + path + "': name it .cct, .cctb or .folded");
 }
+
+namespace {
+
+// "cannot write PATH: reason", the reason from errno when the failing call set it.
+[[noreturn]] void cannot_write(const std::string& path, int error_number) {
+  std::string reason = error_number != 0 ? std::strerror(error_number) : "write error";
+  throw ccrc::error("cannot write " + path + ": " + reason);
+}
+
+}  // namespace
 
 void save_profile(const std::string& path, const ccrc::profile& p, timings& t) {
   t.phase("write");
   if (path == "-") {
     std::ostream& out = std::cout;
-    ccrc::write_folded(out, p);
-    out.flush();
+    errno = 0;
+    try {
+      ccrc::write_folded(out, p);
+      out.flush();
+    } catch (const ccrc::error&) {
+      if (out) throw;  // what the format cannot hold, not a failed write
+    }
+    if (!out) cannot_write("to stdout", errno);
     return;
   }
   check_output_path(path);
-  auto f = format_of_extension(path);
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw ccrc::error("ccrc: cannot write " + path);
-  if (f == file_format::cctb) ccrc::write_cctb(out, p);
-  else if (f == file_format::cct) ccrc::write_cct(out, p);
-  else ccrc::write_folded(out, p);
-  out.close();
-  if (!out) throw ccrc::error("ccrc: write error on " + path);
+  auto f = ccrc::format_of_extension(path);
+  output_file file(path);
+  if (f == ccrc::profile_format::cctb) ccrc::write_cctb(file.stream(), p);
+  else if (f == ccrc::profile_format::cct) ccrc::write_cct(file.stream(), p);
+  else ccrc::write_folded(file.stream(), p);
+  file.commit();
+}
+
+output_file::output_file(std::string path) : path_(std::move(path)) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status st = fs::status(path_, ec);
+  if (fs::is_directory(st)) throw ccrc::error("cannot write " + path_ + ": it is a directory");
+  bool special = fs::exists(st) && !fs::is_regular_file(st);
+  if (!special) {
+    // Beside the file a symbolic link points to, so that the link stays a link.
+    fs::path target = fs::is_symlink(fs::symlink_status(path_, ec)) ? fs::canonical(path_, ec) : fs::path(path_);
+    target_ = ec ? path_ : target.string();
+    static int count = 0;
+    temporary_ = target_ + ".ccrc-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++count);
+  }
+  errno = 0;
+  out_.open(temporary_.empty() ? path_ : temporary_, std::ios::binary | std::ios::trunc);
+  if (!out_) cannot_write(path_, errno);
+}
+
+output_file::~output_file() {
+  if (committed_ || temporary_.empty()) return;
+  out_.close();
+  std::error_code ec;
+  std::filesystem::remove(temporary_, ec);
+}
+
+void output_file::commit() {
+  errno = 0;
+  out_.close();
+  if (!out_) cannot_write(path_, errno);
+  if (!temporary_.empty()) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    // Keep the permissions of the file replaced.
+    if (fs::file_status old = fs::status(target_, ec); !ec && fs::is_regular_file(old))
+      fs::permissions(temporary_, old.permissions(), ec);
+    fs::rename(temporary_, target_, ec);
+    if (ec) cannot_write(path_, ec.value());
+  }
+  committed_ = true;
 }
 
 std::size_t metric_index(const ccrc::profile& p, const args& a) {
   if (auto name = a.value("--metric")) return p.metric_index(*name);
   return 0;
-}
-
-ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path) {
-  ccrc::node_id n = ccrc::root_node;
-  for (std::size_t pos = 0; pos < path.size();) {
-    std::size_t stop = std::min(path.find(';', pos), path.size());
-    std::string_view name = path.substr(pos, stop - pos);
-    auto f = t.symbols().find(name);
-    ccrc::node_id child = f ? t.find_child(n, *f) : ccrc::null_node;
-    if (child == ccrc::null_node) {
-      std::string where = pos == 0 ? "at the top level" : "under '" + std::string(path.substr(0, pos - 1)) + "'";
-      throw ccrc::error("no calling context '" + std::string(path) + "': no frame '" + std::string(name) + "' " + where);
-    }
-    n = child;
-    pos = stop + 1;
-  }
-  return n;
-}
-
-std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
-  std::string s;
-  for (ccrc::frame_id f : t.path(n)) {
-    if (!s.empty()) s += ';';
-    s += t.symbols().name(f);
-  }
-  return s;
 }
 
 ccrc::name_query name_query_of(const std::string& text, const args& a) {
@@ -247,7 +232,7 @@ ccrc::name_query name_query_of(const std::string& text, const args& a) {
 
 ccrc::tree_view view_of(const ccrc::profile& p, const args& a) {
   ccrc::node_id root = ccrc::root_node;
-  if (auto path = a.value("--root")) root = node_at_path(p.tree(), *path);
+  if (auto path = a.value("--root")) root = ccrc::node_at_path(p.tree(), *path);
   std::uint32_t depth = ccrc::unlimited_depth;
   if (auto d = a.number("--depth")) {
     if (*d < 0 || *d != std::floor(*d) || *d >= ccrc::unlimited_depth)
@@ -277,6 +262,7 @@ json& json::begin_object() {
 json& json::end_object() {
   out_ += '}';
   first_.pop_back();
+  written();
   return *this;
 }
 json& json::begin_array() {
@@ -288,6 +274,7 @@ json& json::begin_array() {
 json& json::end_array() {
   out_ += ']';
   first_.pop_back();
+  written();
   return *this;
 }
 json& json::key(std::string_view k) {
@@ -300,19 +287,20 @@ json& json::key(std::string_view k) {
 json& json::value(std::string_view s) {
   separate();
   append_json_string(out_, s);
+  written();
   return *this;
 }
 json& json::value(double v) {
   separate();
   if (std::isfinite(v))
-    ccrc::detail::append_number(out_, v);
+    ccrc::append_number(out_, v);
   else
     out_ += "null";
   return *this;
 }
 json& json::value(std::uint64_t v) {
   separate();
-  ccrc::detail::append_number(out_, v);
+  ccrc::append_number(out_, v);
   return *this;
 }
 json& json::value(bool b) {
@@ -324,6 +312,12 @@ json& json::null() {
   separate();
   out_ += "null";
   return *this;
+}
+
+void json::flush() {
+  if (!sink_ || out_.empty()) return;
+  sink_(out_);
+  out_.clear();
 }
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -353,11 +347,9 @@ void append_json_string(std::string& out, std::string_view s) {
 
 std::string format_value(double v, int decimals) {
   if (!std::isfinite(v)) return "n/a";
-  std::string s;
-  if (v == std::trunc(v) && std::abs(v) < 1e18) {
-    ccrc::detail::append_number(s, v);
-    return s;
-  }
+  // Every integral value, at any magnitude, in its shortest exact form ("1e+70"); the others
+  // are below 2^52 in magnitude, so "%.*f" fits the buffer for any sensible `decimals`.
+  if (v == std::trunc(v)) return ccrc::format_number(v);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;

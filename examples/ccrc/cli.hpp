@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -67,10 +69,38 @@ class timings {
   clock::time_point start_ = clock::now(), phase_start_ = start_;
 };
 
-/// Loads a profile, choosing the reader by extension and content ("-" reads stdin): `.cct`
-/// and `.cctb` files must be what their extension says; any other file is a .cctb or .cct
-/// file if it starts like one, and folded stacks otherwise.
+/// Loads a profile with ccrc::read_profile (the format by extension and content; "-" reads
+/// stdin), an error in it prefixed with the path.
 ccrc::profile load_profile(const std::string& path, timings& t);
+
+/// A file written whole or not at all: the content goes to a temporary file beside `path`
+/// (in the same directory, so that the rename stays on one file system), and commit() renames
+/// it over `path`. Until then, and if anything fails (an exception, a full disk), an existing
+/// file at `path` is left as it was and the temporary file is removed. Where no rename can
+/// replace the destination (an existing /dev/null, a FIFO, another special file), the
+/// content goes to it directly.
+class output_file {
+ public:
+  /// Opens the temporary file; throws ccrc::error if it cannot be created.
+  explicit output_file(std::string path);
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  /// Removes the temporary file unless commit() succeeded.
+  ~output_file();
+
+  /// Where the content goes.
+  [[nodiscard]] std::ostream& stream() noexcept { return out_; }
+  /// Closes the file, checks that everything was written, and puts it in place; throws
+  /// ccrc::error ("cannot write PATH: reason") otherwise.
+  void commit();
+
+ private:
+  std::string path_;       // as the user wrote it, for messages
+  std::string target_;     // the file renamed over: path_, or what a symbolic link path_ points to
+  std::string temporary_;  // empty when writing to path_ directly
+  std::ofstream out_;
+  bool committed_ = false;
+};
 
 /// Writes a profile in the format its extension names: .cct, .cctb, or folded stacks for
 /// .folded, .collapsed and .txt ("-": folded stacks on stdout). Another extension is a
@@ -83,13 +113,6 @@ void check_output_path(const std::string& path);
 /// The metric a command works on: --metric NAME, or the profile's first metric.
 std::size_t metric_index(const ccrc::profile& p, const args& a);
 
-/// The node at a path of frame names from the root ("a;b;c"; "" is the root), or a
-/// ccrc::error naming the first frame that is missing.
-ccrc::node_id node_at_path(const ccrc::call_tree& t, std::string_view path);
-
-/// The path of frame names from the root to n, as node_at_path reads it ("" for the root).
-std::string path_of(const ccrc::call_tree& t, ccrc::node_id n);
-
 /// A method-name query written on the command line: "re:REGEX", "=NAME" or a substring;
 /// --method, --class or --package pick the part of the name, -i or --ignore-case ignores
 /// case (for the commands that accept those options).
@@ -100,9 +123,20 @@ ccrc::name_query name_query_of(const std::string& text, const args& a);
 ccrc::tree_view view_of(const ccrc::profile& p, const args& a);
 
 /// A JSON document built front to back; numbers print exactly (integers without a fraction),
-/// and a non-finite number prints as null, so the output is always valid JSON.
+/// and a non-finite number prints as null, so the output is always valid JSON. Held whole in
+/// a string (str()), or streamed: handed to a sink in pieces of about a megabyte as it is
+/// written, so a document of any size takes bounded memory.
 class json {
  public:
+  /// Where a streamed document goes, piece by piece.
+  using sink = std::function<void(std::string_view)>;
+
+  /// A document held in memory, read with str().
+  json() = default;
+  /// A streamed document: every piece goes to `to`; flush() sends the rest (not the
+  /// destructor: a document left by an exception is not completed).
+  explicit json(sink to) : sink_(std::move(to)) {}
+
   json& begin_object();
   json& end_object();
   json& begin_array();
@@ -119,11 +153,18 @@ class json {
   json& field(std::string_view k, const T& v) {
     return key(k).value(v);
   }
+  /// The document so far (of a document held in memory).
   [[nodiscard]] const std::string& str() const noexcept { return out_; }
+  /// Sends what is buffered to the sink (of a streamed document).
+  void flush();
 
  private:
   void separate();
+  void written() {
+    if (sink_ && out_.size() >= (std::size_t{1} << 20)) flush();
+  }
   std::string out_;
+  sink sink_;
   std::vector<bool> first_;  // per open container: no element written yet
   bool after_key_ = false;
 };
@@ -131,7 +172,8 @@ class json {
 /// Appends `s` as a JSON string literal.
 void append_json_string(std::string& out, std::string_view s);
 
-/// Formats a metric value for text output: integers exactly, others with `decimals`.
+/// Formats a metric value for text output: integral values exactly at any magnitude ("3238",
+/// "1e+70"), others with `decimals`; "n/a" for a non-finite value.
 std::string format_value(double v, int decimals = 2);
 
 }  // namespace cli

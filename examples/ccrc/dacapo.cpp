@@ -65,7 +65,7 @@ measured measure(const ccrc::dacapo_benchmark& b, std::uint64_t seed) {
   t = clock::now();
   auto flat = ccrc::eliminate_recursion(p);
   m.eliminate_ms = ms(t);
-  ccrc::tree_statistics r = ccrc::statistics(flat.tree.tree());
+  ccrc::tree_statistics r = ccrc::statistics(flat.output.tree());
   m.shape.recursion_free_nodes = r.nodes;
   m.shape.recursion_free_depth = r.max_depth;
   counting_buffer sink;  // the writer's time, not a string's growth
@@ -80,7 +80,7 @@ measured measure(const ccrc::dacapo_benchmark& b, std::uint64_t seed) {
   t = clock::now();
   ccrc::profile back = ccrc::read_cctb(bytes);
   m.read_ms = ms(t);
-  if (back.size() != p.size()) throw ccrc::error("ccrc: .cctb round trip lost nodes");
+  if (back.size() != p.size()) throw ccrc::error(".cctb round trip lost nodes");
   // The papers' rendering: the whole CCT at 1440x900, angles proportional to ag(bytecodes),
   // segments under a pixel drawn as lines: the chart `ccrc render` draws. ag and heights come
   // with the profile, as there.

@@ -29,9 +29,9 @@ std::string draw(const ccrc::profile& p, const std::filesystem::path& dir, const
     render::request r{.metric = p.metric_index("bytecodes"), .title = name, .format = f};
     render::drawing d = render::draw(p, r, t);
     std::filesystem::path path = dir / (name + (f == render::format::svg ? ".svg" : ".html"));
-    std::ofstream file(path, std::ios::binary);
-    file << d.text;
-    if (!file) throw ccrc::error("cannot write '" + path.string() + "'");
+    cli::output_file file(path.string());
+    file.stream() << d.text;
+    file.commit();
     written += "  " + render::summary(path.string(), p, d.chart) + "\n";
   }
   return written;

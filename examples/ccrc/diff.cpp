@@ -1,8 +1,8 @@
 // ccrc diff: two runs compared context by context, as JSON or as Rizel's performance
 // evolution blueprint (SVG).
 #include "command.hpp"
+#include "blueprint_svg.hpp"
 #include "ring_render.hpp"
-#include "svg.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/diff/blueprint.hpp>
@@ -11,10 +11,12 @@
 #include <ccrc/diff/hot_path.hpp>
 #include <ccrc/diff/rank.hpp>
 #include <ccrc/error.hpp>
+#include <ccrc/tree/path.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -36,9 +38,7 @@ std::size_t index_in(const ccrc::profile& p, const std::string& name, const std:
   try {
     return p.metric_index(name);
   } catch (const ccrc::error& e) {
-    std::string what = e.what();
-    if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
-    throw ccrc::error(path + ": " + what);
+    throw ccrc::error(path + ": " + e.what());
   }
 }
 
@@ -73,6 +73,9 @@ metrics choose_metrics(const ccrc::profile& old_p, const ccrc::profile& new_p, c
 std::vector<std::string> read_modified(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ccrc::error("cannot open " + path);
+  // A directory opens, then reads as an empty list: say so instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ccrc::error("cannot read " + path + ": it is a directory");
   std::vector<std::string> names;
   for (std::string line; std::getline(in, line);) {
     auto first = line.find_first_not_of(" \t\r");
@@ -80,6 +83,7 @@ std::vector<std::string> read_modified(const std::string& path) {
     auto last = line.find_last_not_of(" \t\r");
     names.push_back(line.substr(first, last - first + 1));
   }
+  if (in.bad()) throw ccrc::error("cannot read " + path);
   return names;
 }
 
@@ -91,38 +95,18 @@ std::vector<char> shown_contexts(const ccrc::cct_diff& d, const std::vector<ccrc
   return shown;
 }
 
-// Where a document goes: stdout and/or a file, written in chunks as it is made, so that the
-// JSON of a diff of millions of contexts (hundreds of megabytes) never sits in memory whole.
-class output {
- public:
-  void add(std::FILE* f) { files_.push_back(f); }
-  [[nodiscard]] bool empty() const noexcept { return files_.empty(); }
-  void write(std::string_view s) {
-    buffer_ += s;
-    if (buffer_.size() >= (1u << 20)) flush();
-  }
-  void flush() {
-    for (std::FILE* f : files_) std::fwrite(buffer_.data(), 1, buffer_.size(), f);
-    buffer_.clear();
-  }
-
- private:
-  std::vector<std::FILE*> files_;
-  std::string buffer_;
-};
-
-// The JSON document, streamed: the scalar fields, the contexts one object at a time, then the
-// hot path and the top contexts. Each piece is a cli::json of its own (escaping, no NaN); the
-// braces between them are written here.
-void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
-                const std::vector<ccrc::node_id>& top, std::uint32_t max_chain) {
+// The JSON document, streamed to `out` as it is made, so that the JSON of a diff of millions
+// of contexts (hundreds of megabytes) never sits in memory whole: the scalar fields, the
+// contexts one object at a time, then the hot path and the top contexts.
+void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const metrics& m,
+                const std::vector<ccrc::node_id>& hot, const std::vector<ccrc::node_id>& top, std::uint32_t max_chain) {
   const ccrc::call_tree& t = d.tree();
   const ccrc::context_matching& match = d.matching;
-  cli::json head;
-  head.begin_object().field("metric", m.name).key("calls_metric");
-  if (m.calls) head.value(*m.calls);
-  else head.null();
-  head.field("total_old", d.total_first)
+  cli::json j(out);
+  j.begin_object().field("metric", m.name).key("calls_metric");
+  if (m.calls) j.value(*m.calls);
+  else j.null();
+  j.field("total_old", d.total_first)
       .field("total_new", d.total_second)
       .field("epsilon", d.epsilon)
       .field("max_chain", std::uint64_t{max_chain})
@@ -131,10 +115,8 @@ void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const st
       .field("removed", std::uint64_t{match.removed})
       .field("moved", std::uint64_t{match.moved})
       .field("bound_hits", std::uint64_t{match.bound_hits})
-      .end_object();
-  std::string_view h = head.str();
-  out.write(h.substr(0, h.size() - 1));  // without its closing brace
-  out.write(", \"contexts\": [");
+      .key("contexts")
+      .begin_array();
 
   // Pre-order, with the path in the diff tree and in each run (they differ below an
   // inserted or removed method: the run's path skips the other run's methods).
@@ -144,11 +126,11 @@ void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const st
   };
   std::vector<saved> stack;
   std::size_t news = 0, removeds = 0;  // inserted and removed methods on the current path
-  bool first = true;
   auto append = [](std::string& s, std::string_view name) {
     if (!s.empty()) s += ';';
     s += name;
   };
+  auto number_or_null = [&](bool present, double v) -> cli::json& { return present ? j.value(v) : j.null(); };
   auto enter = [&](ccrc::node_id n, std::uint32_t) {
     stack.push_back({path.size(), old_path.size(), new_path.size()});
     if (n == ccrc::root_node) return;
@@ -159,8 +141,6 @@ void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const st
     if (in_new) append(new_path, name);
     if (!in_old) ++news;
     if (!in_new) ++removeds;
-    cli::json j;
-    auto number_or_null = [&](bool present, double v) -> cli::json& { return present ? j.value(v) : j.null(); };
     j.begin_object().field("path", path).field("status", ccrc::to_string(d.status[n])).key("old");
     number_or_null(in_old, d.first[n]).key("new");
     number_or_null(in_new, d.second[n]).key("old_share");
@@ -171,9 +151,6 @@ void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const st
     if (in_old && news > 0) j.field("old_path", old_path);
     if (in_new && removeds > 0) j.field("new_path", new_path);
     j.end_object();
-    if (!first) out.write(", ");
-    first = false;
-    out.write(j.str());
   };
   auto leave = [&](ccrc::node_id n, std::uint32_t) {
     path.resize(stack.back().path);
@@ -186,133 +163,18 @@ void write_json(output& out, const ccrc::cct_diff& d, const metrics& m, const st
   };
   ccrc::depth_first(ccrc::tree_view(t), enter, leave);
 
-  cli::json tail;
-  tail.begin_object().key("hot_path").begin_array();
-  for (ccrc::node_id n : hot) tail.value(t.name(n));
-  tail.end_array().key("top").begin_array();
+  j.end_array().key("hot_path").begin_array();
+  for (ccrc::node_id n : hot) j.value(t.name(n));
+  j.end_array().key("top").begin_array();
   for (ccrc::node_id n : top)
-    tail.begin_object()
-        .field("path", cli::path_of(t, n))
+    j.begin_object()
+        .field("path", ccrc::path_string(t, n))
         .field("status", ccrc::to_string(d.status[n]))
         .field("height", d.height[n])
         .end_object();
-  tail.end_array().end_object();
-  out.write("], ");
-  out.write(std::string_view(tail.str()).substr(1));  // without its opening brace
-  out.write("\n");
-  out.flush();
-}
-
-// ---- The blueprint as SVG.
-
-struct status_style {
-  ccrc::diff_status status;
-  const char* fill;
-  const char* label;
-};
-
-// The seed's colours; unchanged (which the seed does not have) is white.
-constexpr status_style styles[] = {
-    {ccrc::diff_status::slower_modified, "#d62728", "slower, modified"},
-    {ccrc::diff_status::slower, "#f4a3a3", "slower"},
-    {ccrc::diff_status::faster_modified, "#2ca02c", "faster, modified"},
-    {ccrc::diff_status::faster, "#a8dd9e", "faster"},
-    {ccrc::diff_status::added, "#f2d62e", "new"},
-    {ccrc::diff_status::removed, "#a6a6a6", "removed"},
-    {ccrc::diff_status::unchanged, "#ffffff", "unchanged"},
-};
-
-const char* fill_of(ccrc::diff_status s) {
-  for (const auto& st : styles)
-    if (st.status == s) return st.fill;
-  return "#ffffff";
-}
-
-std::string number_text(double v) { return cli::format_value(v, 2); }
-
-std::string percent_text(double share, bool sign = false) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, sign ? "%+.2f %%" : "%.2f %%", 100 * share);
-  return buf;
-}
-
-// The label under a box: the name if it fits in `room` characters, else without the
-// arguments ("SAXBuilder.parse_proxy(…)"), else cut. The tooltip has the full name.
-std::string short_label(std::string_view name, std::size_t room) {
-  std::string s(name);
-  if (s.size() > room && name.find('(') != std::string_view::npos)
-    s = std::string(name.substr(0, name.find('('))) + (name.find("()") != std::string_view::npos ? "()" : "(…)");
-  if (s.size() > room) s = s.substr(0, room > 1 ? room - 1 : 0) + "…";
-  return s;
-}
-
-std::string tooltip(const ccrc::cct_diff& d, const metrics& m, ccrc::node_id n) {
-  const ccrc::context_matching& match = d.matching;
-  bool in_old = match.in_first(n), in_new = match.in_second(n);
-  auto value = [](bool present, double v) { return present ? number_text(v) : std::string("-"); };
-  auto share = [](bool present, double v) { return present ? percent_text(v) : std::string("-"); };
-  std::string s = std::string(d.tree().name(n)) + "\n" + cli::path_of(d.tree(), n) + "\n";
-  s += "status: " + std::string(ccrc::to_string(d.status[n])) + (d.modified(n) ? " (method modified)" : "") + "\n";
-  s += m.name + ": " + value(in_old, d.first[n]) + " -> " + value(in_new, d.second[n]) + "\n";
-  s += "share of the run: " + share(in_old, d.share_first(n)) + " -> " + share(in_new, d.share_second(n)) + "\n";
-  s += "H (change of share): " + percent_text(d.height[n], true) + "\n";
-  if (m.calls)
-    s += *m.calls + ": " + value(in_old, d.calls_first[n]) + " -> " + value(in_new, d.calls_second[n]) + "\n";
-  s += "W = log(|calls difference| + 1): " + number_text(d.width[n]);
-  return s;
-}
-
-std::string file_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
-
-std::string svg_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<char>& shown,
-                   const std::string& old_name, const std::string& new_name) {
-  constexpr double margin = 20, header = 74, label_room = 26, slot = 170, font = 10;
-  ccrc::blueprint_options options{.slot_width = slot, .horizontal_gap = 14, .vertical_gap = 48};
-  ccrc::blueprint bp = ccrc::layout_blueprint(d, shown, options);
-  double width = std::max(bp.width + 2 * margin, 800.0);
-  double height = header + bp.height + label_room + 2 * margin;
-  svg::document doc(width, height);
-
-  // Title, legend and how to read the picture.
-  auto text = [&](double x, double y, double size, std::string_view s) {
-    doc.raw("<text").attr("x", x).attr("y", y).attr("font-size", size).raw(">").text(s).raw("</text>\n");
-  };
-  text(margin, margin + 4, 14,
-       "Performance evolution blueprint, " + m.name + ": " + number_text(d.total_first) + " (" + file_name(old_name) +
-           ") -> " + number_text(d.total_second) + " (" + file_name(new_name) + ")");
-  double x = margin;
-  for (const auto& st : styles) {
-    doc.raw("<rect").attr("x", x).attr("y", margin + 16).attr("width", 12.0).attr("height", 12.0);
-    doc.attr("fill", st.fill).attr("stroke", "#333").raw("/>\n");
-    text(x + 16, margin + 26, font, st.label);
-    x += 108;
-  }
-  text(margin, margin + 46, font,
-       "height: |H|, the change of the context's share of its run (new share - old share); width: "
-       "log(|calls difference| + 1), at least 5; thick border: callees not shown");
-
-  double top = margin + header;
-  auto cx = [&](const ccrc::blueprint_box& b) { return margin + b.x + b.width / 2; };
-  doc.raw("<g stroke=\"#777\" stroke-width=\"1\">\n");
-  for (const auto& b : bp.boxes) {
-    if (b.parent == ccrc::no_box) continue;
-    const auto& p = bp.boxes[b.parent];
-    doc.raw("<line").attr("x1", cx(p)).attr("y1", top + p.y + p.height + label_room);
-    doc.attr("x2", cx(b)).attr("y2", top + b.y).raw("/>\n");
-  }
-  doc.raw("</g>\n");
-  auto room = static_cast<std::size_t>(slot / (font * 0.58));
-  for (const auto& b : bp.boxes) {
-    double bottom = top + b.y + b.height;
-    doc.raw("<g><title>").text(tooltip(d, m, b.node)).raw("</title>");
-    doc.raw("<rect").attr("x", margin + b.x).attr("y", top + b.y).attr("width", b.width).attr("height", b.height);
-    doc.attr("fill", fill_of(b.status)).attr("stroke", "#222").attr("stroke-width", b.hidden_children ? 3.0 : 1.0);
-    doc.raw("/><text").attr("x", cx(b)).attr("y", bottom + 11).attr("font-size", font).raw(" text-anchor=\"middle\">");
-    doc.text(short_label(d.tree().name(b.node), room)).raw("</text>");
-    doc.raw("<text").attr("x", cx(b)).attr("y", bottom + 22).attr("font-size", font - 1).attr("fill", "#555");
-    doc.raw(" text-anchor=\"middle\">").text("H " + percent_text(d.height[b.node], true)).raw("</text></g>\n");
-  }
-  return doc.finish();
+  j.end_array().end_object();
+  j.flush();
+  out("\n");
 }
 
 // ---- Text for a terminal.
@@ -320,7 +182,7 @@ std::string svg_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<
 std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
                     const std::vector<ccrc::node_id>& top) {
   const ccrc::context_matching& match = d.matching;
-  std::string out = m.name + ": " + number_text(d.total_first) + " -> " + number_text(d.total_second) + "\n";
+  std::string out = m.name + ": " + blueprint::number_text(d.total_first) + " -> " + blueprint::number_text(d.total_second) + "\n";
   out += "contexts: " + std::to_string(match.matched) + " matched (" + std::to_string(match.moved) + " moved), " +
          std::to_string(match.added) + " new, " + std::to_string(match.removed) + " removed\n";
   if (match.bound_hits > 0)
@@ -337,7 +199,7 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   for (ccrc::node_id n : hot) line(n, d.tree().name(n));
   out += "\nlargest changes of share (H, status, context):\n";
   for (std::size_t i = 0; i < top.size() && i < 10; ++i)
-    if (d.height[top[i]] != 0) line(top[i], cli::path_of(d.tree(), top[i]));
+    if (d.height[top[i]] != 0) line(top[i], ccrc::path_string(d.tree(), top[i]));
   return out;
 }
 
@@ -347,15 +209,15 @@ std::string ring_of(const ccrc::cct_diff& d, const ccrc::profile& new_p, const m
                     bool html) {
   std::vector<std::vector<double>> ag = ccrc::inclusive_columns(new_p);
   ccrc::ring_layout chart = render::layout(new_p, ag, {.metric = m.new_index});
-  std::string title = "diff: " + file_name(new_path);
+  std::string title = "diff: " + blueprint::file_name(new_path);
   render::ring_picture pic{new_p, chart, ag, m.new_index, "angle", 1440, 900, title, {}};
   // The blueprint's colours, but unchanged in light grey: white rings would vanish.
-  auto fill = [](ccrc::diff_status s) { return s == ccrc::diff_status::unchanged ? "#e4e4e4" : fill_of(s); };
+  auto fill = [](ccrc::diff_status s) { return s == ccrc::diff_status::unchanged ? "#e4e4e4" : blueprint::fill_of(s); };
   for (const ccrc::diff_ring_segment& s : ccrc::diff_ring(d, chart)) {
     pic.fills.emplace_back(fill(s.status));
-    pic.notes.push_back("H " + percent_text(s.height, true) + ", " + std::string(ccrc::to_string(s.status)));
+    pic.notes.push_back("H " + blueprint::percent_text(s.height, true) + ", " + std::string(ccrc::to_string(s.status)));
   }
-  for (const auto& st : styles)
+  for (const auto& st : blueprint::styles)
     if (st.status != ccrc::diff_status::removed) pic.key.emplace_back(fill(st.status), st.label);
   return html ? render::ring_html(pic) : render::ring_svg(pic);
 }
@@ -400,25 +262,17 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<ccrc::node_id> top = ccrc::rank_by_height(d, top_count);
 
   t.phase("output");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, std::fclose);
-  if (out_path) {
-    file.reset(std::fopen(out_path->c_str(), "wb"));
-    if (!file) throw ccrc::error("cannot write " + *out_path);
-  }
-  output json;
-  if (a.flag("--json")) json.add(stdout);
-  if (to_json_file) json.add(file.get());
-  if (!json.empty()) write_json(json, d, m, hot, top, max_chain);
-  if (file && !to_json_file) {
-    std::string picture = chart == "ring" ? ring_of(d, new_p, m, new_path, html)
-                                          : svg_of(d, m, shown_contexts(d, top), old_path, new_path);
-    std::fwrite(picture.data(), 1, picture.size(), file.get());
-  }
-  if (file) {
-    bool failed = std::ferror(file.get()) != 0;
-    failed = std::fclose(file.release()) != 0 || failed;
-    if (failed) throw ccrc::error("cannot write " + *out_path);
-  }
+  std::optional<cli::output_file> file;
+  if (out_path) file.emplace(*out_path);
+  if (a.flag("--json") || to_json_file)
+    write_json([&](std::string_view piece) {
+      if (a.flag("--json")) print(piece);
+      if (to_json_file) file->stream().write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    }, d, m, hot, top, max_chain);
+  if (file && !to_json_file)
+    file->stream() << (chart == "ring" ? ring_of(d, new_p, m, new_path, html)
+                                       : blueprint::to_svg(d, m.name, m.calls, shown_contexts(d, top), old_path, new_path));
+  if (file) file->commit();
   if (!a.flag("--json") && !out_path) print(text_of(d, m, hot, top));
   return 0;
 }

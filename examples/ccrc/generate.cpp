@@ -87,7 +87,7 @@ const command generate_command{
     "                     [--recursion-free-nodes N2] [--recursion-free-depth D2] [--seed S] -o FILE\n"
     "\n"
     "Generates a calling context tree with exactly the given statistics, deterministic for a\n"
-    "seed, with metrics calls and bytecodes (the model is described in README.md).\n"
+    "seed, with metrics calls and bytecodes (the model is described in docs/generator.md).\n"
     "\n"
     "  --like NAME   a row of Table I: antlr, bloat, chart, eclipse, fop, hsqldb, jython,\n"
     "                luindex, lusearch, pmd or xalan\n"

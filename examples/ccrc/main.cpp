@@ -3,7 +3,9 @@
 
 #include <ccrc/error.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -42,11 +44,25 @@ void print_overview(std::FILE* to) {
 
 void print(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
+namespace {
+
+// Output that never reached stdout (a full disk, a closed pipe, /dev/full) is a failure, not
+// a success: flushes stdout and turns a write error into a message and status 1.
+int checked_stdout(const char* command, int status) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  std::fprintf(stderr, "%s%s: cannot write to stdout: %s\n", command ? "ccrc " : "ccrc", command ? command : "",
+               errno != 0 ? std::strerror(errno) : "write error");
+  return 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::vector<std::string_view> rest(argv + 1, argv + argc);
   if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
     print_overview(rest.empty() ? stderr : stdout);
-    return rest.empty() ? 2 : 0;
+    return checked_stdout(nullptr, rest.empty() ? 2 : 0);
   }
   const command* cmd = nullptr;
   for (const command* c : commands)
@@ -62,11 +78,10 @@ int main(int argc, char** argv) {
     cli::args a(rest, spec);
     if (a.flag("--help") || a.flag("-h")) {
       print(cmd->usage);
-      return 0;
+      return checked_stdout(argv[1], 0);
     }
     cli::timings t;
-    int status = cmd->run(a, t);
-    std::fflush(stdout);
+    int status = checked_stdout(argv[1], cmd->run(a, t));
     t.stop();
     if (a.flag("--timings")) std::fprintf(stderr, "%s\n", t.json().c_str());
     return status;
@@ -75,9 +90,8 @@ int main(int argc, char** argv) {
                  cmd->usage.data());
     return 2;
   } catch (const std::exception& e) {
-    std::string what = e.what();
-    if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
-    std::fprintf(stderr, "ccrc %s: %s\n", argv[1], what.c_str());
+    // Library messages carry no prefix: the tool names itself and the command.
+    std::fprintf(stderr, "ccrc %s: %s\n", argv[1], e.what());
     return 1;
   }
 }

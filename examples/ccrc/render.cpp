@@ -66,7 +66,7 @@ int run(const cli::args& a, cli::timings& t) {
   static constexpr const char* colourings[] = {"method", "package"};
   r.sizing = choice(a, "--mode", render::mode_names, ccrc::ring_sizing::angle);
   r.order = choice(a, "--order", orders, ccrc::child_order::value);
-  r.colours = choice(a, "--colour-by", colourings, ccrc::colour_by::method);
+  r.colours = choice(a, "--colour-by", colourings, ccrc::color_by::method);
   r.min_px = a.number("--min-px").value_or(1);
   r.padding = a.number("--padding").value_or(0);
   if (r.min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
@@ -80,10 +80,9 @@ int run(const cli::args& a, cli::timings& t) {
   r.title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);
   render::drawing d = render::draw(p, r, t);
   t.phase("write");
-  std::ofstream file(*out, std::ios::binary);
-  file << d.text;
-  file.close();
-  if (!file) throw ccrc::error("cannot write '" + *out + "'");
+  cli::output_file file(*out);
+  file.stream() << d.text;
+  file.commit();
   print(render::summary(*out, p, d.chart) + "\n");
   return 0;
 }

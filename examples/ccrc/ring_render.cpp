@@ -1,11 +1,11 @@
 #include "ring_render.hpp"
 
 #include "cli.hpp"
+#include "stack_text.hpp"
 #include "svg.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/flat.hpp>
-#include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/label.hpp>
 
 #include <algorithm>
@@ -33,9 +33,7 @@ std::string_view short_name(std::string_view name) {
 }
 
 // Code points of UTF-8 text: what a label's width grows with.
-double glyphs(std::string_view s) {
-  return static_cast<double>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
-}
+double glyphs(std::string_view s) { return static_cast<double>(svg::code_points(s)); }
 
 // "#rrggbb" of a colour given as hue (degrees), saturation and lightness (0-1).
 std::string hex_colour(double hue, double saturation, double lightness) {
@@ -62,7 +60,7 @@ struct palette {
 
 palette colours_of(const ring_picture& pic, ccrc::node_id n) {
   if (n == ccrc::root_node) return {"#e4e4e4", "#9a9a9a"};
-  double hue = ccrc::colour_hue(ccrc::colour_key(pic.profile.tree(), n, pic.colours));
+  double hue = ccrc::color_hue(ccrc::color_key(pic.profile.tree(), n, pic.colours));
   return {hex_colour(hue, 0.55, 0.72), hex_colour(hue, 0.55, 0.38)};
 }
 
@@ -73,30 +71,22 @@ std::string percent(double part, double whole) {
   return buf;
 }
 
-// The tooltip: the call stack, one frame a line, then every metric.
-std::string tooltip_text(const ring_picture& pic, ccrc::node_id n) {
-  ccrc::node_tooltip tip = ccrc::tooltip(pic.profile, pic.aggregated, n);
+// The tooltip: the call stack, one frame a line (abbreviated: see stack_text.hpp), then
+// every metric. O(head + tail + metrics), whatever the depth of n.
+std::string tooltip_text(const ring_picture& pic, const stack_text::abbreviator& stacks, ccrc::node_id n) {
+  std::vector<std::string> frames = stacks.frames(n);
   std::string s;
-  if (tip.call_stack.empty()) s = "(root)\n";
-  // A deep stack shows its outermost and innermost frames, so that a chart of a deep profile
-  // stays megabytes, not tens of them; indentation stops growing at 16 levels.
-  constexpr std::size_t outer = 3, inner = 12;
-  const std::size_t frames = tip.call_stack.size();
-  for (std::size_t i = 0; i < frames; ++i) {
-    if (frames > outer + inner + 1 && i == outer) {
-      s += std::string(2 * outer, ' ') + "... " + std::to_string(frames - outer - inner) + " more frames ...\n";
-      i = frames - inner;
-    }
-    s += std::string(2 * std::min<std::size_t>(i, 16), ' ') + std::string(tip.call_stack[i]) + "\n";
-  }
+  if (frames.empty()) s = "(root)\n";
+  for (std::size_t i = 0; i < frames.size(); ++i) s += std::string(2 * i, ' ') + frames[i] + "\n";
   double center = pic.aggregated[pic.metric][pic.chart.segments[0].node];
-  for (std::size_t m = 0; m < tip.metrics.size(); ++m) {
-    const auto& r = tip.metrics[m];
-    s += std::string(r.metric) + ": self " + cli::format_value(r.self) + ", aggregated " + cli::format_value(r.aggregated);
-    if (m == pic.metric && !percent(r.aggregated, center).empty())
-      s += " (" + percent(r.aggregated, center) + " of the centre)";
+  std::size_t m = 0;
+  pic.profile.for_each_column([&](std::string_view metric, auto column) {
+    double self = static_cast<double>(column[n]), aggregated = pic.aggregated[m][n];
+    s += std::string(metric) + ": self " + cli::format_value(self) + ", aggregated " + cli::format_value(aggregated);
+    if (m == pic.metric && !percent(aggregated, center).empty()) s += " (" + percent(aggregated, center) + " of the centre)";
     s += "\n";
-  }
+    ++m;
+  });
   s.pop_back();
   return s;
 }
@@ -143,7 +133,7 @@ std::string sector_path(const ccrc::ring_layout& chart, const ccrc::ring_segment
   return d;
 }
 
-void segment_element(svg::document& doc, const ring_picture& pic, std::size_t i) {
+void segment_element(svg::document& doc, const ring_picture& pic, const stack_text::abbreviator& stacks, std::size_t i) {
   const ccrc::ring_layout& chart = pic.chart;
   const ccrc::ring_segment& s = chart.segments[i];
   palette c = colours_of(pic, s.node);
@@ -172,7 +162,7 @@ void segment_element(svg::document& doc, const ring_picture& pic, std::size_t i)
     if (h == ccrc::highlight_state::match) doc.attr("stroke", "#7a1a0f").attr("stroke-width", 1.2);
   }
   if (dim) doc.attr("opacity", 0.3);
-  std::string tip = tooltip_text(pic, s.node);
+  std::string tip = tooltip_text(pic, stacks, s.node);
   if (!pic.notes.empty()) tip += "\n" + pic.notes[i];
   if (s.contexts > 1)
     tip += "\n(and " + std::to_string(s.contexts - 1) + " more callees of " +
@@ -255,11 +245,10 @@ void legend(svg::document& doc, const ring_picture& pic) {
   auto entries = ccrc::flat(ccrc::tree_view(t, center), pic.profile.column(pic.metric));
   for (std::size_t k = 0; k < entries.size() && k < 12; ++k) {
     std::string_view name = entries[k].method == 0 ? std::string_view("(root)") : t.symbols().method_name(entries[k].method);
-    std::string shown(name.substr(0, 30));
-    if (shown.size() < name.size()) shown += "\xe2\x80\xa6";
-    double hue = ccrc::colour_hue(pic.colours == ccrc::colour_by::package && !ccrc::package_of(name).empty()
-                                      ? ccrc::colour_key(ccrc::package_of(name))
-                                      : ccrc::colour_key(name));
+    std::string shown = svg::shorten(name, 31);  // 30 characters and "…"
+    double hue = ccrc::color_hue(pic.colours == ccrc::color_by::package && !ccrc::package_of(name).empty()
+                                      ? ccrc::color_key(ccrc::package_of(name))
+                                      : ccrc::color_key(name));
     doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\"").attr("fill", hex_colour(hue, 0.55, 0.72)).raw("/>");
     char pct[32];
     std::snprintf(pct, sizeof pct, "%6.2f %%  ", entries[k].percent);
@@ -315,7 +304,8 @@ ccrc::ring_options chart_area(double width, double height, ccrc::ring_options op
 std::string ring_svg(const ring_picture& pic) {
   svg::document doc(pic.width, pic.height);
   doc.raw("<g id=\"segments\" stroke=\"#ffffff\" stroke-width=\"0.5\">\n");
-  for (std::size_t i = 0; i < pic.chart.segments.size(); ++i) segment_element(doc, pic, i);
+  stack_text::abbreviator stacks(pic.profile.tree());
+  for (std::size_t i = 0; i < pic.chart.segments.size(); ++i) segment_element(doc, pic, stacks, i);
   doc.raw("</g>\n<g id=\"labels\" font-size=\"11\" text-anchor=\"middle\" dominant-baseline=\"central\" "
           "fill=\"#1a1a1a\" pointer-events=\"none\">\n");
   for (const auto& s : pic.chart.segments)
@@ -363,10 +353,8 @@ std::string ring_json(const ring_picture& pic) {
   const ccrc::ring_layout& chart = pic.chart;
   const std::vector<double>& ag = pic.aggregated[pic.metric];
   auto self = pic.profile.column(pic.metric);
-  // Paths grow from the parent's: one string per segment, no walk to the root.
-  std::vector<std::string> paths(chart.segments.size());
-  for (std::string_view frame : ccrc::call_stack(t, chart.segments[0].node))
-    paths[0] += (paths[0].empty() ? "" : ";") + std::string(frame);
+  // Abbreviated paths keep the document linear in the segments; `parent` rebuilds any path.
+  stack_text::abbreviator stacks(t);
   cli::json j;
   j.begin_object()
       .field("width", pic.width)
@@ -389,10 +377,9 @@ std::string ring_json(const ring_picture& pic) {
   static constexpr const char* states[] = {"none", "match", "contains_match"};
   for (std::size_t i = 0; i < chart.segments.size(); ++i) {
     const ccrc::ring_segment& s = chart.segments[i];
-    if (i > 0) paths[i] = paths[s.parent] + (paths[s.parent].empty() ? "" : ";") + std::string(t.name(s.node));
     j.begin_object()
         .field("node", std::uint64_t{s.node})
-        .field("path", paths[i])
+        .field("path", stacks.path(s.node))
         .field("name", name_of(t, s.node))
         .field("depth", std::uint64_t{s.depth})
         .key("parent");

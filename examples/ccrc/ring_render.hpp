@@ -5,7 +5,7 @@
 #include "cli.hpp"
 
 #include <ccrc/algorithm/search.hpp>
-#include <ccrc/geometry/colour.hpp>
+#include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/profile.hpp>
@@ -30,7 +30,7 @@ struct ring_picture {
   std::string_view title;  ///< shown at the top of the legend (the profile's file name)
   /// One state per segment, or empty for no highlighting.
   std::vector<ccrc::highlight_state> highlight = {};
-  ccrc::colour_by colours = ccrc::colour_by::method;
+  ccrc::color_by colours = ccrc::color_by::method;
   /// Optional, one per segment: a fill colour replacing the method's (a diff's classes).
   std::vector<std::string> fills = {};
   /// Optional, one per segment: a line added to its tooltip.
@@ -49,7 +49,7 @@ std::string ring_svg(const ring_picture& picture);
 /// a side panel, and pins it on click.
 std::string ring_html(const ring_picture& picture);
 
-/// The segment list as JSON (see README.md, "Ring charts", for the fields).
+/// The segment list as JSON (see docs/ring-charts.md for the fields).
 std::string ring_json(const ring_picture& picture);
 
 /// What `ccrc render` draws: a view of a profile, sized by one metric, in one format.
@@ -63,7 +63,7 @@ struct request {
   ccrc::child_order order = ccrc::child_order::value;
   double min_px = 1, padding = 0;
   double width = 1440, height = 900;
-  ccrc::colour_by colours = ccrc::colour_by::method;
+  ccrc::color_by colours = ccrc::color_by::method;
   std::optional<ccrc::name_query> highlight = {};  ///< contexts to highlight, as `ccrc search` finds them
   std::string title = {};
   render::format format = format::svg;

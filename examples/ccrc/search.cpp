@@ -3,7 +3,8 @@
 
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/search.hpp>
-#include <ccrc/detail/number.hpp>
+#include <ccrc/io/number.hpp>
+#include <ccrc/tree/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -20,10 +21,9 @@ std::optional<ccrc::threshold> parse_threshold(const cli::args& a, std::string_v
   std::string_view text = *v;
   bool share = !text.empty() && text.back() == '%';
   if (share) text.remove_suffix(1);
-  double x;
-  if (ccrc::detail::parse_number(text, true, x) != ccrc::detail::number_status::ok)
-    throw cli::usage_error(std::string(option) + " expects a number or a percentage, not '" + *v + "'");
-  return ccrc::threshold{share ? x / 100 : x, share};
+  auto x = ccrc::parse_number(text);
+  if (!x) throw cli::usage_error(std::string(option) + " expects a number or a percentage, not '" + *v + "'");
+  return ccrc::threshold{share ? *x / 100 : *x, share};
 }
 
 const char* part_name(ccrc::name_part p) {
@@ -83,7 +83,7 @@ int run(const cli::args& a, cli::timings& t) {
     for (const auto& name : methods) j.value(name);
     j.end_array().key("contexts").begin_array();
     for (ccrc::node_id n : listed) {
-      j.begin_object().field("path", cli::path_of(tree, n)).field("method", tree.name(n)).key("self").begin_object();
+      j.begin_object().field("path", ccrc::path_string(tree, n)).field("method", tree.name(n)).key("self").begin_object();
       for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), p.column(i)[n]);
       j.end_object().key("aggregated").begin_object();
       for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), ag[i][n]);
@@ -99,7 +99,7 @@ int run(const cli::args& a, cli::timings& t) {
     char cols[64];
     std::snprintf(cols, sizeof cols, "%12s%12s  ", cli::format_value(ag[m][n]).c_str(),
                   cli::format_value(p.column(m)[n]).c_str());
-    out += cols + cli::path_of(tree, n) + "\n";
+    out += cols + ccrc::path_string(tree, n) + "\n";
   }
   if (listed.size() < r.nodes.size()) out += "  ... " + std::to_string(r.nodes.size() - listed.size()) + " more\n";
   char pct[32];
@@ -126,7 +126,8 @@ const command search_command{
     "\n"
     "QUERY, on the method's whole name (or the part chosen below):\n"
     "  TEXT       contains TEXT ('' matches every method)\n"
-    "  re:REGEX   contains a match of the ECMAScript regular expression REGEX (^, $ anchor it)\n"
+    "  re:REGEX   contains a match of the ECMAScript regular expression REGEX (^, $ anchor it;\n"
+    "             backreferences and lookaround are not supported)\n"
     "  =NAME      is exactly NAME\n"
     "  --method, --class, --package   match that part of the name instead: a.b.C.m(args) and\n"
     "             a::b::C::m(args) have package (or namespace) a.b / a::b, class C, method m\n"

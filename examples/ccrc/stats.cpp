@@ -20,7 +20,7 @@ int run(const cli::args& a, cli::timings& t) {
   });
   t.phase("eliminate_recursion");
   auto flat = ccrc::eliminate_recursion(p);
-  ccrc::tree_view flat_view(flat.tree.tree(), flat.node_map[view.root()], view.max_depth());
+  ccrc::tree_view flat_view(flat.output.tree(), flat.node_map[view.root()], view.max_depth());
   ccrc::tree_statistics r = ccrc::statistics(flat_view);
   t.phase("output");
   if (a.flag("--json")) {

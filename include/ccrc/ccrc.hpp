@@ -1,20 +1,22 @@
-// ccrc - calling context profiles: the whole library in one include.
+// ccrc - calling context profiles: the whole library in one include, except the opt-in
+// generator of synthetic CCTs (<ccrc/generate/generator.hpp>, <ccrc/generate/dacapo.hpp>).
 #pragma once
 
 #include <ccrc/config.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/concepts.hpp>
 
-#include <ccrc/tree/ids.hpp>
+#include <ccrc/ids.hpp>
 #include <ccrc/tree/metric.hpp>
 #include <ccrc/tree/symbol_table.hpp>
 #include <ccrc/tree/call_tree.hpp>
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/cursor.hpp>
-#include <ccrc/tree/merge.hpp>
-#include <ccrc/tree/intersect.hpp>
+#include <ccrc/transform/merge.hpp>
+#include <ccrc/transform/intersect.hpp>
 #include <ccrc/tree/view.hpp>
+#include <ccrc/tree/path.hpp>
 #include <ccrc/tree/history.hpp>
 #include <ccrc/tree/method_set.hpp>
 
@@ -23,6 +25,7 @@
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/name_parts.hpp>
+#include <ccrc/algorithm/regex.hpp>
 #include <ccrc/algorithm/search.hpp>
 
 #include <ccrc/transform/transformed.hpp>
@@ -39,12 +42,15 @@
 #include <ccrc/io/folded.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/cct_binary.hpp>
+#include <ccrc/io/number.hpp>
+#include <ccrc/io/read_profile.hpp>
 
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/geometry/label.hpp>
-#include <ccrc/geometry/colour.hpp>
+#include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
 
 #include <ccrc/diff/match.hpp>
@@ -53,7 +59,5 @@
 #include <ccrc/diff/rank.hpp>
 #include <ccrc/diff/blueprint.hpp>
 #include <ccrc/diff/series.hpp>
+#include <ccrc/diff/series_csv.hpp>
 #include <ccrc/diff/diff_ring.hpp>
-
-#include <ccrc/generate/generator.hpp>
-#include <ccrc/generate/dacapo.hpp>

@@ -1,64 +1,108 @@
-// ccrc - forward declarations of ccrc's types.
+// ccrc - forward declarations of ccrc's public types, each template with its defaults (given
+// here once: the definitions do not repeat them), and its enumerations.
 #pragma once
 
 #include <ccrc/concepts.hpp>
-#include <ccrc/tree/ids.hpp>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace ccrc {
 
-template <std::size_t N>
-struct fixed_string;
+// tree/ (ccrc::metric and fixed_string are declared in tree/metric.hpp only: clang cannot
+// redeclare a template whose parameter's type is a class template's placeholder)
 class symbol_table;
 class call_tree;
+template <class... Metrics>
+class cct;
+class profile;
 class tree_view;
 class view_history;
 class method_set;
-class profile;
-template <class Tree>
+template <context_tree Tree>
 class cursor;
+
+// algorithm/
 struct tree_statistics;
+template <metric_value T>
+struct flat_entry;
+enum class name_style;
 struct name_parts;
+struct regex_options;
+class regex;
+enum class name_part;
+enum class name_match;
 struct name_query;
+struct threshold;
 struct search_query;
 struct search_result;
-template <class Tree>
+
+// transform/
+template <buildable_tree Tree>
 struct transformed;
-template <class Tree>
+template <buildable_tree Tree>
 struct intersection;
-template <class Tree>
+enum class recursion;
+template <buildable_tree Tree>
 class pipeline;
+
+// graph/
+struct call_edge;
 template <metric_value T>
 class call_graph;
-template <class Tree>
+template <metric_value T>
+struct function_entry;
+template <metric_value T>
+struct call_entry;
+template <metric_value T>
+struct call_butterfly;
+enum class rank_by;
+struct top_options;
+template <buildable_tree Tree>
 struct graph_tree;
-struct folded_options;
-struct cct_shape;
-struct generator_model;
-struct dacapo_benchmark;
-struct error;
-class parse_error;
-struct capacity_error;
+
+// geometry/
+enum class ring_sizing : std::uint8_t;
+enum class child_order : std::uint8_t;
+enum class segment_kind : std::uint8_t;
+struct point;
 struct ring_segment;
 struct ring_options;
 struct ring_layout;
 class ring_index;
+enum class color_by : std::uint8_t;
+enum class label_fit : std::uint8_t;
+enum class highlight_state : std::uint8_t;
+struct metric_reading;
 struct node_tooltip;
+
+// io/
+struct folded_options;
+
+// diff/
 struct match_options;
 struct context_matching;
+enum class diff_status : std::uint8_t;
 struct diff_run;
 struct diff_options;
 struct cct_diff;
 struct diff_ring_segment;
-enum class diff_status : std::uint8_t;
 struct blueprint_options;
 struct blueprint_box;
-struct blueprint;
+struct blueprint_layout;
 struct benchmark_series;
 struct version_series;
 struct series_jump;
 struct jump_options;
+
+// generate/ (opt-in)
+struct cct_shape;
+struct generator_model;
+struct dacapo_benchmark;
+
+// errors
+struct error;
+class parse_error;
+struct capacity_error;
 
 }  // namespace ccrc

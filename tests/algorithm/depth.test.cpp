@@ -8,9 +8,9 @@ TEST_CASE("depths: a top-level frame has depth 1; Figure 1 is 6 deep") {
   ccrc::profile p = test::figure1();
   std::vector<std::uint32_t> d = ccrc::depths(p.tree());
   CHECK(d[ccrc::root_node] == 0);
-  CHECK(d[test::node_at(p.tree(), "main")] == 1);
-  CHECK(d[test::node_at(p.tree(), "main;f;g;g;h;i")] == 6);
-  CHECK(d[test::node_at(p.tree(), "main;h;i")] == 3);
+  CHECK(d[ccrc::node_at_path(p.tree(), "main")] == 1);
+  CHECK(d[ccrc::node_at_path(p.tree(), "main;f;g;g;h;i")] == 6);
+  CHECK(d[ccrc::node_at_path(p.tree(), "main;h;i")] == 3);
   CHECK(ccrc::max_depth(p.tree()) == 6);
   CHECK(ccrc::max_depth(ccrc::call_tree{}) == 0);
 }
@@ -19,10 +19,10 @@ TEST_CASE("heights: a leaf has height 0, the root the maximum depth") {
   ccrc::profile p = test::figure1();
   std::vector<std::uint32_t> h = ccrc::heights(p.tree());
   CHECK(h[ccrc::root_node] == 6);
-  CHECK(h[test::node_at(p.tree(), "main")] == 5);
-  CHECK(h[test::node_at(p.tree(), "main;f")] == 4);
-  CHECK(h[test::node_at(p.tree(), "main;h")] == 1);
-  CHECK(h[test::node_at(p.tree(), "main;h;i")] == 0);
+  CHECK(h[ccrc::node_at_path(p.tree(), "main")] == 5);
+  CHECK(h[ccrc::node_at_path(p.tree(), "main;f")] == 4);
+  CHECK(h[ccrc::node_at_path(p.tree(), "main;h")] == 1);
+  CHECK(h[ccrc::node_at_path(p.tree(), "main;h;i")] == 0);
   CHECK(ccrc::heights(ccrc::call_tree{}) == std::vector<std::uint32_t>{0});
 }
 

@@ -46,7 +46,7 @@ TEST_CASE("invocations per method; ties ordered by name") {
 
 TEST_CASE("the flat profile of a view: the subtree of f sums to ag(f)") {
   ccrc::profile p = test::figure1();
-  auto entries = ccrc::flat(ccrc::tree_view(p.tree(), test::node_at(p.tree(), "main;f")), p.column("bytecodes"));
+  auto entries = ccrc::flat(ccrc::tree_view(p.tree(), ccrc::node_at_path(p.tree(), "main;f")), p.column("bytecodes"));
   CHECK(names(p.tree(), entries) == std::vector<std::string>{"g", "h", "i", "f"});
   CHECK(entries[0].self == 270);
   CHECK(entries[1].self == 240);

@@ -12,7 +12,7 @@ namespace {
 
 std::set<std::string> paths(const ccrc::call_tree& t, const std::vector<ccrc::node_id>& nodes) {
   std::set<std::string> out;
-  for (ccrc::node_id n : nodes) out.insert(test::path_of(t, n));
+  for (ccrc::node_id n : nodes) out.insert(ccrc::path_string(t, n));
   return out;
 }
 
@@ -61,7 +61,7 @@ TEST_CASE("match_methods works on the symbol table: name, part, substring, regex
   CHECK(ccrc::match_methods(syms, q{.text = "HASHMAP", .match = ccrc::name_match::regex, .ignore_case = true}).size() == 2);
   CHECK(ccrc::match_methods(syms, q{}).size() == 6);  // every method, never the root's empty name
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::match_methods(syms, q{.text = "(", .match = ccrc::name_match::regex})),
-                       doctest::Contains("ccrc: invalid regular expression '('"), ccrc::error);
+                       doctest::Contains("invalid regular expression '('"), ccrc::error);
 }
 
 TEST_CASE("all contexts of one method in one call") {
@@ -71,7 +71,7 @@ TEST_CASE("all contexts of one method in one call") {
   CHECK(paths(p.tree(), nodes) == std::set<std::string>{"main;f;g", "main;f;g;g", "main;g", "main;g;g"});
   CHECK(std::is_sorted(nodes.begin(), nodes.end()));
   // Within a view: the subtree of f.
-  auto under_f = ccrc::contexts_of(ccrc::tree_view(p.tree(), test::node_at(p.tree(), "main;f")), {g});
+  auto under_f = ccrc::contexts_of(ccrc::tree_view(p.tree(), ccrc::node_at_path(p.tree(), "main;f")), {g});
   CHECK(paths(p.tree(), under_f) == std::set<std::string>{"main;f;g", "main;f;g;g"});
 }
 
@@ -113,7 +113,7 @@ TEST_CASE("search thresholds: self and aggregated, absolute and as a share of th
 
 TEST_CASE("search over a view: only its contexts, ag and total still the whole tree's") {
   ccrc::profile p = test::figure1();
-  ccrc::tree_view f = ccrc::tree_view(p.tree(), test::node_at(p.tree(), "main;f")).limit_depth(1);
+  ccrc::tree_view f = ccrc::tree_view(p.tree(), ccrc::node_at_path(p.tree(), "main;f")).limit_depth(1);
   auto r = ccrc::search(f, p.column("bytecodes"), {.name = {.text = "h"}});
   CHECK(paths(p.tree(), r.nodes) == std::set<std::string>{"main;f;h"});
   CHECK(r.covered == 220);

@@ -22,7 +22,7 @@ TEST_CASE("an empty tree has no calling context, depth 0 and no method") {
 TEST_CASE("statistics of views: the subtree of f, and the tree cut at depth 3") {
   ccrc::profile p = test::figure1();
   ccrc::tree_view whole(p.tree());
-  ccrc::tree_statistics f = ccrc::statistics(whole.subtree(test::node_at(p.tree(), "main;f")));
+  ccrc::tree_statistics f = ccrc::statistics(whole.subtree(ccrc::node_at_path(p.tree(), "main;f")));
   CHECK(f.nodes == 9);
   CHECK(f.max_depth == 5);  // f, g, g, h, i
   CHECK(f.methods == 4);

@@ -82,9 +82,9 @@ TEST_CASE("ccrc diff -o OUT.svg: a well-formed blueprint with the seed's colours
   CHECK(boxes == 9);
 }
 
-TEST_CASE("the README's blueprint is the one the documented command renders") {
-  // README: ccrc diff examples/data/xml_old.folded examples/data/xml_new.folded
-  //           --modified examples/data/xml_modified.txt -o examples/data/xml_blueprint.svg
+TEST_CASE("docs/diff.md's blueprint is the one the documented command renders") {
+  // docs/diff.md: ccrc diff examples/data/xml_old.folded examples/data/xml_new.folded
+  //                 --modified examples/data/xml_modified.txt -o examples/data/xml_blueprint.svg
   std::string out = test::write_temp("xml_blueprint.svg", "");
   auto r = test::run_tool("diff " + xml_pair + " --modified " + data + "xml_modified.txt -o " + out);
   REQUIRE(r.status == 0);
@@ -153,7 +153,7 @@ TEST_CASE("ccrc diff errors: usage (exit 2) and bad input (exit 1)") {
   CHECK(modified.err == "ccrc diff: cannot open /nonexistent/list.txt\n");
   auto unwritable = test::run_tool("diff " + xml_pair + " -o /nonexistent/dir/out.svg");
   CHECK(unwritable.status == 1);
-  CHECK(unwritable.err == "ccrc diff: cannot write /nonexistent/dir/out.svg\n");
+  CHECK(unwritable.err == "ccrc diff: cannot write /nonexistent/dir/out.svg: No such file or directory\n");
 }
 
 TEST_CASE("ccrc diff --chart ring: the second run's ring chart coloured by class, H in the tooltips") {
@@ -168,7 +168,7 @@ TEST_CASE("ccrc diff --chart ring: the second run's ring chart coloured by class
   CHECK(svg.rfind("fill=\"#f2d62e\"", new_method) != std::string::npos);  // new: yellow
   CHECK(svg.find("H -32.34 %, faster</title>") != std::string::npos);    // parse
   CHECK(svg.find(">slower, modified</text>") != std::string::npos);      // the legend is the classes'
-  // The README's ring chart of the pair is the one this command renders.
+  // The ring chart of the pair in docs/diff.md is the one this command renders.
   CHECK(svg == test::read_file(data + "xml_diff_ring.svg"));
   auto html = test::run_tool("diff " + xml_pair + " --chart ring -o " + test::write_temp("diff_ring.html", ""));
   CHECK(html.status == 0);

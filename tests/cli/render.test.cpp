@@ -211,7 +211,7 @@ TEST_CASE("ccrc render: bad arguments exit 2, bad input 1") {
   CHECK(test::run_tool("render " + test::figure1_path + " -o x.svg --order random").status == 2);
   r = test::run_tool("render " + test::figure1_path + " -o /nonexistent/dir/x.svg");
   CHECK(r.status == 1);
-  CHECK(r.err == "ccrc render: cannot write '/nonexistent/dir/x.svg'\n");
+  CHECK(r.err == "ccrc render: cannot write /nonexistent/dir/x.svg: No such file or directory\n");
   r = test::run_tool("render " + test::figure1_path + " -o x.svg --root 'main;x'");
   CHECK(r.status == 1);
   r = test::run_tool("render --help");

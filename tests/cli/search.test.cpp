@@ -110,3 +110,21 @@ TEST_CASE("ccrc search: bad queries and options") {
   CHECK(help.status == 0);
   CHECK(help.out.rfind("usage: ccrc search PROFILE QUERY", 0) == 0);
 }
+
+TEST_CASE("ccrc search and render --highlight: a regex on a 50,000-character frame name (issue 15: std::regex overflowed the stack)") {
+  std::string long_name;
+  for (int i = 0; i < 50'000; ++i) long_name += i % 3 == 0 ? 'b' : 'a';
+  std::string profile = test::write_temp("long-name.folded", "main;" + long_name + "c 3\nmain;" + long_name + " 2\nmain 1\n");
+  auto r = test::run_tool("search " + profile + " 're:(a|b)*c' --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["matches"] == 1);
+  CHECK(j["covered"] == 3);
+  REQUIRE(j["methods"].size() == 1);
+  CHECK(j["methods"][0] == long_name + "c");
+  std::string svg = std::string(CCRC_TEST_TMP) + "/" + std::to_string(getpid()) + "-long-name.svg";
+  auto rendered = test::run_tool("render " + profile + " -o '" + svg + "' --highlight 're:(a|b)*c'");
+  CHECK(rendered.status == 0);
+  CHECK(rendered.err == "");
+  CHECK(test::read_file(svg).find(">1 highlighted segments</text>") != std::string::npos);
+}

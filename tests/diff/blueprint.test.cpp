@@ -20,7 +20,7 @@ ccrc::cct_diff xml_diff() {
   return diff_of(a, b);
 }
 
-const ccrc::blueprint_box& box_of(const ccrc::blueprint& bp, const ccrc::cct_diff& d, std::string_view name) {
+const ccrc::blueprint_box& box_of(const ccrc::blueprint_layout& bp, const ccrc::cct_diff& d, std::string_view name) {
   for (const auto& b : bp.boxes)
     if (d.tree().name(b.node) == name) return b;
   FAIL("no box " << name);
@@ -29,7 +29,7 @@ const ccrc::blueprint_box& box_of(const ccrc::blueprint& bp, const ccrc::cct_dif
 
 // Geometry that holds for any blueprint: finite numbers, minimum sizes, callers above their
 // callees, boxes of one row side by side in pre-order, everything inside the extent.
-void check_layout(const ccrc::blueprint& bp, const ccrc::cct_diff& d, const ccrc::blueprint_options& o) {
+void check_layout(const ccrc::blueprint_layout& bp, const ccrc::cct_diff& d, const ccrc::blueprint_options& o) {
   std::vector<double> row_right;  // right edge of the last box seen on each row
   for (std::size_t i = 0; i < bp.boxes.size(); ++i) {
     const ccrc::blueprint_box& b = bp.boxes[i];
@@ -61,7 +61,7 @@ TEST_CASE("the XML blueprint, all shown: new_method is the tallest box, heights 
   ccrc::cct_diff d = xml_diff();
   std::vector<char> shown(d.tree().size(), 1);
   ccrc::blueprint_options o;
-  ccrc::blueprint bp = ccrc::layout_blueprint(d, shown, o);
+  ccrc::blueprint_layout bp = ccrc::blueprint_chart(d, shown, o);
   REQUIRE(bp.boxes.size() == 9);
   check_layout(bp, d, o);
   const auto& nm = box_of(bp, d, "SAXBuilder.new_method()");
@@ -93,7 +93,7 @@ TEST_CASE("the XML blueprint, all shown: new_method is the tallest box, heights 
 TEST_CASE("Rizel's first view: the delta hot path, with thick borders where callees are hidden") {
   ccrc::cct_diff d = xml_diff();
   std::vector<char> shown = ccrc::hot_path_shown(d);
-  ccrc::blueprint bp = ccrc::layout_blueprint(d, shown);
+  ccrc::blueprint_layout bp = ccrc::blueprint_chart(d, shown);
   REQUIRE(bp.boxes.size() == 6);
   check_layout(bp, d, {});
   CHECK_FALSE(box_of(bp, d, "BenchMark.main(String[])").hidden_children);
@@ -106,32 +106,32 @@ TEST_CASE("Rizel's first view: the delta hot path, with thick borders where call
   // Expanding parse_proxy shows parse; collapsing build(InputSource) hides everything below it.
   ccrc::node_id proxy = box_of(bp, d, "SAXBuilder.parse_proxy(InputSource, XMLReader)").node;
   ccrc::show_children(d, proxy, shown);
-  CHECK(ccrc::layout_blueprint(d, shown).boxes.size() == 7);
+  CHECK(ccrc::blueprint_chart(d, shown).boxes.size() == 7);
   ccrc::node_id build = d.tree().parent(proxy);
   ccrc::show_subtree(d, build, shown);
-  CHECK(ccrc::layout_blueprint(d, shown).boxes.size() == 9);
+  CHECK(ccrc::blueprint_chart(d, shown).boxes.size() == 9);
   ccrc::hide_subtree(d, build, shown);
-  ccrc::blueprint collapsed = ccrc::layout_blueprint(d, shown);
+  ccrc::blueprint_layout collapsed = ccrc::blueprint_chart(d, shown);
   CHECK(collapsed.boxes.size() == 4);
   CHECK(collapsed.boxes.back().node == build);
   CHECK(collapsed.boxes.back().hidden_children);
   // show_context: a ranked context and its callers.
   ccrc::node_id nm = ccrc::delta_hot_path(d).back();
   ccrc::show_context(d, nm, shown);
-  CHECK(ccrc::layout_blueprint(d, shown).boxes.size() == 6);
+  CHECK(ccrc::blueprint_chart(d, shown).boxes.size() == 6);
 }
 
 TEST_CASE("a blueprint rooted at a context, and fixed scales") {
   ccrc::cct_diff d = xml_diff();
   std::vector<char> shown(d.tree().size(), 0);
   ccrc::node_id proxy = ccrc::delta_hot_path(d)[4];
-  ccrc::blueprint only = ccrc::layout_blueprint(d, shown, {.root = proxy});
+  ccrc::blueprint_layout only = ccrc::blueprint_chart(d, shown, {.root = proxy});
   REQUIRE(only.boxes.size() == 1);  // the root is displayed even if not shown
   CHECK(only.boxes[0].node == proxy);
   CHECK(only.boxes[0].hidden_children);
   ccrc::show_children(d, proxy, shown);
   ccrc::blueprint_options o{.root = proxy, .height_scale = 1000, .width_scale = 10};
-  ccrc::blueprint bp = ccrc::layout_blueprint(d, shown, o);
+  ccrc::blueprint_layout bp = ccrc::blueprint_chart(d, shown, o);
   REQUIRE(bp.boxes.size() == 3);
   check_layout(bp, d, o);
   CHECK(bp.boxes[0].height == doctest::Approx(1000 * (1085.0 / 1905 - 495.0 / 942)));
@@ -151,7 +151,7 @@ TEST_CASE("layout invariants on random diffs, all shown or some") {
     std::vector<char> shown(d.tree().size());
     for (ccrc::node_id n = 1; n < shown.size(); ++n) shown[n] = r.chance(0.8);
     ccrc::blueprint_options o{.slot_width = r.chance(0.5) ? 40.0 : 0.0};
-    ccrc::blueprint bp = ccrc::layout_blueprint(d, shown, o);
+    ccrc::blueprint_layout bp = ccrc::blueprint_chart(d, shown, o);
     check_layout(bp, d, o);
     // Displayed: shown with every caller displayed (counted top-down: parents first).
     std::vector<char> visible(d.tree().size(), 0);
@@ -179,7 +179,7 @@ TEST_CASE("a blueprint of a chain a million levels deep") {
   two[n] = 3;
   ccrc::cct_diff d = ccrc::diff({a, one}, {a, two});
   std::vector<char> shown(d.tree().size(), 1);
-  ccrc::blueprint bp = ccrc::layout_blueprint(d, shown, {.vertical_gap = 1});
+  ccrc::blueprint_layout bp = ccrc::blueprint_chart(d, shown, {.vertical_gap = 1});
   REQUIRE(bp.boxes.size() == 1'000'000);
   CHECK(bp.boxes.back().level == 999'999);
   CHECK(bp.boxes.back().height == doctest::Approx(120));  // the leaf's share changed most
@@ -187,9 +187,9 @@ TEST_CASE("a blueprint of a chain a million levels deep") {
   // Collapsing and expanding the whole chain.
   ccrc::node_id top = bp.boxes.front().node;
   ccrc::hide_subtree(d, top, shown);
-  ccrc::blueprint collapsed = ccrc::layout_blueprint(d, shown);
+  ccrc::blueprint_layout collapsed = ccrc::blueprint_chart(d, shown);
   REQUIRE(collapsed.boxes.size() == 1);
   CHECK(collapsed.boxes[0].hidden_children);
   ccrc::show_subtree(d, top, shown);
-  CHECK(ccrc::layout_blueprint(d, shown).boxes.size() == 1'000'000);
+  CHECK(ccrc::blueprint_chart(d, shown).boxes.size() == 1'000'000);
 }

@@ -24,10 +24,10 @@ ccrc::cct_diff diff_of(const ccrc::profile& a, const ccrc::profile& b, const ccr
 }
 
 ccrc::node_id of_first(const ccrc::cct_diff& d, const ccrc::profile& p, std::string_view path) {
-  return d.matching.from_first[test::node_at(p.tree(), path)];
+  return d.matching.from_first[ccrc::node_at_path(p.tree(), path)];
 }
 ccrc::node_id of_second(const ccrc::cct_diff& d, const ccrc::profile& p, std::string_view path) {
-  return d.matching.from_second[test::node_at(p.tree(), path)];
+  return d.matching.from_second[ccrc::node_at_path(p.tree(), path)];
 }
 
 void check_finite(const ccrc::cct_diff& d) {
@@ -65,7 +65,7 @@ TEST_CASE("Figure 5: E (inner) and F (leaf) are new; E is measured against B and
   CHECK(d.width[f] == doctest::Approx(std::log(4.0)));
   // B and C moved below E and are matched: B's share fell (30 % -> 17 %), D's stayed 40 %.
   ccrc::node_id bn = of_first(d, a, "A;B"), dn = of_first(d, a, "A;D");
-  CHECK(d.matching.second_node[bn] == test::node_at(b.tree(), "A;E;B"));
+  CHECK(d.matching.second_node[bn] == ccrc::node_at_path(b.tree(), "A;E;B"));
   CHECK(d.height[bn] == doctest::Approx(30.0 / 175 - 0.3));
   CHECK(d.status[bn] == ccrc::diff_status::faster);
   CHECK(d.height[dn] == doctest::Approx(0.0));
@@ -223,9 +223,9 @@ TEST_CASE("run_column: the diff's status and H seen from the second run's nodes 
   std::vector<ccrc::diff_status> status = ccrc::run_column(d.matching.from_second, d.status);
   std::vector<double> height = ccrc::run_column(d.matching.from_second, d.height);
   REQUIRE(status.size() == b.size());
-  CHECK(status[test::node_at(b.tree(), proxy)] == ccrc::diff_status::added);
-  CHECK(status[test::node_at(b.tree(), proxy + ";AbstractSAXParser.parse(InputSource)")] == ccrc::diff_status::faster);
-  CHECK(height[test::node_at(b.tree(), proxy + ";SAXBuilder.new_method()")] == doctest::Approx(699.0 / 1905));
+  CHECK(status[ccrc::node_at_path(b.tree(), proxy)] == ccrc::diff_status::added);
+  CHECK(status[ccrc::node_at_path(b.tree(), proxy + ";AbstractSAXParser.parse(InputSource)")] == ccrc::diff_status::faster);
+  CHECK(height[ccrc::node_at_path(b.tree(), proxy + ";SAXBuilder.new_method()")] == doctest::Approx(699.0 / 1905));
   std::vector<ccrc::diff_status> old_status = ccrc::run_column(d.matching.from_first, d.status);
   CHECK(old_status.size() == a.size());
 }

@@ -36,7 +36,7 @@ TEST_CASE("the diff ring chart of the XML example: new contexts yellow, parse fa
   const std::string build = "BenchMark.main(String[]);SAXBuilder.build(File);SAXBuilder.build(URL);SAXBuilder.build(InputSource)";
   const std::string proxy = build + ";SAXBuilder.parse_proxy(InputSource, XMLReader)";
   auto of = [&](const std::string& path) {
-    ccrc::node_id n = test::node_at(b.tree(), path);
+    ccrc::node_id n = ccrc::node_at_path(b.tree(), path);
     for (std::size_t i = 0; i < chart.segments.size(); ++i)
       if (chart.segments[i].node == n) return classes[i];
     FAIL("no segment for " << path);

@@ -17,10 +17,10 @@ ccrc::profile xml_run(const char* name) {
 
 // The diff node of a context of the first (second) run, by its path in that run.
 ccrc::node_id of_first(const ccrc::context_matching& m, const ccrc::profile& p, std::string_view path) {
-  return m.from_first[test::node_at(p.tree(), path)];
+  return m.from_first[ccrc::node_at_path(p.tree(), path)];
 }
 ccrc::node_id of_second(const ccrc::context_matching& m, const ccrc::profile& p, std::string_view path) {
-  return m.from_second[test::node_at(p.tree(), path)];
+  return m.from_second[ccrc::node_at_path(p.tree(), path)];
 }
 
 // Two runs from folded text, matched; every context accounted for.
@@ -49,7 +49,7 @@ TEST_CASE("a tree matched with itself: every context paired with its copy, nothi
   for (ccrc::node_id n = 1; n < a.size(); ++n) {
     ccrc::node_id d = m.from_first[n];
     CHECK(m.second_node[d] == n);  // same ids: the same tree
-    CHECK(test::path_of(m.tree, d) == test::path_of(a.tree(), n));
+    CHECK(ccrc::path_string(m.tree, d) == ccrc::path_string(a.tree(), n));
   }
 }
 
@@ -61,8 +61,8 @@ TEST_CASE("the XML example: parse is found below the inserted parse_proxy, not r
   const std::string proxy = build + ";SAXBuilder.parse_proxy(InputSource, XMLReader)";
   ccrc::node_id parse = of_first(m, a, build + ";AbstractSAXParser.parse(InputSource)");
   CHECK(m.in_second(parse));
-  CHECK(m.second_node[parse] == test::node_at(b.tree(), proxy + ";AbstractSAXParser.parse(InputSource)"));
-  CHECK(test::path_of(m.tree, parse) == proxy + ";AbstractSAXParser.parse(InputSource)");
+  CHECK(m.second_node[parse] == ccrc::node_at_path(b.tree(), proxy + ";AbstractSAXParser.parse(InputSource)"));
+  CHECK(ccrc::path_string(m.tree, parse) == proxy + ";AbstractSAXParser.parse(InputSource)");
   CHECK_FALSE(m.in_first(of_second(m, b, proxy)));
   CHECK_FALSE(m.in_first(of_second(m, b, proxy + ";SAXBuilder.new_method()")));
   CHECK(m.matched == 7);  // main, build x3, parse, createParser, createContentHandler
@@ -76,7 +76,7 @@ TEST_CASE("a method inserted at the top: the whole tree below it still matches")
   CHECK(m.matched == 4);
   CHECK(m.added == 1);
   CHECK(m.moved == 1);
-  CHECK(test::path_of(m.tree, of_first(m, a, "main;f;g")) == "boot;main;f;g");
+  CHECK(ccrc::path_string(m.tree, of_first(m, a, "main;f;g")) == "boot;main;f;g");
 }
 
 TEST_CASE("a removed inner method: its callees match the second run's, below it in the diff tree") {
@@ -85,10 +85,10 @@ TEST_CASE("a removed inner method: its callees match the second run's, below it 
   CHECK(m.added == 0);
   CHECK(m.moved == 2);
   ccrc::node_id c = of_second(m, b, "a;c");
-  CHECK(m.first_node[c] == test::node_at(a.tree(), "a;x;c"));
-  CHECK(test::path_of(m.tree, c) == "a;x;c");
-  CHECK(test::path_of(m.tree, of_second(m, b, "a;c;d")) == "a;x;c;d");
-  CHECK(test::path_of(m.tree, of_second(m, b, "a;e")) == "a;x;e");
+  CHECK(m.first_node[c] == ccrc::node_at_path(a.tree(), "a;x;c"));
+  CHECK(ccrc::path_string(m.tree, c) == "a;x;c");
+  CHECK(ccrc::path_string(m.tree, of_second(m, b, "a;c;d")) == "a;x;c;d");
+  CHECK(ccrc::path_string(m.tree, of_second(m, b, "a;e")) == "a;x;e");
   CHECK_FALSE(m.in_second(of_first(m, a, "a;x")));
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("inserted chains longer than max_chain are not searched, and the bound
   CHECK_FALSE(m2.in_second(of_first(m2, a, "a;c")));
   CHECK(m2.bound_hits == 1);
   auto m3 = ccrc::match_contexts(a.tree(), b.tree(), {.max_chain = 3});
-  CHECK(m3.second_node[of_first(m3, a, "a;c;d")] == test::node_at(b.tree(), "a;i1;i2;i3;c;d"));
+  CHECK(m3.second_node[of_first(m3, a, "a;c;d")] == ccrc::node_at_path(b.tree(), "a;i1;i2;i3;c;d"));
   CHECK(m3.bound_hits == 0);
   CHECK(m3.added == 3);
   auto m0 = ccrc::match_contexts(a.tree(), b.tree(), {.max_chain = 0});
@@ -112,7 +112,7 @@ TEST_CASE("one path must be a subsequence of the other: insertions and removals 
   // a;x;c;d and a;c;y;d: c matches (x removed), but d's paths a,x,c,d and a,c,y,d are not
   // subsequences of each other.
   auto [a, b, m] = matched("a;x;c;d 1\n", "a;c;y;d 1\n");
-  CHECK(m.second_node[of_first(m, a, "a;x;c")] == test::node_at(b.tree(), "a;c"));
+  CHECK(m.second_node[of_first(m, a, "a;x;c")] == ccrc::node_at_path(b.tree(), "a;c"));
   CHECK_FALSE(m.in_second(of_first(m, a, "a;x;c;d")));
   CHECK_FALSE(m.in_first(of_second(m, b, "a;c;y;d")));
 }
@@ -134,7 +134,7 @@ TEST_CASE("call sites: the same frame first, then the same method at another sit
 
 TEST_CASE("several candidates: the shallowest wins, then the first in child order") {
   auto [a, b, m] = matched("a;p 1\n", "a;x;y;p 1\na;z;p 1\na;w;p 1\n");
-  CHECK(m.second_node[of_first(m, a, "a;p")] == test::node_at(b.tree(), "a;z;p"));
+  CHECK(m.second_node[of_first(m, a, "a;p")] == ccrc::node_at_path(b.tree(), "a;z;p"));
   CHECK(m.matched == 2);
 }
 

@@ -1,7 +1,9 @@
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/generate/generator.hpp>
 
+#include "support/equal.hpp"
 #include "support/random.hpp"
+#include "support/shape.hpp"
 
 #include <doctest/doctest.h>
 
@@ -10,15 +12,6 @@
 #include <vector>
 
 namespace {
-
-void check_shape(const ccrc::cct_shape& got, const ccrc::cct_shape& want) {
-  CHECK(got.nodes == want.nodes);
-  CHECK(got.max_depth == want.max_depth);
-  CHECK(got.methods == want.methods);
-  CHECK(got.calls == want.calls);
-  CHECK(got.recursion_free_nodes == want.recursion_free_nodes);
-  CHECK(got.recursion_free_depth == want.recursion_free_depth);
-}
 
 // For every node whose method is already on its path: how far up the nearest such ancestor
 // is (1: direct recursion). Iterative: each method's depths on the current path, restored on
@@ -58,18 +51,18 @@ TEST_CASE("a generated tree has exactly the requested statistics, before and aft
       CAPTURE(shape.nodes);
       CAPTURE(seed);
       ccrc::profile p = ccrc::generate_cct(shape, seed);
-      check_shape(ccrc::shape_of(p), shape);
+      test::check_shape(ccrc::shape_of(p), shape);
       CHECK(p.metric_names() == std::vector<std::string>{"calls", "bytecodes"});
     }
   }
 }
 
 TEST_CASE("tiny and extreme shapes: one node, a chain, all top-level, recursion without extra depth") {
-  check_shape(ccrc::shape_of(ccrc::generate_cct({1, 1, 1, 1, 1, 1})), {1, 1, 1, 1, 1, 1});
-  check_shape(ccrc::shape_of(ccrc::generate_cct({7, 7, 7, 7, 7, 7})), {7, 7, 7, 7, 7, 7});
-  check_shape(ccrc::shape_of(ccrc::generate_cct({9, 1, 9, 50, 9, 1})), {9, 1, 9, 50, 9, 1});
-  check_shape(ccrc::shape_of(ccrc::generate_cct({10, 2, 5, 40, 5, 1})), {10, 2, 5, 40, 5, 1});
-  check_shape(ccrc::shape_of(ccrc::generate_cct({500, 20, 40, 600, 300, 20})), {500, 20, 40, 600, 300, 20});
+  test::check_shape(ccrc::shape_of(ccrc::generate_cct({1, 1, 1, 1, 1, 1})), {1, 1, 1, 1, 1, 1});
+  test::check_shape(ccrc::shape_of(ccrc::generate_cct({7, 7, 7, 7, 7, 7})), {7, 7, 7, 7, 7, 7});
+  test::check_shape(ccrc::shape_of(ccrc::generate_cct({9, 1, 9, 50, 9, 1})), {9, 1, 9, 50, 9, 1});
+  test::check_shape(ccrc::shape_of(ccrc::generate_cct({10, 2, 5, 40, 5, 1})), {10, 2, 5, 40, 5, 1});
+  test::check_shape(ccrc::shape_of(ccrc::generate_cct({500, 20, 40, 600, 300, 20})), {500, 20, 40, 600, 300, 20});
 }
 
 TEST_CASE("the same seed gives the same tree, another seed another tree") {
@@ -78,8 +71,8 @@ TEST_CASE("the same seed gives the same tree, another seed another tree") {
   REQUIRE(a.size() == b.size());
   CHECK(std::equal(a.tree().parents().begin(), a.tree().parents().end(), b.tree().parents().begin()));
   CHECK(std::equal(a.tree().frames().begin(), a.tree().frames().end(), b.tree().frames().begin()));
-  CHECK(std::ranges::equal(a.column(0), b.column(0)));
-  CHECK(std::ranges::equal(a.column(1), b.column(1)));
+  CHECK(test::equal(a.column(0), b.column(0)));
+  CHECK(test::equal(a.column(1), b.column(1)));
   CHECK(test::canonical(a) == test::canonical(b));
   CHECK(test::canonical(a) != test::canonical(c));
 }
@@ -123,7 +116,7 @@ TEST_CASE("plausible shape: skewed fan-out, hot paths, recursion of every kind, 
   CHECK(std::count(d.begin(), d.end(), 1u) > 1000);
   CHECK(std::count_if(d.begin(), d.end(), [](std::uint32_t x) { return x >= 2 && x <= 4; }) > 1000);
   CHECK(std::count_if(d.begin(), d.end(), [](std::uint32_t x) { return x >= 5; }) > 1000);
-  std::string_view name = t.symbols().method_name(1);
+  std::string_view name = t.symbols().method_name(ccrc::method_id{1});
   CHECK(name.find('.') != std::string_view::npos);
   CHECK(name.back() == ')');
 }
@@ -132,7 +125,7 @@ TEST_CASE("a recursion 1,000,000 deep is generated without recursion in the gene
   ccrc::profile p = ccrc::generate_cct({.nodes = 1'000'010, .max_depth = 1'000'000, .methods = 10, .calls = 2e6,
                                         .recursion_free_nodes = 10, .recursion_free_depth = 10});
   CHECK(ccrc::max_depth(p.tree()) == 1'000'000);
-  CHECK(ccrc::statistics(ccrc::eliminate_recursion(p).tree.tree()).max_depth == 10);
+  CHECK(ccrc::statistics(ccrc::eliminate_recursion(p).output.tree()).max_depth == 10);
 }
 
 TEST_CASE("impossible shapes are errors that say why") {
@@ -145,16 +138,16 @@ TEST_CASE("impossible shapes are errors that say why") {
     return "";
   };
   CHECK(message({100, 10, 200, 1000, 50, 5}) ==
-        "ccrc: cannot generate this CCT: every method needs a context: methods <= recursion-free nodes");
+        "cannot generate this CCT: every method needs a context: methods <= recursion-free nodes");
   CHECK(message({100, 10, 5, 1000, 50, 8}) ==
-        "ccrc: cannot generate this CCT: no method repeats on a recursion-free path: recursion-free depth <= methods");
+        "cannot generate this CCT: no method repeats on a recursion-free path: recursion-free depth <= methods");
   CHECK(message({100, 90, 20, 1000, 50, 10}) ==
-        "ccrc: cannot generate this CCT: reaching depth D from D' takes at least D - D' recursive contexts");
+        "cannot generate this CCT: reaching depth D from D' takes at least D - D' recursive contexts");
   CHECK(message({100, 10, 20, 99, 50, 5}) ==
-        "ccrc: cannot generate this CCT: calls must be at least the number of nodes (and below 1e15)");
+        "cannot generate this CCT: calls must be at least the number of nodes (and below 1e15)");
   CHECK(message({100, 10, 20, 1000, 150, 5}) ==
-        "ccrc: cannot generate this CCT: the recursion-free nodes must be between 1 and the nodes");
-  CHECK(message({0, 10, 20, 1000, 0, 5}) == "ccrc: cannot generate this CCT: nodes, methods and depth must be positive");
-  CHECK(message({100, 1, 20, 1000, 20, 1}) == "ccrc: cannot generate this CCT: recursion needs a depth of 2 or more");
+        "cannot generate this CCT: the recursion-free nodes must be between 1 and the nodes");
+  CHECK(message({0, 10, 20, 1000, 0, 5}) == "cannot generate this CCT: nodes, methods and depth must be positive");
+  CHECK(message({100, 1, 20, 1000, 20, 1}) == "cannot generate this CCT: recursion needs a depth of 2 or more");
   CHECK(message({1000, 3, 3, 1000, 1000, 3}).find("too few methods") != std::string::npos);
 }

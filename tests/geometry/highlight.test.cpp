@@ -34,7 +34,7 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
   auto state = ccrc::highlight(chart, t, ag, matches);
   REQUIRE(state.size() == chart.segments.size());
   std::map<std::string, highlight_state> by_path;
-  for (std::size_t k = 0; k < state.size(); ++k) by_path[test::path_of(t, chart.segments[k].node)] = state[k];
+  for (std::size_t k = 0; k < state.size(); ++k) by_path[ccrc::path_string(t, chart.segments[k].node)] = state[k];
   CHECK(by_path["main;h;i"] == highlight_state::match);
   CHECK(by_path["main"] == highlight_state::contains_match);
   CHECK(by_path["main;h"] == highlight_state::contains_match);
@@ -50,8 +50,8 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
   state = ccrc::highlight(chart, t, ag, {});
   CHECK(std::count(state.begin(), state.end(), highlight_state::none) == 9);
   // A match outside the view (the subtree of main;g) changes nothing in a chart of main;f.
-  ccrc::ring_layout f_chart = ccrc::ring_chart(ccrc::tree_view(t, test::node_at(t, "main;f")), ag);
-  ccrc::node_id outside[] = {test::node_at(t, "main;g;h"), test::node_at(t, "main")};
+  ccrc::ring_layout f_chart = ccrc::ring_chart(ccrc::tree_view(t, ccrc::node_at_path(t, "main;f")), ag);
+  ccrc::node_id outside[] = {ccrc::node_at_path(t, "main;g;h"), ccrc::node_at_path(t, "main")};
   state = ccrc::highlight(f_chart, t, ag, outside);
   CHECK(std::count(state.begin(), state.end(), highlight_state::none) == static_cast<long>(state.size()));
 }

@@ -39,7 +39,7 @@ double area(const ccrc::ring_segment& s) { return span(s) / 2 * (s.r1 * s.r1 - s
 // (path, ring) pairs of a chart.
 std::set<std::pair<std::string, std::uint32_t>> path_set(const ccrc::call_tree& t, const ccrc::ring_layout& chart) {
   std::set<std::pair<std::string, std::uint32_t>> out;
-  for (const auto& s : chart.segments) out.emplace(test::path_of(t, s.node), s.depth);
+  for (const auto& s : chart.segments) out.emplace(ccrc::path_string(t, s.node), s.depth);
   return out;
 }
 
@@ -48,7 +48,7 @@ std::set<std::pair<std::string, std::uint32_t>> path_set(const ccrc::call_tree& 
 TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
   figure1_chart f;
   const ccrc::call_tree& t = f.p.tree();
-  ccrc::node_id main = test::node_at(t, "main");
+  ccrc::node_id main = ccrc::node_at_path(t, "main");
   CHECK(f.view.root() == main);
   CHECK(f.view.max_depth() == ccrc::unlimited_depth);
   // The depth limit keeps counting levels below the synthetic root: 3 levels = main + 2 rings.
@@ -57,7 +57,7 @@ TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
   CHECK(limited.max_depth() == 2);
   // Depth 0 shows the synthetic root alone; a view rooted elsewhere is left as it is.
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(t, ccrc::root_node, 0), f.ag).root() == ccrc::root_node);
-  ccrc::node_id node_f = test::node_at(t, "main;f");
+  ccrc::node_id node_f = ccrc::node_at_path(t, "main;f");
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(t, node_f), f.ag).root() == node_f);
   // The root has a value of its own: it is a context of its own, it stays in the centre.
   std::vector<double> ag = f.ag;
@@ -82,7 +82,7 @@ TEST_CASE("Figure 3(b), mode (2): f, g, h cover 890, 490 and 792 of 3238, in rin
   CHECK(chart.count(segment_kind::line) == 0);
   // main is the full circle in the centre.
   const auto& main = chart.segments[0];
-  CHECK(main.node == test::node_at(f.p.tree(), "main"));
+  CHECK(main.node == ccrc::node_at_path(f.p.tree(), "main"));
   CHECK(main.a0 == 0);
   CHECK(main.a1 == Approx(test::two_pi));
   // Largest first, clockwise from twelve o'clock: f, h, g.
@@ -149,7 +149,7 @@ TEST_CASE("Figure 3(c), mode (3): every ring has the same area, and equal ag(M) 
 TEST_CASE("Figure 4(a): subtree selection, f in the centre") {
   figure1_chart f;
   const ccrc::call_tree& t = f.p.tree();
-  ccrc::tree_view v(t, test::node_at(t, "main;f"));
+  ccrc::tree_view v(t, ccrc::node_at_path(t, "main;f"));
   ccrc::ring_layout chart = ccrc::ring_chart(v, f.ag, {.outer_radius = 300});
   test::check_invariants(t, chart);
   std::set<std::pair<std::string, std::uint32_t>> expected = {
@@ -521,7 +521,7 @@ TEST_CASE("a single-node tree and an empty view: the centre alone") {
   test::check_invariants(f.p.tree(), chart);
   CHECK(chart.segments.size() == 1);
   CHECK(chart.segments[0].node == ccrc::root_node);
-  chart = ccrc::ring_chart(ccrc::tree_view(f.p.tree(), test::node_at(f.p.tree(), "main;h;i")), f.ag);
+  chart = ccrc::ring_chart(ccrc::tree_view(f.p.tree(), ccrc::node_at_path(f.p.tree(), "main;h;i")), f.ag);
   CHECK(chart.segments.size() == 1);
   CHECK(chart.rings() == 0);
 }

@@ -17,19 +17,19 @@ TEST_CASE("ring_index on Figure 1: main's callees by decreasing ag, running sums
   auto ag = ccrc::inclusive(t, p.column("bytecodes"));
   ccrc::ring_index index(t, ag);
   CHECK(index.size() == 19);
-  ccrc::node_id main = test::node_at(t, "main");
+  ccrc::node_id main = ccrc::node_at_path(t, "main");
   auto kids = index.children(main);
   REQUIRE(kids.size() == 3);
-  CHECK(kids[0] == test::node_at(t, "main;f"));
-  CHECK(kids[1] == test::node_at(t, "main;h"));
-  CHECK(kids[2] == test::node_at(t, "main;g"));
+  CHECK(kids[0] == ccrc::node_at_path(t, "main;f"));
+  CHECK(kids[1] == ccrc::node_at_path(t, "main;h"));
+  CHECK(kids[2] == ccrc::node_at_path(t, "main;g"));
   auto sums = index.sums(main);
   CHECK(sums[0] == 890);
   CHECK(sums[1] == 890 + 792);
   CHECK(sums[2] == 890 + 792 + 490);
   CHECK(index.height(ccrc::root_node) == 6);
   CHECK(index.height(main) == 5);
-  CHECK(index.children(test::node_at(t, "main;h;i")).empty());
+  CHECK(index.children(ccrc::node_at_path(t, "main;h;i")).empty());
   // An empty tree: the root alone.
   ccrc::call_tree empty;
   ccrc::ring_index none(empty, std::vector<double>{0});

@@ -157,7 +157,7 @@ TEST_CASE_TEMPLATE("Figure 1: the eight calls and the top-level one, with self a
   CHECK(g.out_edges(ccrc::root_method).size() == 1);
   // Every context maps to its call.
   CHECK(g.node_edges()[ccrc::root_node] == ccrc::null_edge);
-  CHECK(g.node_edges()[test::node_at(t.tree(), "main;f;g;g;h")] == edge(g, "g", "h"));
+  CHECK(g.node_edges()[ccrc::node_at_path(t.tree(), "main;f;g;g;h")] == edge(g, "g", "h"));
 }
 
 TEST_CASE("all the metrics of a profile at once: calls and bytecodes of Figure 1") {

@@ -19,10 +19,10 @@ namespace {
 // The display tree as "path" -> "path of its master" (leaves that link elsewhere) or "*"
 // (masters), node ids forgotten.
 std::map<std::string, std::string> shape(const ccrc::graph_tree<ccrc::profile>& gt) {
-  const ccrc::call_tree& t = gt.tree.tree();
+  const ccrc::call_tree& t = gt.output.tree();
   std::map<std::string, std::string> out;
   for (ccrc::node_id n = 1; n < t.size(); ++n)
-    out[test::path_of(t, n)] = gt.master[n] == n ? "*" : test::path_of(t, gt.master[n]);
+    out[ccrc::path_string(t, n)] = gt.master[n] == n ? "*" : ccrc::path_string(t, gt.master[n]);
   return out;
 }
 
@@ -30,7 +30,7 @@ std::map<std::string, std::string> shape(const ccrc::graph_tree<ccrc::profile>& 
 // only masters have children, values carried over exactly. g holds all the metrics of p.
 template <class T>
 void check_invariants(const ccrc::profile& p, const ccrc::call_graph<T>& g, const ccrc::graph_tree<ccrc::profile>& gt) {
-  const ccrc::call_tree& t = gt.tree.tree();
+  const ccrc::call_tree& t = gt.output.tree();
   REQUIRE(t.size() == g.edges().size() + 1);
   REQUIRE(gt.edge_of.size() == t.size());
   std::vector<int> masters(g.method_count(), 0);
@@ -55,14 +55,14 @@ void check_invariants(const ccrc::profile& p, const ccrc::call_graph<T>& g, cons
     } else {
       CHECK_FALSE(t.has_children(n));
     }
-    for (std::size_t j = 0; j < g.metric_count(); ++j) CHECK(gt.tree.column(j)[n] == g.edge_self(gt.edge_of[n], j));
+    for (std::size_t j = 0; j < g.metric_count(); ++j) CHECK(gt.output.column(j)[n] == g.edge_self(gt.edge_of[n], j));
   }
-  for (ccrc::method_id f = 1; f < g.method_count(); ++f) CHECK(masters[f] == (g.contains(f) ? 1 : 0));
+  for (ccrc::method_id f{1}; f < g.method_count(); ++f) CHECK(masters[f] == (g.contains(f) ? 1 : 0));
   for (std::size_t j = 0; j < p.metric_count(); ++j) {
-    CHECK(std::accumulate(gt.tree.column(j).begin(), gt.tree.column(j).end(), 0.0) ==
+    CHECK(std::accumulate(gt.output.column(j).begin(), gt.output.column(j).end(), 0.0) ==
           std::accumulate(p.column(j).begin(), p.column(j).end(), 0.0));
     auto flat_in = ccrc::per_method(ccrc::tree_view(p.tree()), p.column(j));
-    auto flat_out = ccrc::per_method(ccrc::tree_view(t), gt.tree.column(j));
+    auto flat_out = ccrc::per_method(ccrc::tree_view(t), gt.output.column(j));
     for (ccrc::method_id f : g.functions())
       CHECK(flat_out[*t.symbols().find_method(g.name(f))] == flat_in[f]);
   }
@@ -85,20 +85,20 @@ TEST_CASE("Figure 1: main -> {f_main -> {g_f, h_f}, g_main -> {g_g, h_g}, h_main
                                                         {"main;h", "*"},
                                                         {"main;h;i", "*"}});
   // Creation order: children of a master by method id, breadth-first.
-  CHECK(test::path_of(gt.tree.tree(), 2) == "main;f");
-  CHECK(test::path_of(gt.tree.tree(), 5) == "main;f;g");
+  CHECK(ccrc::path_string(gt.output.tree(), 2) == "main;f");
+  CHECK(ccrc::path_string(gt.output.tree(), 5) == "main;f;g");
   // Node f_g holds the self cost of f's contexts called from g, for every metric.
   auto at = [&](std::string_view path, std::string_view metric) {
-    return gt.tree.column(metric)[test::node_at(gt.tree.tree(), path)];
+    return gt.output.column(metric)[ccrc::node_at_path(gt.output.tree(), path)];
   };
   CHECK(at("main", "bytecodes") == 1066);
   CHECK(at("main;g;h", "bytecodes") == 240);
   CHECK(at("main;h;i", "bytecodes") == 660);
   CHECK(at("main;g;g", "calls") == 20);
-  CHECK(gt.node_map[test::node_at(p.tree(), "main;f;g;g;h;i")] == test::node_at(gt.tree.tree(), "main;h;i"));
+  CHECK(gt.node_map[ccrc::node_at_path(p.tree(), "main;f;g;g;h;i")] == ccrc::node_at_path(gt.output.tree(), "main;h;i"));
   // ag over the display tree: each master sums the self costs of the functions below it.
-  auto ag = ccrc::inclusive(gt.tree.tree(), gt.tree.column("bytecodes"));
-  CHECK(ag[test::node_at(gt.tree.tree(), "main;h")] == 432 + 660);
+  auto ag = ccrc::inclusive(gt.output.tree(), gt.output.column("bytecodes"));
+  CHECK(ag[ccrc::node_at_path(gt.output.tree(), "main;h")] == 432 + 660);
   CHECK(ag[ccrc::root_node] == 3238);
   check_invariants(p, g, gt);
 }
@@ -128,7 +128,8 @@ TEST_CASE("mutual recursion whose best callers point at each other: the cycle is
 }
 
 TEST_CASE("a self-recursive function whose self-call wins the tie keeps its callees reachable") {
-  // c_t(a) = c_t(f) = 3: the seed's max (c_t, name) picks f itself ("f" > "a").
+  // c_t(a) = c_t(f) = 3: the seed's max (c_t, name) would pick f itself ("f" > "a"), but the
+  // self-call lies below m(f): a, f's only other caller, is preferred.
   ccrc::profile p = test::stacks({{"a;f;f;f", 1}, {"a;f;f", 1}, {"a;f;x", 1}});
   ccrc::call_graph g(p);
   ccrc::method_id f = *p.symbols().find_method("f");
@@ -137,6 +138,80 @@ TEST_CASE("a self-recursive function whose self-call wins the tie keeps its call
   auto gt = ccrc::display_tree(p, g);
   CHECK(shape(gt) == std::map<std::string, std::string>{
                          {"a", "*"}, {"a;f", "*"}, {"a;f;f", "a;f"}, {"a;f;x", "*"}});
+  check_invariants(p, g, gt);
+}
+
+TEST_CASE("a self-call is never preferred: isJSConstructor under compareSignaturesRelated") {
+  // The shape of a V8 profile of the TypeScript compiler: isJSConstructor is called by
+  // compareSignaturesRelated (c_t 959, self-recursive, reached from two callers of c_t 480 and
+  // 479) and by signaturesRelatedTo (c_t 833). The seed's rule puts m(isJSConstructor) under
+  // compareSignaturesRelated. Preferring the self-call made compareSignaturesRelated stall, and
+  // the global fallback then took the best pending call, signaturesRelatedTo -> isJSConstructor.
+  ccrc::profile p = test::stacks({{"main;signatureRelatedTo;compareSignaturesRelated", 300},
+                                  {"main;signatureRelatedTo;compareSignaturesRelated;compareSignaturesRelated", 100},
+                                  {"main;signatureRelatedTo;compareSignaturesRelated;compareSignaturesRelated;isJSConstructor", 80},
+                                  {"main;isImplementationCompatibleWithOverload;compareSignaturesRelated", 400},
+                                  {"main;isImplementationCompatibleWithOverload;compareSignaturesRelated;isJSConstructor", 79},
+                                  {"main;signaturesRelatedTo", 800},
+                                  {"main;signaturesRelatedTo;isJSConstructor", 33}});
+  ccrc::call_graph g(p);
+  auto total = [&](std::string_view f) { return g.total(*p.symbols().find_method(f)); };
+  CHECK(total("compareSignaturesRelated") == 959);
+  CHECK(total("signaturesRelatedTo") == 833);
+  CHECK(total("signatureRelatedTo") == 480);
+  CHECK(total("isImplementationCompatibleWithOverload") == 479);
+  auto gt = ccrc::display_tree(p, g);
+  const std::string cmp = "main;signatureRelatedTo;compareSignaturesRelated";
+  CHECK(shape(gt) == std::map<std::string, std::string>{{"main", "*"},
+                                                        {"main;signatureRelatedTo", "*"},
+                                                        {"main;isImplementationCompatibleWithOverload", "*"},
+                                                        {"main;signaturesRelatedTo", "*"},
+                                                        {cmp, "*"},
+                                                        {cmp + ";compareSignaturesRelated", cmp},
+                                                        {cmp + ";isJSConstructor", "*"},
+                                                        {"main;isImplementationCompatibleWithOverload;compareSignaturesRelated", cmp},
+                                                        {"main;signaturesRelatedTo;isJSConstructor", cmp + ";isJSConstructor"}});
+  check_invariants(p, g, gt);
+}
+
+TEST_CASE("a stall is broken at the cycle, not at a function that waits on it") {
+  // c_t: a 6, b 5, h 7, f 11, g 10. f prefers g, g prefers f: a cycle. w prefers f (11 > 7) and
+  // waits on the cycle. The best call from a placed function is h -> w (7), but w is no member
+  // of the cycle: the cycle is broken at a -> f (6 > 5), and w then gets its preferred f_w.
+  ccrc::profile p = test::stacks({{"a;f;g", 5}, {"b;g;f", 5}, {"a;f;w", 1}, {"h;w", 1}, {"h", 6}});
+  ccrc::call_graph g(p);
+  auto total = [&](std::string_view f) { return g.total(*p.symbols().find_method(f)); };
+  CHECK(total("a") == 6);
+  CHECK(total("b") == 5);
+  CHECK(total("h") == 7);
+  CHECK(total("f") == 11);
+  CHECK(total("g") == 10);
+  auto gt = ccrc::display_tree(p, g);
+  CHECK(shape(gt) == std::map<std::string, std::string>{{"a", "*"},
+                                                        {"a;f", "*"},
+                                                        {"a;f;g", "*"},
+                                                        {"a;f;g;f", "a;f"},
+                                                        {"a;f;w", "*"},
+                                                        {"b", "*"},
+                                                        {"b;g", "a;f;g"},
+                                                        {"h", "*"},
+                                                        {"h;w", "a;f;w"}});
+  check_invariants(p, g, gt);
+}
+
+TEST_CASE("a cycle with no placed caller: the best call into a function waiting on it") {
+  // c_t: main 3, h 3, x 3, y 3 (ties decided by name). x prefers y ("y" > "h"), y prefers x
+  // (its only caller). h waits on x ("x" > "main") and is the only way into the cycle, so
+  // main -> h is taken; then h -> x breaks the cycle.
+  ccrc::profile p = test::stacks({{"main;h;x;y;x;h", 3}});
+  ccrc::call_graph g(p);
+  auto gt = ccrc::display_tree(p, g);
+  CHECK(shape(gt) == std::map<std::string, std::string>{{"main", "*"},
+                                                        {"main;h", "*"},
+                                                        {"main;h;x", "*"},
+                                                        {"main;h;x;y", "*"},
+                                                        {"main;h;x;y;x", "main;h;x"},
+                                                        {"main;h;x;h", "main;h"}});
   check_invariants(p, g, gt);
 }
 
@@ -175,12 +250,13 @@ TEST_CASE("random trees: one master per function, all reachable, the seed's rule
     std::size_t metric = r.below(2);
     auto gt = ccrc::display_tree(p, g, metric);
     check_invariants(p, g, gt);
-    // The seed's choice, by brute force: the caller with the largest (c_t, name).
+    // The seed's choice, by brute force: the caller other than f with the largest (c_t, name).
     std::vector<ccrc::method_id> best(g.method_count(), ccrc::root_method);
     for (ccrc::method_id f : g.functions()) {
       if (g.is_top_level(f)) continue;
       for (ccrc::edge_id e : g.in_edges(f)) {
         ccrc::method_id c = g.edge(e).caller;
+        if (c == f) continue;
         auto key = [&](ccrc::method_id m) { return std::pair(g.total(m, metric), std::string(g.name(m))); };
         if (best[f] == ccrc::root_method || key(best[f]) < key(c)) best[f] = c;
       }
@@ -198,7 +274,7 @@ TEST_CASE("random trees: one master per function, all reachable, the seed's rule
     std::vector<test::sample> samples;
     for (ccrc::node_id n = 1; n < p.size(); ++n) {
       test::sample s;
-      for (const auto& name : test::split(test::path_of(p.tree(), n))) s.frames.push_back(name);
+      for (const auto& name : test::split(ccrc::path_string(p.tree(), n))) s.frames.push_back(name);
       s.values = {p.column(0)[n], p.column(1)[n]};
       samples.push_back(std::move(s));
     }
@@ -213,11 +289,11 @@ TEST_CASE("a chain of 1,000,000 nested calls through a 3-method cycle") {
   test::calls_cct t = test::call_chain(1'000'000, {"a", "b", "c"});
   ccrc::call_graph g(t.tree(), t.column<"calls">());
   auto gt = ccrc::display_tree(t, g);
-  const ccrc::call_tree& d = gt.tree.tree();
+  const ccrc::call_tree& d = gt.output.tree();
   REQUIRE(d.size() == 5);
-  CHECK(test::path_of(d, 4) == "a;b;c;a");
+  CHECK(ccrc::path_string(d, 4) == "a;b;c;a");
   CHECK(gt.master[4] == 1);
-  CHECK(gt.tree.get<"calls">(1) == 1);
-  CHECK(gt.tree.get<"calls">(4) == 333'333);
+  CHECK(gt.output.get<"calls">(1) == 1);
+  CHECK(gt.output.get<"calls">(4) == 333'333);
   CHECK(gt.node_map.back() == 4);
 }

@@ -5,8 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -123,4 +125,55 @@ TEST_CASE("NaN costs rank last and no percentage is NaN or infinite") {
   zero.add_path(f, std::vector<double>{0});
   ccrc::call_graph gz(zero);
   CHECK(ccrc::top_functions(gz)[0].total_percent == 0);
+}
+
+TEST_CASE("Figure 1: the costs of one function") {
+  ccrc::profile p = test::figure1();
+  ccrc::call_graph g(p);
+  auto h = ccrc::function_costs(g, method(g, "h"), 1);  // bytecodes
+  CHECK(h.function == method(g, "h"));
+  CHECK(h.contexts == 6);
+  CHECK(h.self == 792);    // 60 + 60 + 120 + 60 + 60 + 432
+  CHECK(h.total == 1452);  // h and i everywhere: nothing calls h below an h
+  CHECK(h.self_percent == doctest::Approx(100.0 * 792 / 3238));
+  CHECK(h.total_percent == doctest::Approx(100.0 * 1452 / 3238));
+  auto calls = ccrc::function_costs(g, method(g, "g"));  // calls: 20 + 10 + 20 + 10
+  CHECK(calls.self == 60);
+  // What top_functions lists for it.
+  auto top = ccrc::top_functions(g, {.metric = 1});
+  CHECK(top[1].function == h.function);
+  CHECK(top[1].total == h.total);
+  CHECK(top[1].self_percent == h.self_percent);
+}
+
+TEST_CASE("Figure 1: every call ranked by total, self, then caller and callee name") {
+  ccrc::profile p = test::figure1();
+  ccrc::call_graph g(p);
+  std::vector<std::string> order;
+  for (ccrc::edge_id e : ccrc::ranked_edges(g, 1))
+    order.push_back(std::string(g.name(g.edge(e).caller)) + "->" + std::string(g.name(g.edge(e).callee)));
+  // Totals: ->main 3238, main->f 890, main->h 792, h->i 660, f->g and main->g 490 with self
+  // 180 both (f before main), g->h 440, g->g 400 (its outermost calls: 200 twice), f->h 220.
+  CHECK(order == std::vector<std::string>{"->main", "main->f", "main->h", "h->i", "f->g", "main->g", "g->h",
+                                          "g->g", "f->h"});
+}
+
+TEST_CASE("random trees: ranked_edges is a strict order of every edge") {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(30), 2 + r.below(10), 2 + r.below(10)));
+    ccrc::call_graph g(p);
+    std::vector<ccrc::edge_id> ranked = ccrc::ranked_edges(g, 1);
+    REQUIRE(ranked.size() == g.edges().size());
+    std::vector<char> seen(ranked.size(), 0);
+    for (ccrc::edge_id e : ranked) seen[e] = 1;
+    CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(ranked.size()));
+    for (std::size_t k = 1; k < ranked.size(); ++k) {
+      ccrc::edge_id x = ranked[k - 1], y = ranked[k];
+      auto key = [&](ccrc::edge_id e) {
+        return std::tuple(-g.edge_total(e, 1), -g.edge_self(e, 1), g.name(g.edge(e).caller), g.name(g.edge(e).callee));
+      };
+      CHECK(key(x) < key(y));
+    }
+  }
 }

@@ -57,7 +57,7 @@ void reseal(std::string& b) {
 
 }  // namespace
 
-TEST_CASE("the layout of README.md: header, names, parents, frames, metric columns") {
+TEST_CASE("the layout of docs/formats.md: header, names, parents, frames, metric columns") {
   ccrc::profile p = test::figure1();  // 19 nodes with the root, 5 frames, 2 metrics
   std::string b = bytes_of(p);
   CHECK(b.substr(0, 8) == std::string("\x89" "CCTB\r\n\x1a", 8));
@@ -103,7 +103,7 @@ TEST_CASE("round trip, bit for bit: random profiles, extreme values, call sites,
   std::ofstream(path, std::ios::binary) << b;
   test::check_same_profile(ccrc::read_cctb_file(path), p);
   std::filesystem::remove(path);
-  CHECK_THROWS_WITH_AS((void)ccrc::read_cctb_file(path), ("ccrc: cannot open " + path.string()).c_str(), ccrc::error);
+  CHECK_THROWS_WITH_AS((void)ccrc::read_cctb_file(path), ("cannot open " + path.string()).c_str(), ccrc::error);
 
   ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"time", float>> t;
   ccrc::frame_id path2[] = {t.intern("main")};
@@ -185,10 +185,10 @@ TEST_CASE("what the format cannot hold is an error when writing") {
   ccrc::profile nan_value;
   ccrc::frame_id f[] = {nan_value.intern("f")};
   nan_value.add_path(f, std::vector<double>{std::nan("")});
-  CHECK_THROWS_WITH_AS(bytes_of(nan_value), "ccrc: metric 'samples' has a non-finite value", ccrc::error);
+  CHECK_THROWS_WITH_AS(bytes_of(nan_value), "metric 'samples' has a non-finite value", ccrc::error);
   ccrc::profile empty_name;
   empty_name.symbols().intern("", 5);
-  CHECK_THROWS_WITH_AS(bytes_of(empty_name), "ccrc: frame name '' is empty", ccrc::error);
+  CHECK_THROWS_WITH_AS(bytes_of(empty_name), "frame name '' is empty", ccrc::error);
 }
 
 TEST_CASE("a 1,000,000-deep chain round-trips") {

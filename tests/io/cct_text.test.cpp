@@ -45,7 +45,7 @@ constexpr std::string_view small =
 
 }  // namespace
 
-TEST_CASE("the format, as README.md shows it: names once, then parent, frame and values per node") {
+TEST_CASE("the format, as docs/formats.md shows it: names once, then parent, frame and values per node") {
   ccrc::profile p({"calls", "bytecodes"});
   ccrc::frame_id main_f = p.intern("main"), f = p.intern("f");
   ccrc::frame_id path[] = {main_f, f};
@@ -110,12 +110,12 @@ TEST_CASE("what the format cannot hold is an error when writing") {
   ccrc::profile nan_value;
   ccrc::frame_id f[] = {nan_value.intern("f")};
   nan_value.add_path(f, std::vector<double>{std::nan("")});
-  CHECK_THROWS_WITH_AS(text_of(nan_value), "ccrc: metric 'samples' has a non-finite value", ccrc::error);
+  CHECK_THROWS_WITH_AS(text_of(nan_value), "metric 'samples' has a non-finite value", ccrc::error);
   ccrc::profile blank_metric({"cpu time"});
-  CHECK_THROWS_WITH_AS(text_of(blank_metric), "ccrc: metric name 'cpu time' contains a blank", ccrc::error);
+  CHECK_THROWS_WITH_AS(text_of(blank_metric), "metric name 'cpu time' contains a blank", ccrc::error);
   ccrc::profile newline;
   newline.intern("a\nb");
-  CHECK_THROWS_WITH_AS(text_of(newline), "ccrc: frame name 'a\nb' contains a control character", ccrc::error);
+  CHECK_THROWS_WITH_AS(text_of(newline), "frame name 'a\nb' contains a control character", ccrc::error);
 }
 
 TEST_CASE("malformed files: a parse error naming the line, never a crash") {

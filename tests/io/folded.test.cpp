@@ -42,23 +42,23 @@ TEST_CASE("the Figure 1 file: two named metrics, 18 calling contexts") {
   CHECK(s.nodes == 18);
   CHECK(s.max_depth == 6);
   CHECK(s.methods == 5);
-  CHECK(p.column("calls")[test::node_at(p.tree(), "main;h")] == 72);
-  CHECK(p.column("bytecodes")[test::node_at(p.tree(), "main;f;g;g;h;i")] == 50);
+  CHECK(p.column("calls")[ccrc::node_at_path(p.tree(), "main;h")] == 72);
+  CHECK(p.column("bytecodes")[ccrc::node_at_path(p.tree(), "main;f;g;g;h;i")] == 50);
 }
 
 TEST_CASE("a plain flame graph file has one metric, samples; repeated stacks add up") {
   ccrc::profile p = ccrc::read_folded("main;a 3\nmain;b 4\nmain;a 5\nother 1\n");
   CHECK(p.metric_names() == std::vector<std::string>{"samples"});
   CHECK(p.size() == 5);
-  CHECK(p.column(0)[test::node_at(p.tree(), "main;a")] == 8);
-  CHECK(p.column(0)[test::node_at(p.tree(), "main")] == 0);
-  CHECK(p.tree().parent(test::node_at(p.tree(), "other")) == ccrc::root_node);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "main;a")] == 8);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "main")] == 0);
+  CHECK(p.tree().parent(ccrc::node_at_path(p.tree(), "other")) == ccrc::root_node);
 }
 
 TEST_CASE("several columns without a header are metric_1, metric_2, ...") {
   ccrc::profile p = ccrc::read_folded("a;b 1 2 3\n");
   CHECK(p.metric_names() == std::vector<std::string>{"metric_1", "metric_2", "metric_3"});
-  CHECK(p.column(2)[test::node_at(p.tree(), "a;b")] == 3);
+  CHECK(p.column(2)[ccrc::node_at_path(p.tree(), "a;b")] == 3);
 }
 
 TEST_CASE("frames may contain spaces; counts may be decimals; CRLF, blanks and comments are fine") {
@@ -68,13 +68,28 @@ TEST_CASE("frames may contain spaces; counts may be decimals; CRLF, blanks and c
       "   \n"
       "java.lang.Thread.run();operator new(unsigned long) 1e3\r\n"
       "java.lang.Thread.run();operator new(unsigned long)\t2\n");
-  CHECK(p.column(0)[test::node_at(p.tree(), "java.lang.Thread.run();Foo$Bar.baz(int, long)")] == 0.25);
-  CHECK(p.column(0)[test::node_at(p.tree(), "java.lang.Thread.run();operator new(unsigned long)")] == 1002);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "java.lang.Thread.run();Foo$Bar.baz(int, long)")] == 0.25);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "java.lang.Thread.run();operator new(unsigned long)")] == 1002);
 }
 
 TEST_CASE("with a header, a frame may end in a number: the header says how many counts there are") {
   ccrc::profile p = ccrc::read_folded("# metrics: bytes\nmalloc 64 4096\n");
-  CHECK(p.column("bytes")[test::node_at(p.tree(), "malloc 64")] == 4096);
+  CHECK(p.column("bytes")[ccrc::node_at_path(p.tree(), "malloc 64")] == 4096);
+}
+
+TEST_CASE("strict mode refuses a line whose frame ends in a number once a header fixed the counts") {
+  // Issue 15: with '# metrics: a b', 'main 1 2 3' reads as frame 'main 1' with a = 2, b = 3.
+  const char* extra = "# metrics: a b\nmain;f 1 2\nmain 1 2 3\n";
+  ccrc::profile lax = ccrc::read_folded(extra);
+  CHECK(lax.column("b")[ccrc::node_at_path(lax.tree(), "main 1")] == 3);
+  CHECK(error_line(extra, {.strict = true}) == 3);
+  CHECK_THROWS_WITH_AS((void)ccrc::read_folded(extra, {.strict = true}),
+                       "line 3: frame 'main 1' ends in a number: one count more than the 2 the '# metrics:' header "
+                       "names? (strict mode)",
+                       ccrc::parse_error);
+  // Numbers elsewhere in a frame, and files without a header (the first line decides), pass.
+  CHECK(error_line("# metrics: a\nmain;f(int 2) 1\nlib 2.so;x 1\n", {.strict = true}) == 0);
+  CHECK(error_line("main 1 2 3\n", {.strict = true}) == 0);
 }
 
 TEST_CASE("consecutive lines sharing a prefix resolve to the right frames") {
@@ -86,12 +101,12 @@ TEST_CASE("consecutive lines sharing a prefix resolve to the right frames") {
       "a;b;e 5\n"
       "a;b 6\n"
       "x;b 7\n");
-  CHECK(p.column(0)[test::node_at(p.tree(), "a;b")] == 7);
-  CHECK(p.column(0)[test::node_at(p.tree(), "a;b c;d")] == 2);
-  CHECK(p.column(0)[test::node_at(p.tree(), "a;bc")] == 3);
-  CHECK(p.column(0)[test::node_at(p.tree(), "a")] == 4);
-  CHECK(p.column(0)[test::node_at(p.tree(), "a;b;e")] == 5);
-  CHECK(p.column(0)[test::node_at(p.tree(), "x;b")] == 7);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "a;b")] == 7);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "a;b c;d")] == 2);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "a;bc")] == 3);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "a")] == 4);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "a;b;e")] == 5);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "x;b")] == 7);
   CHECK(ccrc::statistics(p.tree()).nodes == 8);
 }
 
@@ -137,7 +152,7 @@ TEST_CASE("negative counts are accepted when asked for (differential profiles)")
   ccrc::folded_options options;
   options.allow_negative = true;
   ccrc::profile p = ccrc::read_folded("a 1\nb -3.5\n", options);
-  CHECK(p.column(0)[test::node_at(p.tree(), "b")] == -3.5);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "b")] == -3.5);
 }
 
 TEST_CASE("binary junk is refused: control characters, NUL bytes, invalid UTF-8") {

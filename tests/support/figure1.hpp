@@ -1,7 +1,8 @@
-// The papers' Figure 1 CCT, small profiles written as stacks, and finding nodes by path.
+// The papers' Figure 1 CCT and small profiles written as stacks.
 #pragma once
 
 #include <ccrc/io/folded.hpp>
+#include <ccrc/tree/path.hpp>
 
 #include <doctest/doctest.h>
 
@@ -30,28 +31,6 @@ inline std::vector<std::string> split(std::string_view path) {
   return frames;
 }
 
-/// The node at "main;f;g" (the root for ""); fails the test if absent.
-inline ccrc::node_id node_at(const ccrc::call_tree& t, std::string_view path) {
-  ccrc::node_id n = ccrc::root_node;
-  for (const auto& name : split(path)) {
-    auto f = t.symbols().find(name);
-    REQUIRE_MESSAGE(f.has_value(), "no frame " << name);
-    n = t.find_child(n, *f);
-    REQUIRE_MESSAGE(n != ccrc::null_node, "no node " << path);
-  }
-  return n;
-}
-
-/// "main;f;g" for a node.
-inline std::string path_of(const ccrc::call_tree& t, ccrc::node_id n) {
-  std::string s;
-  for (ccrc::frame_id f : t.path(n)) {
-    if (!s.empty()) s += ';';
-    s += t.symbols().name(f);
-  }
-  return s;
-}
-
 /// Adds one value per metric to stack "a;b;c" (to its last frame's self values).
 inline void add_stack(ccrc::profile& p, std::string_view stack, std::initializer_list<double> values) {
   std::vector<ccrc::frame_id> frames;
@@ -69,7 +48,7 @@ inline ccrc::profile stacks(std::initializer_list<std::pair<std::string_view, do
 /// The paths of every calling context of p (the root excluded).
 inline std::set<std::string> context_paths(const ccrc::profile& p) {
   std::set<std::string> out;
-  for (ccrc::node_id n = 1; n < p.size(); ++n) out.insert(path_of(p.tree(), n));
+  for (ccrc::node_id n = 1; n < p.size(); ++n) out.insert(ccrc::path_string(p.tree(), n));
   return out;
 }
 

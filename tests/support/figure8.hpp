@@ -18,20 +18,20 @@ ccrc::transformed<Tree> figure8(const Tree& in) {
   ccrc::transformed<Tree> r{ccrc::detail::empty_like(in), std::vector<ccrc::node_id>(t.size(), ccrc::null_node)};
   r.node_map[ccrc::root_node] = ccrc::root_node;
   auto find_matching_ancestor = [&](ccrc::node_id n, ccrc::method_id m) {
-    for (; n != ccrc::root_node; n = r.tree.tree().parent(n))
-      if (r.tree.tree().method(n) == m) return n;
+    for (; n != ccrc::root_node; n = r.output.tree().parent(n))
+      if (r.output.tree().method(n) == m) return n;
     return ccrc::null_node;
   };
   auto eliminate = [&](auto& self, ccrc::node_id n_in, ccrc::node_id n_out) -> void {
     for (ccrc::node_id c : t.children(n_in)) {
       ccrc::node_id c_out = find_matching_ancestor(n_out, t.method(c));
-      if (c_out == ccrc::null_node) c_out = r.tree.find_or_add_child(n_out, t.frame(c));
+      if (c_out == ccrc::null_node) c_out = r.output.find_or_add_child(n_out, t.frame(c));
       r.node_map[c] = c_out;
       self(self, c, c_out);
     }
   };
   eliminate(eliminate, ccrc::root_node, ccrc::root_node);
-  ccrc::detail::add_through(r.tree, in, r.node_map);
+  ccrc::detail::add_through(r.output, in, r.node_map);
   return r;
 }
 

@@ -34,7 +34,7 @@ canonical_form expected(const Tree& in, const path_rule& rule) {
   in.for_each_column([&](std::string_view, auto) { ++metrics; });
   out[""] = std::vector<double>(metrics, 0.0);
   for (ccrc::node_id n = 0; n < in.size(); ++n) {
-    auto to = rule(split(path_of(in.tree(), n)), n);
+    auto to = rule(split(ccrc::path_string(in.tree(), n)), n);
     if (!to) continue;
     for (std::size_t k = 1; k <= to->size(); ++k) out.try_emplace(joined(*to, k), std::vector<double>(metrics, 0.0));
     auto& values = out[joined(*to)];
@@ -48,15 +48,15 @@ canonical_form expected(const Tree& in, const path_rule& rule) {
 /// node to the node at rule(its path) (null_node when dropped).
 template <class Tree, class Result>
 void check_rule(const Tree& in, const Result& r, const path_rule& rule) {
-  CHECK(canonical(r.tree) == expected(in, rule));
+  CHECK(canonical(r.output) == expected(in, rule));
   REQUIRE(r.node_map.size() == in.size());
   for (ccrc::node_id n = 1; n < in.size(); ++n) {
-    auto to = rule(split(path_of(in.tree(), n)), n);
+    auto to = rule(split(ccrc::path_string(in.tree(), n)), n);
     if (!to) {
       CHECK(r.node_map[n] == ccrc::null_node);
     } else {
       REQUIRE(r.node_map[n] != ccrc::null_node);
-      CHECK(path_of(r.tree.tree(), r.node_map[n]) == joined(*to));
+      CHECK(ccrc::path_string(r.output.tree(), r.node_map[n]) == joined(*to));
     }
   }
 }

@@ -20,7 +20,7 @@ inline constexpr double two_pi = 2 * 3.14159265358979323846;
 /// Segments by "main;f;g" path.
 inline std::map<std::string, ccrc::ring_segment> by_path(const ccrc::call_tree& t, const ccrc::ring_layout& chart) {
   std::map<std::string, ccrc::ring_segment> out;
-  for (const auto& s : chart.segments) out.emplace(path_of(t, s.node), s);
+  for (const auto& s : chart.segments) out.emplace(ccrc::path_string(t, s.node), s);
   return out;
 }
 

@@ -3,6 +3,8 @@
 
 #include <ccrc/tree/profile.hpp>
 
+#include "support/equal.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,10 +16,10 @@ namespace test {
 inline void check_same_profile(const ccrc::profile& a, const ccrc::profile& b) {
   REQUIRE(a.size() == b.size());
   CHECK(a.metric_names() == b.metric_names());
-  CHECK(std::ranges::equal(a.tree().parents(), b.tree().parents()));
-  CHECK(std::ranges::equal(a.tree().frames(), b.tree().frames()));
+  CHECK(test::equal(a.tree().parents(), b.tree().parents()));
+  CHECK(test::equal(a.tree().frames(), b.tree().frames()));
   REQUIRE(a.symbols().frame_count() == b.symbols().frame_count());
-  for (ccrc::frame_id f = 0; f < a.symbols().frame_count(); ++f) {
+  for (ccrc::frame_id f{0}; f < a.symbols().frame_count(); ++f) {
     CHECK(a.symbols().name(f) == b.symbols().name(f));
     CHECK(a.symbols().site(f) == b.symbols().site(f));
   }

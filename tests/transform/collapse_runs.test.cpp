@@ -15,17 +15,17 @@ TEST_CASE("collapse runs of java.* frames into their package") {
   auto r = ccrc::collapse_runs(p, [](std::string_view name) {
     return name.starts_with("java.") ? ccrc::package_of(name) : std::string_view();
   });
-  CHECK(test::context_paths(r.tree) == std::set<std::string>{"app.Main.main()", "app.Main.main();java.util",
+  CHECK(test::context_paths(r.output) == std::set<std::string>{"app.Main.main()", "app.Main.main();java.util",
                                                "app.Main.main();java.util;app.Key.hashCode()",
                                                "app.Main.main();java.util;app.Key.hashCode();java.util",
                                                "app.Main.main();java.io"});
-  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "app.Main.main();java.util")] == 11);
-  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "app.Main.main();java.io")] == 2);
-  CHECK(r.node_map[test::node_at(p.tree(), "app.Main.main();java.util.HashMap.get(Object);java.util.HashMap.hash(Object)")] ==
-        test::node_at(r.tree.tree(), "app.Main.main();java.util"));
+  CHECK(r.output.column(0)[ccrc::node_at_path(r.output.tree(), "app.Main.main();java.util")] == 11);
+  CHECK(r.output.column(0)[ccrc::node_at_path(r.output.tree(), "app.Main.main();java.io")] == 2);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "app.Main.main();java.util.HashMap.get(Object);java.util.HashMap.hash(Object)")] ==
+        ccrc::node_at_path(r.output.tree(), "app.Main.main();java.util"));
   // Every frame of a package, the program's too: package_of itself as the grouping.
   auto all = ccrc::collapse_runs(p, ccrc::package_of);
-  CHECK(test::context_paths(all.tree) == std::set<std::string>{"app", "app;java.util", "app;java.util;app", "app;java.util;app;java.util",
+  CHECK(test::context_paths(all.output) == std::set<std::string>{"app", "app;java.util", "app;java.util;app", "app;java.util;app;java.util",
                                                  "app;java.io"});
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("collapse_runs over a chain of 1,000,000 frames of one namespace") {
   t.add_path(stack, 4);
   t.get<"calls">(1) = 1;
   auto r = ccrc::collapse_runs(t, ccrc::package_of);
-  CHECK(r.tree.size() == 2);
-  CHECK(r.tree.tree().name(1) == "lib");
-  CHECK(r.tree.get<"calls">(1) == 5);
+  CHECK(r.output.size() == 2);
+  CHECK(r.output.tree().name(1) == "lib");
+  CHECK(r.output.get<"calls">(1) == 5);
 }

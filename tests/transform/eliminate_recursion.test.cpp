@@ -29,7 +29,7 @@ test::canonical_form reference(const ccrc::profile& p, ccrc::recursion policy) {
   test::canonical_form out;
   for (ccrc::node_id n = 0; n < p.size(); ++n) {
     std::vector<std::string> kept;
-    for (const auto& name : test::split(test::path_of(p.tree(), n))) {
+    for (const auto& name : test::split(ccrc::path_string(p.tree(), n))) {
       bool repeat = policy == ccrc::recursion::direct ? !kept.empty() && kept.back() == name
                                                       : std::find(kept.begin(), kept.end(), name) != kept.end();
       if (!repeat) kept.push_back(name);
@@ -51,56 +51,56 @@ constexpr ccrc::recursion policies[] = {ccrc::recursion::all, ccrc::recursion::d
 TEST_CASE("Figure 7(a): Figure 1 without recursion has 12 nodes and depth 5") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::eliminate_recursion(p);
-  ccrc::tree_statistics s = ccrc::statistics(r.tree.tree());
+  ccrc::tree_statistics s = ccrc::statistics(r.output.tree());
   CHECK(s.nodes == 12);
   CHECK(s.max_depth == 5);
   for (std::string_view g : {"main;f;g", "main;g"}) {
-    ccrc::node_id n = test::node_at(r.tree.tree(), g);
-    CHECK(r.tree.column("calls")[n] == 30);
-    CHECK(r.tree.column("bytecodes")[n] == 270);
-    ccrc::node_id h = test::node_at(r.tree.tree(), std::string(g) + ";h");
-    CHECK(r.tree.column("calls")[h] == 20);
-    CHECK(r.tree.column("bytecodes")[h] == 120);
-    ccrc::node_id i = test::node_at(r.tree.tree(), std::string(g) + ";h;i");
-    CHECK(r.tree.column("calls")[i] == 20);
-    CHECK(r.tree.column("bytecodes")[i] == 100);
+    ccrc::node_id n = ccrc::node_at_path(r.output.tree(), g);
+    CHECK(r.output.column("calls")[n] == 30);
+    CHECK(r.output.column("bytecodes")[n] == 270);
+    ccrc::node_id h = ccrc::node_at_path(r.output.tree(), std::string(g) + ";h");
+    CHECK(r.output.column("calls")[h] == 20);
+    CHECK(r.output.column("bytecodes")[h] == 120);
+    ccrc::node_id i = ccrc::node_at_path(r.output.tree(), std::string(g) + ";h;i");
+    CHECK(r.output.column("calls")[i] == 20);
+    CHECK(r.output.column("bytecodes")[i] == 100);
   }
-  CHECK(test::totals(r.tree) == std::vector<double>{345, 3238});
+  CHECK(test::totals(r.output) == std::vector<double>{345, 3238});
   // The recursive g under main;f;g maps to main;f;g.
-  CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g")] == test::node_at(r.tree.tree(), "main;f;g"));
-  CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g;h;i")] == test::node_at(r.tree.tree(), "main;f;g;h;i"));
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;f;g;g")] == ccrc::node_at_path(r.output.tree(), "main;f;g"));
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;f;g;g;h;i")] == ccrc::node_at_path(r.output.tree(), "main;f;g;h;i"));
 }
 
 TEST_CASE("the policies on A B C B D: Figure 8 gives A B D, drop_repeats A B C D, direct keeps it") {
   ccrc::profile p = stacks({"A;B;C;B;D", "A;B;C;B"});
-  CHECK(test::context_paths(ccrc::eliminate_recursion(p).tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;D"});
-  CHECK(test::context_paths(ccrc::eliminate_recursion(p, ccrc::recursion::direct).tree) ==
+  CHECK(test::context_paths(ccrc::eliminate_recursion(p).output) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;D"});
+  CHECK(test::context_paths(ccrc::eliminate_recursion(p, ccrc::recursion::direct).output) ==
         std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;B", "A;B;C;B;D"});
   auto r = ccrc::eliminate_recursion(p, ccrc::recursion::drop_repeats);
-  CHECK(test::context_paths(r.tree) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;D"});
+  CHECK(test::context_paths(r.output) == std::set<std::string>{"A", "A;B", "A;B;C", "A;B;C;D"});
   // The inner B's own sample goes to the outer B (per method), not to its caller C.
-  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B")] == 1);
-  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B;C")] == 0);
-  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "A;B;C;D")] == 1);
-  CHECK(r.node_map[test::node_at(p.tree(), "A;B;C;B")] == test::node_at(r.tree.tree(), "A;B"));
-  CHECK(r.node_map[test::node_at(p.tree(), "A;B;C;B;D")] == test::node_at(r.tree.tree(), "A;B;C;D"));
+  CHECK(r.output.column(0)[ccrc::node_at_path(r.output.tree(), "A;B")] == 1);
+  CHECK(r.output.column(0)[ccrc::node_at_path(r.output.tree(), "A;B;C")] == 0);
+  CHECK(r.output.column(0)[ccrc::node_at_path(r.output.tree(), "A;B;C;D")] == 1);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "A;B;C;B")] == ccrc::node_at_path(r.output.tree(), "A;B"));
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "A;B;C;B;D")] == ccrc::node_at_path(r.output.tree(), "A;B;C;D"));
 }
 
 TEST_CASE("drop_repeats on Figure 1: g;g and g;h;i fold, per-method self kept") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::eliminate_recursion(p, ccrc::recursion::drop_repeats);
   // Figure 1 only recurses directly (g -> g), where dropping the repeat and Figure 8 agree.
-  CHECK(test::canonical(r.tree) == test::canonical(ccrc::eliminate_recursion(p).tree));
-  CHECK(ccrc::statistics(r.tree.tree()).nodes == 12);
-  CHECK(r.tree.column("bytecodes")[test::node_at(r.tree.tree(), "main;f;g")] == 270);
+  CHECK(test::canonical(r.output) == test::canonical(ccrc::eliminate_recursion(p).output));
+  CHECK(ccrc::statistics(r.output.tree()).nodes == 12);
+  CHECK(r.output.column("bytecodes")[ccrc::node_at_path(r.output.tree(), "main;f;g")] == 270);
 }
 
 TEST_CASE("direct recursion only: f -> f folds, f -> g -> f stays") {
   ccrc::profile p = stacks({"f;f;f;g;f;g;g", "f;f;h"});
   auto r = ccrc::eliminate_recursion(p, ccrc::recursion::direct);
-  CHECK(test::context_paths(r.tree) == std::set<std::string>{"f", "f;g", "f;g;f", "f;g;f;g", "f;h"});
-  CHECK(r.tree.column(0)[test::node_at(r.tree.tree(), "f;g;f;g")] == 1);
-  CHECK(test::totals(r.tree) == test::totals(p));
+  CHECK(test::context_paths(r.output) == std::set<std::string>{"f", "f;g", "f;g;f", "f;g;f;g", "f;h"});
+  CHECK(r.output.column(0)[ccrc::node_at_path(r.output.tree(), "f;g;f;g")] == 1);
+  CHECK(test::totals(r.output) == test::totals(p));
 }
 
 TEST_CASE("equals the literal Figure 8 node for node on thousands of recursive random trees") {
@@ -110,13 +110,13 @@ TEST_CASE("equals the literal Figure 8 node for node on thousands of recursive r
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(40), 2 + r.below(5), 3 + r.below(20)));
     auto fast = ccrc::eliminate_recursion(p);
     auto literal = test::figure8(p);
-    REQUIRE(fast.tree.size() == literal.tree.size());
-    for (ccrc::node_id n = 0; n < fast.tree.size(); ++n) {
-      CHECK(fast.tree.tree().parent(n) == literal.tree.tree().parent(n));
-      CHECK(fast.tree.tree().frame(n) == literal.tree.tree().frame(n));
+    REQUIRE(fast.output.size() == literal.output.size());
+    for (ccrc::node_id n = 0; n < fast.output.size(); ++n) {
+      CHECK(fast.output.tree().parent(n) == literal.output.tree().parent(n));
+      CHECK(fast.output.tree().frame(n) == literal.output.tree().frame(n));
     }
     CHECK(fast.node_map == literal.node_map);
-    CHECK(test::canonical(fast.tree) == test::canonical(literal.tree));
+    CHECK(test::canonical(fast.output) == test::canonical(literal.output));
   }
 }
 
@@ -125,7 +125,7 @@ TEST_CASE("direct and drop_repeats equal their path-by-path reference on recursi
     test::rng r{seed};
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(40), 2 + r.below(5), 3 + r.below(20)));
     for (auto policy : {ccrc::recursion::direct, ccrc::recursion::drop_repeats})
-      CHECK(test::canonical(ccrc::eliminate_recursion(p, policy).tree) == reference(p, policy));
+      CHECK(test::canonical(ccrc::eliminate_recursion(p, policy).output) == reference(p, policy));
   }
 }
 
@@ -136,15 +136,15 @@ TEST_CASE("every policy: totals kept, self kept per method, idempotent, no metho
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(40), methods, 25));
     for (auto policy : policies) {
       auto once = ccrc::eliminate_recursion(p, policy);
-      CHECK(test::totals(once.tree) == test::totals(p));
+      CHECK(test::totals(once.output) == test::totals(p));
       for (std::size_t i = 0; i < p.metric_count(); ++i) {
         // Per method: the flat profile is unchanged (names, since the ids are shared).
-        CHECK(ccrc::per_method(ccrc::tree_view(once.tree.tree()), once.tree.column(i)) ==
+        CHECK(ccrc::per_method(ccrc::tree_view(once.output.tree()), once.output.column(i)) ==
               ccrc::per_method(ccrc::tree_view(p.tree()), p.column(i)));
       }
-      auto twice = ccrc::eliminate_recursion(once.tree, policy);
-      CHECK(test::canonical(twice.tree) == test::canonical(once.tree));
-      const ccrc::call_tree& t = once.tree.tree();
+      auto twice = ccrc::eliminate_recursion(once.output, policy);
+      CHECK(test::canonical(twice.output) == test::canonical(once.output));
+      const ccrc::call_tree& t = once.output.tree();
       for (ccrc::node_id n = 1; n < t.size(); ++n) {
         CHECK(t.method(n) != 0);
         ccrc::node_id parent = t.parent(n);
@@ -173,23 +173,23 @@ TEST_CASE("every policy leaves a tree without recursion as it was") {
       s.frames = distinct;
     }
     ccrc::profile p = test::profile_of(samples);
-    for (auto policy : policies) CHECK(test::canonical(ccrc::eliminate_recursion(p, policy).tree) == test::canonical(p));
+    for (auto policy : policies) CHECK(test::canonical(ccrc::eliminate_recursion(p, policy).output) == test::canonical(p));
   }
 }
 
 TEST_CASE("a chain of 1,000,000 nested calls of a 3-method cycle, without stack overflow") {
   test::calls_cct t = test::call_chain(1'000'000, {"a", "b", "c"});
   auto r = ccrc::eliminate_recursion(t);
-  CHECK(r.tree.size() == 4);
-  CHECK(ccrc::statistics(r.tree.tree()).max_depth == 3);
-  CHECK(r.tree.get<"calls">(test::node_at(r.tree.tree(), "a")) == 333'334);
-  CHECK(r.tree.get<"calls">(test::node_at(r.tree.tree(), "a;b;c")) == 333'333);
-  CHECK(r.node_map.back() == test::node_at(r.tree.tree(), "a"));
+  CHECK(r.output.size() == 4);
+  CHECK(ccrc::statistics(r.output.tree()).max_depth == 3);
+  CHECK(r.output.get<"calls">(ccrc::node_at_path(r.output.tree(), "a")) == 333'334);
+  CHECK(r.output.get<"calls">(ccrc::node_at_path(r.output.tree(), "a;b;c")) == 333'333);
+  CHECK(r.node_map.back() == ccrc::node_at_path(r.output.tree(), "a"));
   auto dropped = ccrc::eliminate_recursion(t, ccrc::recursion::drop_repeats);
-  CHECK(dropped.tree.size() == 4);
-  CHECK(dropped.tree.get<"calls">(test::node_at(dropped.tree.tree(), "a")) == 333'334);
-  CHECK(dropped.tree.get<"calls">(test::node_at(dropped.tree.tree(), "a;b;c")) == 333'333);
+  CHECK(dropped.output.size() == 4);
+  CHECK(dropped.output.get<"calls">(ccrc::node_at_path(dropped.output.tree(), "a")) == 333'334);
+  CHECK(dropped.output.get<"calls">(ccrc::node_at_path(dropped.output.tree(), "a;b;c")) == 333'333);
   auto direct = ccrc::eliminate_recursion(t, ccrc::recursion::direct);
-  CHECK(direct.tree.size() == t.size());
-  CHECK(ccrc::statistics(direct.tree.tree()).max_depth == 1'000'000);
+  CHECK(direct.output.size() == t.size());
+  CHECK(ccrc::statistics(direct.output.tree()).max_depth == 1'000'000);
 }

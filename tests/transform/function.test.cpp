@@ -19,7 +19,7 @@ double total(const ccrc::profile& p, std::string_view metric) {
 }
 
 double at(const ccrc::profile& p, std::string_view path, std::string_view metric = "bytecodes") {
-  return p.column(metric)[test::node_at(p.tree(), path)];
+  return p.column(metric)[ccrc::node_at_path(p.tree(), path)];
 }
 
 
@@ -28,49 +28,49 @@ double at(const ccrc::profile& p, std::string_view path, std::string_view metric
 TEST_CASE("focus on g (Figure 1): its two outermost contexts become one top-level g") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::focus_function(p, ccrc::methods_named(p.symbols(), {"g"}));
-  CHECK(ccrc::statistics(r.tree.tree()).nodes == 6);
-  CHECK(at(r.tree, "g") == 360);
-  CHECK(at(r.tree, "g", "calls") == 40);
-  CHECK(at(r.tree, "g;g") == 180);  // the recursive calls stay below
-  CHECK(at(r.tree, "g;g;h;i") == 100);
-  CHECK(ccrc::inclusive(r.tree.tree(), r.tree.column("bytecodes"))[test::node_at(r.tree.tree(), "g")] == 980);
-  CHECK(total(r.tree, "bytecodes") == 980);
+  CHECK(ccrc::statistics(r.output.tree()).nodes == 6);
+  CHECK(at(r.output, "g") == 360);
+  CHECK(at(r.output, "g", "calls") == 40);
+  CHECK(at(r.output, "g;g") == 180);  // the recursive calls stay below
+  CHECK(at(r.output, "g;g;h;i") == 100);
+  CHECK(ccrc::inclusive(r.output.tree(), r.output.column("bytecodes"))[ccrc::node_at_path(r.output.tree(), "g")] == 980);
+  CHECK(total(r.output, "bytecodes") == 980);
   CHECK(r.node_map[ccrc::root_node] == ccrc::null_node);
-  CHECK(r.node_map[test::node_at(p.tree(), "main;f")] == ccrc::null_node);
-  CHECK(r.node_map[test::node_at(p.tree(), "main;g;g")] == test::node_at(r.tree.tree(), "g;g"));
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;f")] == ccrc::null_node);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;g;g")] == ccrc::node_at_path(r.output.tree(), "g;g"));
 }
 
 TEST_CASE("merge g into its callers (Figure 1): its self goes to main and main;f") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::merge_function(p, ccrc::methods_named(p.symbols(), {"g"}));
-  CHECK(ccrc::statistics(r.tree.tree()).nodes == 6);
-  CHECK(at(r.tree, "main") == 1066 + 180 + 90);
-  CHECK(at(r.tree, "main;f") == 180 + 180 + 90);
-  CHECK(at(r.tree, "main;f;h") == 120 + 60 + 60);
-  CHECK(at(r.tree, "main;h;i") == 360 + 50 + 50);
-  CHECK(total(r.tree, "bytecodes") == 3238);
-  CHECK(total(r.tree, "calls") == 345);
-  CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g")] == test::node_at(r.tree.tree(), "main;f"));
+  CHECK(ccrc::statistics(r.output.tree()).nodes == 6);
+  CHECK(at(r.output, "main") == 1066 + 180 + 90);
+  CHECK(at(r.output, "main;f") == 180 + 180 + 90);
+  CHECK(at(r.output, "main;f;h") == 120 + 60 + 60);
+  CHECK(at(r.output, "main;h;i") == 360 + 50 + 50);
+  CHECK(total(r.output, "bytecodes") == 3238);
+  CHECK(total(r.output, "calls") == 345);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;f;g;g")] == ccrc::node_at_path(r.output.tree(), "main;f"));
 }
 
 TEST_CASE("drop every context with g (Figure 1): 2258 bytecodes remain") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::drop_function(p, ccrc::methods_named(p.symbols(), {"g"}));
-  CHECK(ccrc::statistics(r.tree.tree()).nodes == 6);
-  CHECK(total(r.tree, "bytecodes") == 3238 - 490 - 490);
-  CHECK(at(r.tree, "main;f") == 180);  // callers keep their own cost
-  CHECK(r.node_map[test::node_at(p.tree(), "main;g;h")] == ccrc::null_node);
+  CHECK(ccrc::statistics(r.output.tree()).nodes == 6);
+  CHECK(total(r.output, "bytecodes") == 3238 - 490 - 490);
+  CHECK(at(r.output, "main;f") == 180);  // callers keep their own cost
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;g;h")] == ccrc::null_node);
 }
 
 TEST_CASE("collapse g's subtree into g (Figure 1): main;f;g and main;g hold 490 each") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::collapse_function_subtree(p, ccrc::methods_named(p.symbols(), {"g"}));
-  CHECK(ccrc::statistics(r.tree.tree()).nodes == 8);
-  CHECK(at(r.tree, "main;f;g") == 490);
-  CHECK(at(r.tree, "main;g") == 490);
-  CHECK(at(r.tree, "main;g", "calls") == 70);
-  CHECK(total(r.tree, "bytecodes") == 3238);
-  CHECK(r.node_map[test::node_at(p.tree(), "main;g;g;h;i")] == test::node_at(r.tree.tree(), "main;g"));
+  CHECK(ccrc::statistics(r.output.tree()).nodes == 8);
+  CHECK(at(r.output, "main;f;g") == 490);
+  CHECK(at(r.output, "main;g") == 490);
+  CHECK(at(r.output, "main;g", "calls") == 70);
+  CHECK(total(r.output, "bytecodes") == 3238);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;g;g;h;i")] == ccrc::node_at_path(r.output.tree(), "main;g"));
 }
 
 TEST_CASE("the function transforms equal their path-by-path reference on random trees") {
@@ -105,10 +105,10 @@ TEST_CASE("the function transforms equal their path-by-path reference on random 
 
 TEST_CASE("an empty method set changes nothing but the focus, which keeps nothing") {
   ccrc::profile p = test::figure1();
-  CHECK(test::canonical(ccrc::merge_function(p, {}).tree) == test::canonical(p));
-  CHECK(test::canonical(ccrc::drop_function(p, {}).tree) == test::canonical(p));
-  CHECK(test::canonical(ccrc::collapse_function_subtree(p, {}).tree) == test::canonical(p));
-  CHECK(ccrc::focus_function(p, {}).tree.size() == 1);
+  CHECK(test::canonical(ccrc::merge_function(p, {}).output) == test::canonical(p));
+  CHECK(test::canonical(ccrc::drop_function(p, {}).output) == test::canonical(p));
+  CHECK(test::canonical(ccrc::collapse_function_subtree(p, {}).output) == test::canonical(p));
+  CHECK(ccrc::focus_function(p, {}).output.size() == 1);
 }
 
 TEST_CASE("the function transforms on a cct, over a chain of 1,000,000 calls") {
@@ -119,16 +119,16 @@ TEST_CASE("the function transforms on a cct, over a chain of 1,000,000 calls") {
   t.get<"calls">(1) = 7;
   ccrc::method_id odd = *t.symbols().find_method("odd");
   auto merged = ccrc::merge_function(t, {odd});
-  CHECK(merged.tree.size() == 500'001);
-  CHECK(merged.tree.get<"ns">(static_cast<ccrc::node_id>(merged.tree.size() - 1)) == 2.5);
+  CHECK(merged.output.size() == 500'001);
+  CHECK(merged.output.get<"ns">(static_cast<ccrc::node_id>(merged.output.size() - 1)) == 2.5);
   auto focused = ccrc::focus_function(t, {odd});
-  CHECK(focused.tree.size() == 1'000'000);
-  CHECK(focused.tree.get<"calls">(1) == 0);
+  CHECK(focused.output.size() == 1'000'000);
+  CHECK(focused.output.get<"calls">(1) == 0);
   auto dropped = ccrc::drop_function(t, {odd});
-  CHECK(dropped.tree.size() == 2);
-  CHECK(dropped.tree.get<"calls">(1) == 7);
+  CHECK(dropped.output.size() == 2);
+  CHECK(dropped.output.get<"calls">(1) == 7);
   auto collapsed = ccrc::collapse_function_subtree(t, {odd});
-  CHECK(collapsed.tree.size() == 3);
-  CHECK(collapsed.tree.get<"calls">(2) == 1);
-  CHECK(collapsed.tree.get<"ns">(2) == 2.5);
+  CHECK(collapsed.output.size() == 3);
+  CHECK(collapsed.output.get<"calls">(2) == 1);
+  CHECK(collapsed.output.get<"ns">(2) == 2.5);
 }

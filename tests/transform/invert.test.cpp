@@ -13,30 +13,30 @@
 TEST_CASE("the inverted Figure 1: methods at the top with their self cost, callers below") {
   ccrc::profile p = test::figure1();
   auto r = ccrc::invert(p);
-  const ccrc::call_tree& t = r.tree.tree();
-  std::vector<double> ag = ccrc::inclusive(t, r.tree.column("bytecodes"));
+  const ccrc::call_tree& t = r.output.tree();
+  std::vector<double> ag = ccrc::inclusive(t, r.output.column("bytecodes"));
   // Each top-level method's ag is its flat profile entry (Figure 4(c)); below, its callers.
   const std::pair<const char*, double> expected[] = {
       {"main", 1066},    {"h", 792},     {"i", 660},     {"g", 540},       {"f", 180},         {"i;h", 660},
       {"i;h;main", 360}, {"i;h;f", 100}, {"i;h;g", 200}, {"i;h;g;g", 100}, {"g;g;f;main", 90}};
-  for (const auto& e : expected) CHECK_MESSAGE(ag[test::node_at(t, e.first)] == e.second, e.first);
+  for (const auto& e : expected) CHECK_MESSAGE(ag[ccrc::node_at_path(t, e.first)] == e.second, e.first);
   CHECK(ag[ccrc::root_node] == 3238);
   // A node's metrics go to the end of its reversed stack.
-  CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g;h")] == test::node_at(t, "h;g;g;f;main"));
-  CHECK(r.tree.column("calls")[test::node_at(t, "h;g;g;f;main")] == 10);
-  CHECK(r.tree.column("calls")[test::node_at(t, "h;g;g;f")] == 0);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;f;g;g;h")] == ccrc::node_at_path(t, "h;g;g;f;main"));
+  CHECK(r.output.column("calls")[ccrc::node_at_path(t, "h;g;g;f;main")] == 10);
+  CHECK(r.output.column("calls")[ccrc::node_at_path(t, "h;g;g;f")] == 0);
 }
 
 TEST_CASE("invert with a depth limit: ag above the cut unchanged") {
   ccrc::profile p = test::figure1();
   auto full = ccrc::invert(p);
   auto cut = ccrc::invert(p, 2);
-  CHECK(ccrc::statistics(cut.tree.tree()).max_depth == 2);
-  std::vector<double> ag_full = ccrc::inclusive(full.tree.tree(), full.tree.column("bytecodes"));
-  std::vector<double> ag_cut = ccrc::inclusive(cut.tree.tree(), cut.tree.column("bytecodes"));
+  CHECK(ccrc::statistics(cut.output.tree()).max_depth == 2);
+  std::vector<double> ag_full = ccrc::inclusive(full.output.tree(), full.output.column("bytecodes"));
+  std::vector<double> ag_cut = ccrc::inclusive(cut.output.tree(), cut.output.column("bytecodes"));
   for (std::string_view path : {"i", "i;h", "g", "g;g", "g;f", "h;main"})
-    CHECK(ag_cut[test::node_at(cut.tree.tree(), path)] == ag_full[test::node_at(full.tree.tree(), path)]);
-  CHECK(cut.tree.column("bytecodes")[test::node_at(cut.tree.tree(), "i;h")] == 660);
+    CHECK(ag_cut[ccrc::node_at_path(cut.output.tree(), path)] == ag_full[ccrc::node_at_path(full.output.tree(), path)]);
+  CHECK(cut.output.column("bytecodes")[ccrc::node_at_path(cut.output.tree(), "i;h")] == 660);
 }
 
 TEST_CASE("invert equals its path-by-path reference; top-level ag is the flat profile") {
@@ -53,8 +53,8 @@ TEST_CASE("invert equals its path-by-path reference; top-level ag is the flat pr
       if (reversed.size() > limit) reversed.resize(limit);
       return reversed;
     });
-    const ccrc::call_tree& t = inv.tree.tree();
-    std::vector<double> ag = ccrc::inclusive(t, inv.tree.column(0));
+    const ccrc::call_tree& t = inv.output.tree();
+    std::vector<double> ag = ccrc::inclusive(t, inv.output.column(0));
     for (const auto& e : ccrc::flat(ccrc::tree_view(p.tree()), p.column(0))) {
       if (e.method == 0) continue;
       auto f = t.symbols().find(p.symbols().method_name(e.method));
@@ -71,11 +71,11 @@ TEST_CASE("invert a chain of 1,000,000 calls, iteratively") {
   for (int i = 0; i < 1'000'000; ++i) stack.push_back(t.intern(i % 2 ? "odd" : "even"));
   t.add_path(stack, 3);
   auto r = ccrc::invert(t);
-  CHECK(r.tree.size() == 1'000'001);
-  CHECK(r.tree.tree().name(1) == "odd");
-  CHECK(r.tree.get<"calls">(static_cast<ccrc::node_id>(r.tree.size() - 1)) == 3);
-  CHECK(r.tree.tree().name(static_cast<ccrc::node_id>(r.tree.size() - 1)) == "even");
+  CHECK(r.output.size() == 1'000'001);
+  CHECK(r.output.tree().name(1) == "odd");
+  CHECK(r.output.get<"calls">(static_cast<ccrc::node_id>(r.output.size() - 1)) == 3);
+  CHECK(r.output.tree().name(static_cast<ccrc::node_id>(r.output.size() - 1)) == "even");
   auto cut = ccrc::invert(t, 3);
-  CHECK(cut.tree.size() == 4);
-  CHECK(cut.tree.get<"calls">(3) == 3);
+  CHECK(cut.output.size() == 4);
+  CHECK(cut.output.get<"calls">(3) == 3);
 }

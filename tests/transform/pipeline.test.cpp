@@ -31,12 +31,12 @@ TEST_CASE("a pipeline composes its steps and their node maps") {
   CHECK(steps.size() == 2);
   auto r = steps(p);
   auto first = ccrc::merge_function(p, ccrc::methods_named(p.symbols(), {"f"}));
-  auto second = ccrc::eliminate_recursion(first.tree);
-  CHECK(test::canonical(r.tree) == test::canonical(second.tree));
+  auto second = ccrc::eliminate_recursion(first.output);
+  CHECK(test::canonical(r.output) == test::canonical(second.output));
   CHECK(r.node_map == ccrc::compose(first.node_map, second.node_map));
   // main;f;g;g went to main;g (f merged), then main;g;g folded into main;g.
-  CHECK(r.node_map[test::node_at(p.tree(), "main;f;g;g")] == test::node_at(r.tree.tree(), "main;g"));
-  CHECK(r.tree.column("bytecodes")[test::node_at(r.tree.tree(), "main;g")] == 540);
+  CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;f;g;g")] == ccrc::node_at_path(r.output.tree(), "main;g"));
+  CHECK(r.output.column("bytecodes")[ccrc::node_at_path(r.output.tree(), "main;g")] == 540);
 }
 
 TEST_CASE("the same pipeline on two profiles whose ids differ does the same to both") {
@@ -47,14 +47,14 @@ TEST_CASE("the same pipeline on two profiles whose ids differ does the same to b
                    .focus_function(ccrc::named({"g"}))
                    .eliminate_recursion(ccrc::recursion::drop_repeats);
   auto ra = steps(a), rb = steps(b);
-  CHECK(test::canonical(ra.tree) == test::canonical(rb.tree));
-  CHECK(test::canonical(ra.tree) == test::canonical_form{{"", {0, 0}}, {"g", {60, 540}}, {"g;h", {80, 440}}});
+  CHECK(test::canonical(ra.output) == test::canonical(rb.output));
+  CHECK(test::canonical(ra.output) == test::canonical_form{{"", {0, 0}}, {"g", {60, 540}}, {"g;h", {80, 440}}});
 }
 
 TEST_CASE("an empty pipeline copies; every step kind runs on a cct") {
   ccrc::profile p = test::figure1();
   auto same = ccrc::pipeline<ccrc::profile>()(p);
-  CHECK(test::canonical(same.tree) == test::canonical(p));
+  CHECK(test::canonical(same.output) == test::canonical(p));
   std::vector<ccrc::node_id> identity(p.size());
   std::iota(identity.begin(), identity.end(), ccrc::node_id{0});
   CHECK(same.node_map == identity);
@@ -70,7 +70,7 @@ TEST_CASE("an empty pipeline copies; every step kind runs on a cct") {
                    .then([](const tree& in) { return ccrc::eliminate_recursion(in); });
   auto r = steps(t);
   // Only a::x::main();b::y::f();b::y::g() is left: a;b, inverted one level deep: b.
-  CHECK(test::canonical(r.tree) == test::canonical_form{{"", {0}}, {"b", {0}}});
+  CHECK(test::canonical(r.output) == test::canonical_form{{"", {0}}, {"b", {0}}});
   CHECK(r.node_map[1] == ccrc::null_node);  // main had no self value and callees
 }
 
@@ -82,9 +82,9 @@ TEST_CASE("pipelines agree with step-by-step application on random trees") {
     auto steps = ccrc::pipeline<ccrc::profile>().merge_function(ccrc::named({a})).drop_function(ccrc::named({b})).invert();
     auto got = steps(p);
     auto s1 = ccrc::merge_function(p, ccrc::methods_named(p.symbols(), {a}));
-    auto s2 = ccrc::drop_function(s1.tree, ccrc::methods_named(s1.tree.symbols(), {b}));
-    auto s3 = ccrc::invert(s2.tree);
-    CHECK(test::canonical(got.tree) == test::canonical(s3.tree));
+    auto s2 = ccrc::drop_function(s1.output, ccrc::methods_named(s1.output.symbols(), {b}));
+    auto s3 = ccrc::invert(s2.output);
+    CHECK(test::canonical(got.output) == test::canonical(s3.output));
     CHECK(got.node_map == ccrc::compose(ccrc::compose(s1.node_map, s2.node_map), s3.node_map));
   }
 }

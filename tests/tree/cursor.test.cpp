@@ -66,9 +66,9 @@ TEST_CASE("running Figure 1's program under a cursor yields Figure 1's CCT and i
   ccrc::profile expected = test::figure1();
   CHECK(t.size() == expected.size());
   for (ccrc::node_id n = 1; n < expected.size(); ++n) {
-    std::string path = test::path_of(expected.tree(), n);
+    std::string path = ccrc::path_string(expected.tree(), n);
     CAPTURE(path);
-    CHECK(static_cast<double>(t.get<"calls">(test::node_at(t.tree(), path))) == expected.column("calls")[n]);
+    CHECK(static_cast<double>(t.get<"calls">(ccrc::node_at_path(t.tree(), path))) == expected.column("calls")[n]);
   }
 }
 
@@ -106,8 +106,8 @@ namespace {
 struct full_tree {
   calls_cct inner;
   std::size_t limit;
-  const ccrc::call_tree& tree() const { return inner.tree(); }
-  ccrc::node_id find_child(ccrc::node_id p, ccrc::frame_id f) const { return inner.find_child(p, f); }
+  const ccrc::call_tree& tree() const noexcept { return inner.tree(); }
+  ccrc::node_id find_child(ccrc::node_id p, ccrc::frame_id f) const noexcept { return inner.find_child(p, f); }
   ccrc::node_id try_find_or_add_child(ccrc::node_id p, ccrc::frame_id f) noexcept {
     return inner.size() >= limit ? ccrc::null_node : inner.try_find_or_add_child(p, f);
   }

@@ -11,9 +11,9 @@
 TEST_CASE("history: select, select, back, back, back at root") {
   ccrc::profile p = test::figure1();
   const ccrc::call_tree& t = p.tree();
-  ccrc::node_id f = test::node_at(t, "main;f"), g = test::node_at(t, "main;f;g");
+  ccrc::node_id f = ccrc::node_at_path(t, "main;f"), g = ccrc::node_at_path(t, "main;f;g");
   ccrc::view_history h(t);
-  CHECK(h.centre() == ccrc::root_node);
+  CHECK(h.center() == ccrc::root_node);
   CHECK(h.steps() == 0);
 
   ccrc::tree_view v = h.select(f);
@@ -22,21 +22,21 @@ TEST_CASE("history: select, select, back, back, back at root") {
   v = h.select(g);
   CHECK(v.root() == g);
   CHECK(h.steps() == 2);
-  CHECK(std::vector<ccrc::node_id>(h.centres().begin(), h.centres().end()) ==
+  CHECK(std::vector<ccrc::node_id>(h.centers().begin(), h.centers().end()) ==
         std::vector<ccrc::node_id>{ccrc::root_node, f, g});
 
   CHECK(h.back());
-  CHECK(h.centre() == f);
+  CHECK(h.center() == f);
   CHECK(h.back());
-  CHECK(h.centre() == ccrc::root_node);
+  CHECK(h.center() == ccrc::root_node);
   CHECK_FALSE(h.back());  // at the overall root: nothing happens
-  CHECK(h.centre() == ccrc::root_node);
+  CHECK(h.center() == ccrc::root_node);
   CHECK(h.steps() == 0);
 }
 
 TEST_CASE("history: selecting the centre goes back; at the overall root it does nothing") {
   ccrc::profile p = test::figure1();
-  ccrc::node_id main = test::node_at(p.tree(), "main"), h_node = test::node_at(p.tree(), "main;h");
+  ccrc::node_id main = ccrc::node_at_path(p.tree(), "main"), h_node = ccrc::node_at_path(p.tree(), "main;h");
   // The viewer of the papers' case studies: main in the centre, 10 levels.
   ccrc::view_history h{ccrc::tree_view(p.tree(), main, 10)};
   CHECK(h.select(main).root() == main);  // the overall centre: no effect
@@ -53,7 +53,7 @@ TEST_CASE("history: the depth limit is kept across moves; aggregated metrics are
   std::vector<double> ag = ccrc::inclusive(t, p.column("bytecodes"));
   ccrc::view_history h(t);
   h.limit_depth(1);
-  ccrc::tree_view v = h.select(test::node_at(t, "main;f"));
+  ccrc::tree_view v = h.select(ccrc::node_at_path(t, "main;f"));
   CHECK(v.max_depth() == 1);
   CHECK(ccrc::statistics(v).nodes == 3);  // f, f;g, f;h
   CHECK(ag[v.root()] == 890);             // ag(f) of the complete tree, not of the cut view
@@ -68,29 +68,29 @@ TEST_CASE("history: the depth limit is kept across moves; aggregated metrics are
 TEST_CASE("history: follows recursion elimination to the contexts the centres went to") {
   ccrc::profile p = test::figure1();
   ccrc::view_history h{ccrc::tree_view(p.tree())};
-  h.select(test::node_at(p.tree(), "main;g"));
-  h.select(test::node_at(p.tree(), "main;g;g"));
-  h.select(test::node_at(p.tree(), "main;g;g;h"));
+  h.select(ccrc::node_at_path(p.tree(), "main;g"));
+  h.select(ccrc::node_at_path(p.tree(), "main;g;g"));
+  h.select(ccrc::node_at_path(p.tree(), "main;g;g;h"));
   auto r = ccrc::eliminate_recursion(p);
-  h.follow(r.tree.tree(), r.node_map);
-  const ccrc::call_tree& out = r.tree.tree();
+  h.follow(r.output.tree(), r.node_map);
+  const ccrc::call_tree& out = r.output.tree();
   // main;g;g folded into main;g: the two equal centres became one.
-  CHECK(std::vector<ccrc::node_id>(h.centres().begin(), h.centres().end()) ==
-        std::vector<ccrc::node_id>{ccrc::root_node, test::node_at(out, "main;g"), test::node_at(out, "main;g;h")});
+  CHECK(std::vector<ccrc::node_id>(h.centers().begin(), h.centers().end()) ==
+        std::vector<ccrc::node_id>{ccrc::root_node, ccrc::node_at_path(out, "main;g"), ccrc::node_at_path(out, "main;g;h")});
   CHECK(&h.current().tree() == &out);
 }
 
 TEST_CASE("history: a centre the transform dropped moves to its nearest kept caller") {
   ccrc::profile p = test::figure1();
   ccrc::view_history h{ccrc::tree_view(p.tree())};
-  h.select(test::node_at(p.tree(), "main;f"));
-  h.select(test::node_at(p.tree(), "main;f;g;h;i"));
+  h.select(ccrc::node_at_path(p.tree(), "main;f"));
+  h.select(ccrc::node_at_path(p.tree(), "main;f;g;h;i"));
   std::vector<ccrc::node_id> map(p.size(), ccrc::null_node);  // a transform that kept main;f only
-  map[test::node_at(p.tree(), "main;f")] = 1;
+  map[ccrc::node_at_path(p.tree(), "main;f")] = 1;
   ccrc::profile to;
   to.add_path(std::vector<ccrc::frame_id>{to.intern("f")});
   h.follow(to.tree(), map);
-  CHECK(std::vector<ccrc::node_id>(h.centres().begin(), h.centres().end()) ==
+  CHECK(std::vector<ccrc::node_id>(h.centers().begin(), h.centers().end()) ==
         std::vector<ccrc::node_id>{ccrc::root_node, 1});
 }
 
@@ -104,5 +104,5 @@ TEST_CASE("history: a million selections and backs") {
   CHECK(h.current().level(static_cast<ccrc::node_id>(t.size() - 1)) == 0);
   while (h.back()) {
   }
-  CHECK(h.centre() == ccrc::root_node);
+  CHECK(h.center() == ccrc::root_node);
 }

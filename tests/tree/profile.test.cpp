@@ -27,7 +27,7 @@ TEST_CASE("by default a profile has one metric, samples") {
 
 TEST_CASE("asking for a metric the profile lacks names the ones it has") {
   ccrc::profile p({"calls", "bytecodes"});
-  CHECK_THROWS_WITH_AS((void)p.metric_index("time"), "ccrc: no metric named 'time' (this profile has: calls, bytecodes)",
+  CHECK_THROWS_WITH_AS((void)p.metric_index("time"), "no metric named 'time' (this profile has: calls, bytecodes)",
                        ccrc::error);
   CHECK_THROWS_AS(ccrc::profile({"a", "a"}), ccrc::error);
   CHECK_THROWS_AS(ccrc::profile(std::vector<std::string>{}), ccrc::error);

@@ -12,7 +12,7 @@ namespace {
 std::vector<std::string> visit(const ccrc::tree_view& v) {
   std::vector<std::string> out;
   ccrc::preorder(v, [&](ccrc::node_id n, std::uint32_t level) {
-    out.push_back(std::to_string(level) + ":" + test::path_of(v.tree(), n));
+    out.push_back(std::to_string(level) + ":" + ccrc::path_string(v.tree(), n));
   });
   return out;
 }
@@ -36,14 +36,14 @@ TEST_CASE("pre-order visits a node before its callees, siblings in creation orde
 TEST_CASE("Figure 4(a): the subtree of f holds its 9 calling contexts") {
   ccrc::profile p = test::figure1();
   ccrc::tree_view whole(p.tree());
-  ccrc::tree_view f = whole.subtree(test::node_at(p.tree(), "main;f"));
+  ccrc::tree_view f = whole.subtree(ccrc::node_at_path(p.tree(), "main;f"));
   auto seen = visit(f);
   CHECK(seen == std::vector<std::string>{"0:main;f", "1:main;f;g", "2:main;f;g;h", "3:main;f;g;h;i",
                                          "2:main;f;g;g", "3:main;f;g;g;h", "4:main;f;g;g;h;i",
                                          "1:main;f;h", "2:main;f;h;i"});
-  CHECK(f.contains(test::node_at(p.tree(), "main;f;g;g;h;i")));
-  CHECK_FALSE(f.contains(test::node_at(p.tree(), "main;g")));
-  CHECK(f.level(test::node_at(p.tree(), "main;f;h")) == 1);
+  CHECK(f.contains(ccrc::node_at_path(p.tree(), "main;f;g;g;h;i")));
+  CHECK_FALSE(f.contains(ccrc::node_at_path(p.tree(), "main;g")));
+  CHECK(f.level(ccrc::node_at_path(p.tree(), "main;f;h")) == 1);
 }
 
 TEST_CASE("Figure 4(b): limited to 3 levels, the tree shows 9 calling contexts") {
@@ -53,13 +53,13 @@ TEST_CASE("Figure 4(b): limited to 3 levels, the tree shows 9 calling contexts")
   seen.erase(seen.begin());  // the synthetic root
   CHECK(seen == std::vector<std::string>{"1:main", "2:main;f", "3:main;f;g", "3:main;f;h", "2:main;g",
                                          "3:main;g;h", "3:main;g;g", "2:main;h", "3:main;h;i"});
-  CHECK_FALSE(cut.contains(test::node_at(p.tree(), "main;f;g;h")));
-  CHECK(cut.level(test::node_at(p.tree(), "main;h;i")) == 3);
+  CHECK_FALSE(cut.contains(ccrc::node_at_path(p.tree(), "main;f;g;h")));
+  CHECK(cut.level(ccrc::node_at_path(p.tree(), "main;h;i")) == 3);
 }
 
 TEST_CASE("views compose: a subtree cut at a depth") {
   ccrc::profile p = test::figure1();
-  ccrc::tree_view v = ccrc::tree_view(p.tree()).subtree(test::node_at(p.tree(), "main;g")).limit_depth(1);
+  ccrc::tree_view v = ccrc::tree_view(p.tree()).subtree(ccrc::node_at_path(p.tree(), "main;g")).limit_depth(1);
   CHECK(visit(v) == std::vector<std::string>{"0:main;g", "1:main;g;h", "1:main;g;g"});
 }
 

@@ -70,7 +70,7 @@ template <metric_column C>
   seen[0] = sums[0] != T{};
   std::vector<flat_entry<T>> entries;
   double total = 0;
-  for (method_id m = 0; m < sums.size(); ++m) {
+  for (method_id m{0}; m < sums.size(); ++m) {
     if (!seen[m]) continue;
     entries.push_back({m, sums[m], 0.0});
     total += static_cast<double>(sums[m]);

@@ -37,7 +37,7 @@ template <metric_column C>
 
 /// ag(M) of every metric of a ccrc::profile or ccrc::cct, in metric order, as doubles (the
 /// `aggregated` argument of ccrc::tooltip). O(nodes x metrics).
-template <class Tree>
+template <metric_tree Tree>
 [[nodiscard]] std::vector<std::vector<double>> inclusive_columns(const Tree& t) {
   std::vector<std::vector<double>> columns;
   t.for_each_column([&](std::string_view, auto column) {

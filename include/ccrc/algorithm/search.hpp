@@ -3,6 +3,7 @@
 
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/name_parts.hpp>
+#include <ccrc/algorithm/regex.hpp>
 #include <ccrc/concepts.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/method_set.hpp>
@@ -11,16 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-// g++ 12 at -O1 with sanitizers warns, wrongly, of uninitialised members inside libstdc++'s
-// own <regex> automaton; the warning names only libstdc++ code, so it is silenced for it.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <regex>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +29,8 @@ enum class name_part {
 /// How a query's text matches.
 enum class name_match {
   substring,  ///< the text occurs in the part
-  regex,      ///< an ECMAScript regular expression found in the part (anchor it with ^ and $)
+  regex,      ///< a regular expression found in the part (ccrc::regex: ECMAScript's syntax without
+              ///< backreferences or lookaround; anchor it with ^ and $)
   exact,      ///< the part is the text
 };
 
@@ -102,28 +94,21 @@ inline std::string_view part_of(std::string_view name, name_part part) noexcept 
 
 /// The methods of `syms` whose name (or name part) matches `q`: each method is tested once,
 /// however many contexts it has. The root's empty name never matches. O(methods x name
-/// length), plus the regular expression's own cost. Throws ccrc::error for an invalid regular
-/// expression.
+/// length); a regular expression costs O(its steps x name length) per name (ccrc::regex).
+/// Throws ccrc::error for an invalid regular expression.
 ///
 ///     ccrc::method_set gets = ccrc::match_methods(p.symbols(), {.text = "get", .part = ccrc::name_part::method});
 [[nodiscard]] inline method_set match_methods(const symbol_table& syms, const name_query& q) {
-  std::optional<std::regex> re;
-  if (q.match == name_match::regex) {
-    try {
-      auto flags = std::regex::ECMAScript | std::regex::optimize;
-      re.emplace(q.text, q.ignore_case ? flags | std::regex::icase : flags);
-    } catch (const std::regex_error& e) {
-      throw error("ccrc: invalid regular expression '" + q.text + "': " + e.what());
-    }
-  }
+  std::optional<regex> re;
+  if (q.match == name_match::regex) re.emplace(q.text, regex_options{.ignore_case = q.ignore_case});
   std::string text = q.ignore_case ? detail::lower_ascii(q.text) : q.text;
   std::string lowered;
   method_set s;
-  for (method_id m = 1; m < syms.method_count(); ++m) {
+  for (method_id m{1}; m < syms.method_count(); ++m) {
     std::string_view part = detail::part_of(syms.method_name(m), q.part);
     bool hit;
     if (re) {
-      hit = std::regex_search(part.begin(), part.end(), *re);
+      hit = re->search(part);
     } else {
       if (q.ignore_case) part = lowered = detail::lower_ascii(part);
       hit = q.match == name_match::exact ? part == text : part.find(text) != std::string_view::npos;

@@ -13,14 +13,18 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace ccrc::detail {
 
-/// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened.
+/// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened
+/// or is a directory (which fopen opens, and whose first read fails with no path to tell).
 inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::filesystem::path& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw error("ccrc: cannot open " + path.string());
+  if (!file) throw error("cannot open " + path.string());
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw error("cannot read " + path.string() + ": it is a directory");
   return file;
 }
 
@@ -32,7 +36,11 @@ inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const st
 template <class Read, class OnLine>
 void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
   constexpr std::size_t chunk = std::size_t{1} << 20;
-  std::vector<char> buf(chunk);
+  // Uninitialised (new char[]): a vector would zero each megabyte it grows by, which an
+  // unoptimised libc++ does byte by byte.
+  std::size_t capacity = chunk;
+  std::unique_ptr<char[]> storage(new char[capacity]);
+  char* buf = storage.get();
   std::size_t begin = 0, end = 0;
   std::uint64_t number = 0;
   auto emit = [&](const char* p, std::size_t n) {
@@ -45,9 +53,9 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
   std::size_t scanned = 0;  // bytes of the partial line already searched for '\n'
   for (;;) {
     // Emit every complete line in the buffer.
-    while (const void* nl = std::memchr(buf.data() + scanned, '\n', end - scanned)) {
-      auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data());
-      emit(buf.data() + begin, stop - begin);
+    while (const void* nl = std::memchr(buf + scanned, '\n', end - scanned)) {
+      auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buf);
+      emit(buf + begin, stop - begin);
       begin = scanned = stop + 1;
     }
     scanned = end;
@@ -55,17 +63,23 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
       throw parse_error(number + 1, "line longer than " + std::to_string(max_line_bytes) + " bytes");
     // Keep the partial line, making room for one more chunk.
     if (begin != 0) {
-      std::memmove(buf.data(), buf.data() + begin, end - begin);
+      std::memmove(buf, buf + begin, end - begin);
       end -= begin;
       scanned -= begin;
       begin = 0;
     }
-    if (buf.size() - end < chunk) buf.resize(std::max(2 * buf.size(), end + chunk));
-    std::size_t got = read(buf.data() + end, buf.size() - end);
+    if (capacity - end < chunk) {
+      capacity = std::max(2 * capacity, end + chunk);
+      std::unique_ptr<char[]> grown(new char[capacity]);
+      std::memcpy(grown.get(), buf, end);
+      storage = std::move(grown);
+      buf = storage.get();
+    }
+    std::size_t got = read(buf + end, capacity - end);
     if (got == 0) break;
     end += got;
   }
-  if (end != begin) emit(buf.data() + begin, end - begin);
+  if (end != begin) emit(buf + begin, end - begin);
 }
 
 /// A `read` callable over bytes in memory.
@@ -79,11 +93,13 @@ struct memory_source {
   }
 };
 
-/// A `read` callable over a std::istream.
+/// A `read` callable over a std::istream; a failing stream (badbit) throws ccrc::error
+/// rather than passing for the end of the input.
 struct stream_source {
   std::istream* in;
   std::size_t operator()(char* dst, std::size_t cap) {
     in->read(dst, static_cast<std::streamsize>(cap));
+    if (in->bad()) throw error("read error");
     return static_cast<std::size_t>(in->gcount());
   }
 };
@@ -93,7 +109,7 @@ struct file_source {
   std::FILE* file;
   std::size_t operator()(char* dst, std::size_t cap) {
     std::size_t n = std::fread(dst, 1, cap, file);
-    if (n == 0 && std::ferror(file)) throw error("ccrc: read error");
+    if (n == 0 && std::ferror(file)) throw error("read error");
     return n;
   }
 };

@@ -1,6 +1,8 @@
 // ccrc - reading and writing metric values in text formats.
 #pragma once
 
+#include <ccrc/detail/portable.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -55,9 +57,9 @@ inline number_status parse_number(std::string_view s, bool allow_negative, doubl
       integer = integer && digit;
     }
     if (integer) return number_status::inexact_integer;  // 20 digits or more
-    auto [ptr, ec] = std::from_chars(p, end, out);
+    std::errc ec = read_double(s, out);
     if (ec == std::errc::result_out_of_range) return number_status::out_of_range;
-    if (ec != std::errc{} || ptr != end) return number_status::not_a_number;
+    if (ec != std::errc{}) return number_status::not_a_number;
     if (!std::isfinite(out)) return number_status::out_of_range;
   }
   if (out < 0 && !allow_negative) return number_status::negative;
@@ -65,20 +67,23 @@ inline number_status parse_number(std::string_view s, bool allow_negative, doubl
 }
 
 /// Appends v in the shortest form that reads back to the same value: integers as digits
-/// (exact), other values by std::to_chars' shortest round-trip representation.
+/// (exact), other values by write_double's shortest round-trip representation (scientific
+/// for a double with an integral value of 10^18 or more: "1.2345678901234568e+19").
 template <class T>
 void append_number(std::string& out, T v) {
-  char buf[32];
-  std::to_chars_result r;
+  char buf[double_chars];
+  char* end;
   if constexpr (std::is_floating_point_v<T>) {
     if (v == std::trunc(v) && std::abs(v) < 1e18)
-      r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+      end = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v)).ptr;
+    else if (v == std::trunc(v))  // as digits it could be 20 of them, which no reader takes back
+      end = write_double(buf, static_cast<double>(v), true);
     else
-      r = std::to_chars(buf, buf + sizeof buf, v);
+      end = write_double(buf, static_cast<double>(v));
   } else {
-    r = std::to_chars(buf, buf + sizeof buf, v);
+    end = std::to_chars(buf, buf + sizeof buf, v).ptr;
   }
-  out.append(buf, r.ptr);
+  out.append(buf, end);
 }
 
 }  // namespace ccrc::detail

@@ -15,7 +15,7 @@
 
 namespace ccrc {
 
-/// Options of layout_blueprint. Lengths are in units (pixels, for an SVG at scale 1).
+/// Options of blueprint_chart. Lengths are in units (pixels, for an SVG at scale 1).
 struct blueprint_options {
   /// The diff node at the top. The synthetic root (the default) is not a context and gets no
   /// box: its shown children form the top row.
@@ -56,7 +56,7 @@ struct blueprint_box {
 /// A laid-out blueprint: boxes in pre-order (a caller before its callees, callees left to
 /// right in diff-tree order) and the extent of the drawing, from (0, 0). An edge joins the
 /// bottom centre of boxes[b.parent] to the top centre of b.
-struct blueprint {
+struct blueprint_layout {
   std::vector<blueprint_box> boxes;
   double width = 0;
   double height = 0;
@@ -73,8 +73,8 @@ struct blueprint {
 ///
 ///     std::vector<char> shown = ccrc::hot_path_shown(d);
 ///     ccrc::show_children(d, d.tree().parent(tallest), shown);
-///     ccrc::blueprint b = ccrc::layout_blueprint(d, shown);
-[[nodiscard]] inline blueprint layout_blueprint(const cct_diff& d, std::span<const char> shown,
+///     ccrc::blueprint_layout b = ccrc::blueprint_chart(d, shown);
+[[nodiscard]] inline blueprint_layout blueprint_chart(const cct_diff& d, std::span<const char> shown,
                                                 const blueprint_options& options = {}) {
   const call_tree& t = d.tree();
   CCRC_ASSERT(shown.size() == t.size(), "ccrc: one shown flag per diff node");
@@ -89,7 +89,7 @@ struct blueprint {
   double ws = scale(options.width_scale, d.width, options.max_box_width);
   auto finite = [](double v) { return detail::finite_or_zero(v); };
 
-  blueprint out;
+  blueprint_layout out;
   std::vector<std::uint32_t> open;  // per node on the current path: its box, or no_box
   bool synthetic = options.root == root_node;
   auto enter = [&](node_id n, std::uint32_t level) {
@@ -157,7 +157,7 @@ struct blueprint {
 }
 
 /// Rizel's first view: the delta hot path shown, every other context hidden. One flag per
-/// diff node, for layout_blueprint. O(n).
+/// diff node, for blueprint_chart. O(n).
 [[nodiscard]] inline std::vector<char> hot_path_shown(const cct_diff& d) {
   std::vector<char> shown(d.tree().size(), 0);
   for (node_id n : delta_hot_path(d)) shown[n] = 1;

@@ -109,11 +109,11 @@ class context_matcher {
     symbol_table& syms = r.tree.symbols();
     const symbol_table& a_syms = a_.symbols();
     frame_a_.assign(a_syms.frame_count(), root_frame);
-    for (frame_id f = 1; f < frame_a_.size(); ++f) frame_a_[f] = syms.intern(a_syms.name(f), a_syms.site(f));
+    for (frame_id f{1}; f < frame_a_.size(); ++f) frame_a_[f] = syms.intern(a_syms.name(f), a_syms.site(f));
     method_a_.resize(a_syms.method_count());
-    for (method_id m = 0; m < method_a_.size(); ++m) method_a_[m] = syms.intern_method(a_syms.method_name(m));
-    frame_to_a_.assign(syms.frame_count(), null_node);
-    for (frame_id f = 0; f < frame_a_.size(); ++f) frame_to_a_[frame_a_[f]] = f;
+    for (method_id m{0}; m < method_a_.size(); ++m) method_a_[m] = syms.intern_method(a_syms.method_name(m));
+    frame_to_a_.assign(syms.frame_count(), null_frame);
+    for (frame_id f{0}; f < frame_a_.size(); ++f) frame_to_a_[frame_a_[f]] = f;
     wanted_ = wanted_nodes(syms.method_count());
 
     match_a_.assign(a_.size(), null_node);
@@ -157,7 +157,7 @@ class context_matcher {
     std::size_t a_children = 0, paired = 0;
     for (node_id cb : b_.children(p.b)) {
       frame_id fa = frame_to_a_[b_.frame(cb)];
-      node_id ca = fa == null_node ? null_node : a_.find_child(p.a, fa);
+      node_id ca = fa == null_frame ? null_node : a_.find_child(p.a, fa);
       if (ca != null_node) {
         pair(ca, cb);
         pairs_.push_back({ca, cb, p.longer});

@@ -79,7 +79,7 @@ inline constexpr std::array<dacapo_benchmark, 11> dacapo_benchmarks = {{
   if (!b) {
     std::string known;
     for (const auto& d : dacapo_benchmarks) known += (known.empty() ? "" : ", ") + std::string(d.name);
-    throw error("ccrc: no DaCapo benchmark named '" + std::string(name) + "' (known: " + known + ")");
+    throw error("no DaCapo benchmark named '" + std::string(name) + "' (known: " + known + ")");
   }
   return generate_cct(b->shape, seed, b->model);
 }

@@ -1,8 +1,6 @@
-// ccrc - hit testing a ring chart: the segment, and so the calling context, under a point, and
-// what a tooltip shows about it.
+// ccrc - hit testing a ring chart: the segment, and so the calling context, under a point.
 #pragma once
 
-#include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include <algorithm>
@@ -10,9 +8,6 @@
 #include <cstddef>
 #include <numbers>
 #include <optional>
-#include <span>
-#include <string_view>
-#include <vector>
 
 namespace ccrc {
 
@@ -40,7 +35,7 @@ namespace ccrc {
 /// search of the radii, then of the ring's start angles, which ring_chart emits sorted.
 ///
 ///     if (auto i = ccrc::hit_test(chart, mouse_x, mouse_y))
-///       show(ccrc::tooltip(p, ag_columns, chart.segments[*i].node));
+///       show(ccrc::tooltip(p, ag_columns, chart.segments[*i].node));  // geometry/tooltip.hpp
 [[nodiscard]] inline std::optional<std::size_t> hit_test(const ring_layout& chart, double x, double y) noexcept {
   if (chart.radii.empty() || chart.ring_begin.size() < 2) return std::nullopt;
   double r = std::hypot(x - chart.center.x, y - chart.center.y);
@@ -57,47 +52,6 @@ namespace ccrc {
   auto i = static_cast<std::size_t>(after - chart.segments.begin()) - 1;
   if (!covers(chart.segments[i], r, a)) return std::nullopt;
   return i;
-}
-
-/// The call stack of node n: method names, outermost frame first, the synthetic root left
-/// out. The names live in t's symbol table. O(depth of n).
-[[nodiscard]] inline std::vector<std::string_view> call_stack(const call_tree& t, node_id n) {
-  std::vector<std::string_view> names;
-  for (; n != root_node && n != null_node; n = t.parent(n)) names.push_back(t.name(n));
-  std::reverse(names.begin(), names.end());
-  return names;
-}
-
-/// One metric of a calling context, as a tooltip shows it.
-struct metric_reading {
-  std::string_view metric;  ///< the metric's name
-  double self;              ///< its value in the context itself
-  double aggregated;        ///< ag(M): the context and all its callees
-};
-
-/// What a tooltip shows about a calling context: its call stack and every metric.
-struct node_tooltip {
-  std::vector<std::string_view> call_stack;  ///< outermost frame first
-  std::vector<metric_reading> metrics;       ///< in the tree's metric order
-};
-
-/// The tooltip of node n of a ccrc::profile or ccrc::cct: its call stack and, per metric, the
-/// self value and the aggregated value read from `aggregated` (inclusive_columns(t), computed
-/// once per tree). O(depth of n + metrics).
-///
-///     auto ag = ccrc::inclusive_columns(p);  // once
-///     ccrc::node_tooltip tip = ccrc::tooltip(p, ag, chart.segments[*hit].node);
-template <class Tree>
-[[nodiscard]] node_tooltip tooltip(const Tree& t, std::span<const std::vector<double>> aggregated, node_id n) {
-  node_tooltip tip{call_stack(t.tree(), n), {}};
-  std::size_t i = 0;
-  t.for_each_column([&](std::string_view name, auto column) {
-    CCRC_ASSERT(i < aggregated.size() && aggregated[i].size() == column.size(),
-                "ccrc: one aggregated column per metric, as inclusive_columns makes them");
-    tip.metrics.push_back({name, static_cast<double>(column[n]), aggregated[i][n]});
-    ++i;
-  });
-  return tip;
 }
 
 }  // namespace ccrc

@@ -27,13 +27,10 @@ using edge_id = std::uint32_t;
 /// "No edge": the edge of the synthetic root, a failed find_edge.
 inline constexpr edge_id null_edge = std::numeric_limits<edge_id>::max();
 
-/// The method of the synthetic root. As a caller in a call_graph it stands for "called at the
-/// top level" (gprof's <spontaneous>); it is never a function of the graph.
-inline constexpr method_id root_method = 0;
-
 /// A call from one function to another: the calling contexts of `callee` whose parent is a
 /// context of `caller`. A top-level call (a context directly under the synthetic root) has
-/// caller root_method.
+/// caller root_method, which stands for "called at the top level" (gprof's <spontaneous>) and
+/// is never a function of the graph.
 struct call_edge {
   method_id caller;
   method_id callee;
@@ -309,7 +306,7 @@ class call_graph {
     }
     for (std::size_t j = 0; j < k_; ++j) tree_total_.push_back(ag[j][root_node]);
 
-    for (method_id m = 1; m < methods; ++m)
+    for (method_id m{1}; m < methods; ++m)
       if (contexts_[m] != 0) functions_.push_back(m);
     // Two stable counting sorts: out-edges in edge id order, in-edges by caller id (so that
     // a top-level call, from method 0, comes first).
@@ -380,7 +377,7 @@ class call_graph {
       bool added = false;
       edge_id e = table.find_or_add(key, hash, static_cast<edge_id>(edges_.size()), added);
       if (added) {
-        if (edges_.size() == null_edge) throw capacity_error("ccrc: a call graph holds at most 2^32-1 edges");
+        if (edges_.size() == null_edge) throw capacity_error("a call graph holds at most 2^32-1 edges");
         edges_.push_back({static_cast<method_id>(key >> 32), static_cast<method_id>(key), 0});
       }
       node_edge_[n] = e;

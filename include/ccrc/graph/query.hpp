@@ -51,14 +51,20 @@ struct top_options {
   std::size_t metric = 0;
 };
 
-namespace detail {
-
+/// The costs of function f in one metric: its contexts, c_i, c_t and their shares of the
+/// tree's total, as top_functions lists them. O(1).
+///
+///     auto h = ccrc::function_costs(g, *g.symbols().find_method("h"), 1);
+///     // Figure 1, bytecodes: h.self == 792, h.total == 1452, h.contexts == 6
 template <metric_value T>
-function_entry<T> function_entry_of(const call_graph<T>& g, method_id f, std::size_t metric) {
+[[nodiscard]] function_entry<T> function_costs(const call_graph<T>& g, method_id f, std::size_t metric = 0) {
+  CCRC_ASSERT(g.contains(f), "ccrc: not a function of this call graph");
   T all = g.tree_total(metric);
-  return {f, g.contexts(f), g.self(f, metric), g.total(f, metric), percent_of(g.self(f, metric), all),
-          percent_of(g.total(f, metric), all)};
+  return {f, g.contexts(f), g.self(f, metric), g.total(f, metric), detail::percent_of(g.self(f, metric), all),
+          detail::percent_of(g.total(f, metric), all)};
 }
+
+namespace detail {
 
 // Larger total first, then larger self, then the name: a strict total order for one function.
 template <metric_value T>
@@ -107,7 +113,7 @@ template <metric_value T>
 [[nodiscard]] std::vector<function_entry<T>> top_functions(const call_graph<T>& g, top_options options = {}) {
   std::vector<function_entry<T>> out;
   out.reserve(g.functions().size());
-  for (method_id f : g.functions()) out.push_back(detail::function_entry_of(g, f, options.metric));
+  for (method_id f : g.functions()) out.push_back(function_costs(g, f, options.metric));
   auto first = [&](const function_entry<T>& e) { return options.by == rank_by::total ? e.total : e.self; };
   auto second = [&](const function_entry<T>& e) { return options.by == rank_by::total ? e.self : e.total; };
   auto before = [&](const function_entry<T>& a, const function_entry<T>& b) {
@@ -121,10 +127,31 @@ template <metric_value T>
   return out;
 }
 
+/// Every edge of the call graph, largest edge_total first, then larger edge_self, then by
+/// the caller's name and the callee's: a strict order, the same on every run. Top-level calls
+/// (caller root_method, whose name is "") are edges too; skip them for the calls between two
+/// functions. O(E log E).
+///
+///     for (ccrc::edge_id e : ccrc::ranked_edges(g, 1))
+///       std::printf("%s -> %s\n", std::string(g.name(g.edge(e).caller)).c_str(), std::string(g.name(g.edge(e).callee)).c_str());
+template <metric_value T>
+[[nodiscard]] std::vector<edge_id> ranked_edges(const call_graph<T>& g, std::size_t metric = 0) {
+  std::vector<edge_id> out(g.edges().size());
+  for (edge_id e = 0; e < out.size(); ++e) out[e] = e;
+  std::sort(out.begin(), out.end(), [&](edge_id x, edge_id y) {
+    if (int c = detail::larger_first(g.edge_total(x, metric), g.edge_total(y, metric))) return c < 0;
+    if (int c = detail::larger_first(g.edge_self(x, metric), g.edge_self(y, metric))) return c < 0;
+    const call_edge &a = g.edge(x), &b = g.edge(y);
+    if (a.caller != b.caller) return g.name(a.caller) < g.name(b.caller);
+    return g.name(a.callee) < g.name(b.callee);
+  });
+  return out;
+}
+
 /// The butterfly of f: callers(g, f), f's own costs, callees(g, f). O(d log d).
 template <metric_value T>
 [[nodiscard]] call_butterfly<T> butterfly(const call_graph<T>& g, method_id f, std::size_t metric = 0) {
-  return {callers(g, f, metric), detail::function_entry_of(g, f, metric), callees(g, f, metric)};
+  return {callers(g, f, metric), function_costs(g, f, metric), callees(g, f, metric)};
 }
 
 }  // namespace ccrc

@@ -1,8 +1,10 @@
 // ccrc - the .cctb binary format: a calling context tree as a few arrays, loaded at memory speed.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/detail/hash.hpp>
-#include <ccrc/detail/native_format.hpp>
+#include <ccrc/detail/portable.hpp>
+#include <ccrc/io/native_format.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -116,7 +118,9 @@ void from_le(T* data, std::size_t n) noexcept {
   if constexpr (std::endian::native == std::endian::big) {
     for (std::size_t i = 0; i < n; ++i) {
       if constexpr (std::is_floating_point_v<T>)
-        data[i] = std::bit_cast<T>(byteswap(std::bit_cast<std::uint64_t>(data[i])));
+        data[i] = detail::bit_cast<T>(byteswap(detail::bit_cast<std::uint64_t>(data[i])));
+      else if constexpr (std::is_class_v<T>)  // a frame_id
+        data[i] = T{byteswap(static_cast<std::uint32_t>(data[i]))};
       else
         data[i] = byteswap(data[i]);
     }
@@ -218,7 +222,8 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
     if (head[i] != 0) throw parse_error("corrupt .cctb: padding is not zero");
 
   // The structure: parents, then frames.
-  std::vector<node_id> parent(nodes), frame(nodes);
+  std::vector<node_id> parent(nodes);
+  std::vector<frame_id> frame(nodes);
   src.read(parent.data(), 4 * nodes);
   src.read(frame.data(), 4 * nodes);
   sum.update(parent.data(), 4 * nodes);
@@ -238,8 +243,7 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
                           " (frames are 1.." + std::to_string(l.frames) + ")");
     }
   }
-  node_id repeated;
-  call_tree tree = call_tree::from_columns(std::move(symbols), std::move(parent), std::move(frame), repeated);
+  auto [tree, repeated] = call_tree::from_columns(std::move(symbols), std::move(parent), std::move(frame));
   if (repeated != null_node)
     throw parse_error("corrupt .cctb: node " + std::to_string(repeated) + " repeats a sibling's frame");
   profile p(std::move(tree), std::move(metric_names));
@@ -263,13 +267,13 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
 /// Writes `t` (a ccrc::profile or ccrc::cct) in the .cctb binary format: a 64-byte header
 /// (magic, version, counts, checksum), the metric and frame names, then the parent and frame
 /// of every node and each metric column (as IEEE doubles), all little-endian; node ids are
-/// kept. The layout is in README.md. Throws ccrc::error for what the format cannot hold (an
-/// empty or non-UTF-8 name, a metric name with a blank, a non-finite value). O(N), two passes
-/// (the checksum, then the bytes).
+/// kept. The layout is in docs/formats.md. Throws ccrc::error for what the format cannot hold
+/// (an empty or non-UTF-8 name, a metric name with a blank, a non-finite value). O(N), two
+/// passes (the checksum, then the bytes).
 ///
 ///     std::ofstream out("profile.cctb", std::ios::binary);
 ///     ccrc::write_cctb(out, tree);
-template <class Tree>
+template <metric_tree Tree>
 void write_cctb(std::ostream& out, const Tree& t) {
   const call_tree& tree = t.tree();
   const symbol_table& syms = tree.symbols();
@@ -278,7 +282,7 @@ void write_cctb(std::ostream& out, const Tree& t) {
   t.for_each_column([&](std::string_view name, auto column) {
     if constexpr (std::is_floating_point_v<typename decltype(column)::value_type>)
       for (auto v : column)
-        if (!std::isfinite(v)) throw error("ccrc: metric '" + std::string(name) + "' has a non-finite value");
+        if (!std::isfinite(v)) throw error("metric '" + std::string(name) + "' has a non-finite value");
   });
 
   std::string strings;
@@ -287,9 +291,9 @@ void write_cctb(std::ostream& out, const Tree& t) {
     detail::store_le(head.data() + 4 * i, static_cast<std::uint32_t>(metric_names[i].size()));
     strings += metric_names[i];
   }
-  for (frame_id f = 1; f <= frames; ++f) {
+  for (frame_id f{1}; f <= frames; ++f) {
     std::string_view name = syms.name(f);
-    if (name.size() > 0xffffffffu) throw error("ccrc: a frame name is over 4 GB");
+    if (name.size() > 0xffffffffu) throw error("a frame name is over 4 GB");
     detail::store_le(head.data() + 4 * (metrics + f - 1), static_cast<std::uint32_t>(name.size()));
     detail::store_le(head.data() + 4 * (metrics + frames + f - 1), syms.site(f));
     strings += name;
@@ -302,13 +306,13 @@ void write_cctb(std::ostream& out, const Tree& t) {
     sink(head.data(), head.size());
     constexpr std::size_t chunk = 8192;
     unsigned char buf[chunk * 8];
-    auto ids = [&](std::span<const node_id> column) {
+    auto ids = [&](auto column) {  // node ids, or frame ids (4 bytes each)
       if constexpr (std::endian::native == std::endian::little) {
         sink(column.data(), column.size() * 4);
       } else {
         for (std::size_t i = 0; i < column.size(); i += chunk) {
           std::size_t n = std::min(chunk, column.size() - i);
-          for (std::size_t j = 0; j < n; ++j) detail::store_le(buf + 4 * j, column[i + j]);
+          for (std::size_t j = 0; j < n; ++j) detail::store_le(buf + 4 * j, static_cast<std::uint32_t>(column[i + j]));
           sink(buf, 4 * n);
         }
       }
@@ -323,7 +327,7 @@ void write_cctb(std::ostream& out, const Tree& t) {
         for (std::size_t i = 0; i < column.size(); i += chunk) {
           std::size_t n = std::min(chunk, column.size() - i);
           for (std::size_t j = 0; j < n; ++j)
-            detail::store_le(buf + 8 * j, std::bit_cast<std::uint64_t>(static_cast<double>(column[i + j])));
+            detail::store_le(buf + 8 * j, detail::bit_cast<std::uint64_t>(static_cast<double>(column[i + j])));
           sink(buf, 8 * n);
         }
       }
@@ -343,7 +347,7 @@ void write_cctb(std::ostream& out, const Tree& t) {
   detail::store_le(header + 48, sum.value());
   out.write(reinterpret_cast<const char*>(header), sizeof header);
   body([&](const void* p, std::size_t n) { out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n)); });
-  if (!out) throw error("ccrc: write error");
+  if (!out) throw error("write error");
 }
 
 /// Reads a .cctb file's bytes into a profile, node ids as written. Every count is checked
@@ -369,7 +373,7 @@ void write_cctb(std::ostream& out, const Tree& t) {
   auto file = detail::open_for_reading(path);
   std::error_code ec;
   std::uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw error("ccrc: cannot read " + path.string() + ": " + ec.message());
+  if (ec) throw error("cannot read " + path.string() + ": " + ec.message());
   detail::cctb_file src{file.get()};
   return detail::read_cctb_from(src, size);
 }

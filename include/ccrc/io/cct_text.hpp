@@ -1,8 +1,9 @@
 // ccrc - the .cct text format: frame names once, then one line per node, parents first.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/native_format.hpp>
+#include <ccrc/io/native_format.hpp>
 #include <ccrc/detail/number.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>
@@ -240,7 +241,7 @@ profile read_cct_from(Read&& read) {
 /// sites. Values are written exactly (integers up to 2^53 as digits, others in their shortest
 /// round-trip form). Throws ccrc::error for what the format cannot hold: an empty name or one
 /// with a control character, a metric name with a blank, a non-finite value. O(N).
-template <class Tree>
+template <metric_tree Tree>
 void write_cct(std::ostream& out, const Tree& t) {
   const call_tree& tree = t.tree();
   const symbol_table& syms = tree.symbols();
@@ -250,13 +251,13 @@ void write_cct(std::ostream& out, const Tree& t) {
   for (const auto& name : metric_names) buf.append(" ").append(name);
   buf += "\nframes " + std::to_string(syms.frame_count() - 1) + "\n";
   std::size_t sited = 0;
-  for (frame_id f = 1; f < syms.frame_count(); ++f) {
+  for (frame_id f{1}; f < syms.frame_count(); ++f) {
     buf.append(syms.name(f)).append("\n");
     sited += syms.site(f) != symbol_table::no_site;
   }
   if (sited != 0) {
     buf += "sites " + std::to_string(sited) + "\n";
-    for (frame_id f = 1; f < syms.frame_count(); ++f)
+    for (frame_id f{1}; f < syms.frame_count(); ++f)
       if (syms.site(f) != symbol_table::no_site) buf += std::to_string(f) + " " + std::to_string(syms.site(f)) + "\n";
   }
   buf += "nodes " + std::to_string(tree.size()) + "\n";
@@ -271,11 +272,11 @@ void write_cct(std::ostream& out, const Tree& t) {
     } else {
       buf.append(digits, std::to_chars(digits, digits + sizeof digits, tree.parent(n)).ptr);
       buf += ' ';
-      buf.append(digits, std::to_chars(digits, digits + sizeof digits, tree.frame(n)).ptr);
+      buf.append(digits, std::to_chars(digits, digits + sizeof digits, static_cast<std::uint32_t>(tree.frame(n))).ptr);
     }
     t.for_each_column([&](std::string_view name, auto column) {
       auto v = static_cast<double>(column[n]);
-      if (!std::isfinite(v)) throw error("ccrc: metric '" + std::string(name) + "' has a non-finite value");
+      if (!std::isfinite(v)) throw error("metric '" + std::string(name) + "' has a non-finite value");
       buf += ' ';
       detail::append_exact(buf, v);
     });
@@ -283,7 +284,7 @@ void write_cct(std::ostream& out, const Tree& t) {
     if (buf.size() >= (std::size_t{1} << 20)) flush();
   }
   flush();
-  if (!out) throw error("ccrc: write error");
+  if (!out) throw error("write error");
 }
 
 /// Reads a .cct text profile, node ids as written. Strict: every section in its place, counts

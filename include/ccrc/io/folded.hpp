@@ -1,6 +1,7 @@
 // ccrc - Brendan Gregg's folded (collapsed) stacks: "main;f;g 42", outermost frame first.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/detail/line_reader.hpp>
 #include <ccrc/detail/number.hpp>
 #include <ccrc/detail/text.hpp>
@@ -29,6 +30,11 @@ struct folded_options {
   std::size_t max_line_bytes = std::size_t{64} << 20;
   /// Accept negative counts (differential profiles); off by default, where one is an error.
   bool allow_negative = false;
+  /// Refuse a line whose last frame ends in a blank and a number-like token once a
+  /// `# metrics:` header fixed the count columns: with `# metrics: a b`, `main 1 2 3` is
+  /// otherwise frame `main 1` with a = 2, b = 3 (frames may contain blanks), which may be a
+  /// line with one count too many. Off by default.
+  bool strict = false;
 };
 
 namespace detail {
@@ -47,6 +53,7 @@ class folded_parser {
     if (s.front() == '#') return comment(s);
     if (!profile_) start(count_trailing_numbers(s));
     std::string_view stack = split_counts(s);
+    if (options_.strict && from_header_) check_unambiguous(stack);
     node_id n = resolve(stack);
     profile_->add(n, values_);
   }
@@ -84,6 +91,19 @@ class folded_parser {
     if (names.empty()) fail("the '# metrics:' header names no metric");
     profile_.emplace(std::move(names));
     values_.resize(profile_->metric_count());
+    from_header_ = true;
+  }
+
+  // Strict mode: the last frame must not end in what reads as one more count.
+  void check_unambiguous(std::string_view stack) const {
+    std::size_t frame = stack.rfind(';');
+    std::string_view last = stack.substr(frame == std::string_view::npos ? 0 : frame + 1);
+    std::size_t space = last.find_last_of(" \t");
+    double ignored;
+    if (space != std::string_view::npos &&
+        parse_number(last.substr(space + 1), true, ignored) != number_status::not_a_number)
+      fail("frame '" + std::string(last.substr(0, 80)) + "' ends in a number: one count more than the " +
+           std::to_string(values_.size()) + " the '# metrics:' header names? (strict mode)");
   }
 
   // Without a header, the first stack line decides how many counts a line has.
@@ -166,6 +186,7 @@ class folded_parser {
   }
 
   folded_options options_;
+  bool from_header_ = false;  // the count columns were named by a '# metrics:' header
   std::optional<profile> profile_;
   std::vector<double> values_;
   std::uint64_t number_ = 0;
@@ -224,16 +245,16 @@ inline profile read_folded_file(const std::filesystem::path& path, const folded_
 /// back differently): metrics on the root, a frame name with ';' or a control character, a
 /// line ending in a frame whose name ends in a blank, a non-finite value, a metric name with
 /// a blank. O(total length of the written paths).
-template <class Tree>
+template <metric_tree Tree>
 void write_folded(std::ostream& out, const Tree& t) {
   const call_tree& tree = t.tree();
   std::string buf = "# metrics:";
   t.for_each_column([&](std::string_view name, auto column) {
     if (name.find_first_of(" \t") != std::string_view::npos || detail::check_name_text(name))
-      throw error("ccrc: metric name '" + std::string(name) + "' cannot be written to a folded file");
+      throw error("metric name '" + std::string(name) + "' cannot be written to a folded file");
     buf.append(" ").append(name);
     if (column[root_node] != 0)
-      throw error("ccrc: the root has metrics of its own, which a folded file cannot hold");
+      throw error("the root has metrics of its own, which a folded file cannot hold");
   });
   buf += '\n';
 
@@ -246,11 +267,11 @@ void write_folded(std::ostream& out, const Tree& t) {
     std::string_view name = tree.name(n);
     if (!checked[f]) {
       if (name.empty() || name.find(';') != std::string_view::npos || detail::check_name_text(name))
-        throw error("ccrc: frame '" + std::string(name) + "' cannot be written to a folded file");
+        throw error("frame '" + std::string(name) + "' cannot be written to a folded file");
       checked[f] = 1;
     }
     if (level == 1 && name.front() == '#')
-      throw error("ccrc: top-level frame '" + std::string(name) + "' would read back as a comment");
+      throw error("top-level frame '" + std::string(name) + "' would read back as a comment");
     path.resize(length_at[level - 1]);
     if (level > 1) path += ';';
     path += name;
@@ -261,11 +282,11 @@ void write_folded(std::ostream& out, const Tree& t) {
     t.for_each_column([&](std::string_view, auto column) { emit = emit || column[n] != 0; });
     if (!emit) return;
     if (detail::is_blank(name.back()))
-      throw error("ccrc: frame '" + std::string(name) + "' ends in a blank, which a folded line cannot hold");
+      throw error("frame '" + std::string(name) + "' ends in a blank, which a folded line cannot hold");
     buf += path;
     t.for_each_column([&](std::string_view, auto column) {
       if constexpr (std::is_floating_point_v<typename decltype(column)::value_type>)
-        if (!std::isfinite(column[n])) throw error("ccrc: non-finite metric value at '" + path + "'");
+        if (!std::isfinite(column[n])) throw error("non-finite metric value at '" + path + "'");
       buf += ' ';
       detail::append_number(buf, column[n]);
     });
@@ -276,7 +297,7 @@ void write_folded(std::ostream& out, const Tree& t) {
     }
   });
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  if (!out) throw error("ccrc: write error");
+  if (!out) throw error("write error");
 }
 
 }  // namespace ccrc

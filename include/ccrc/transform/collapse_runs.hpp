@@ -22,24 +22,24 @@ namespace ccrc {
 ///     auto r = ccrc::collapse_runs(p, [](std::string_view name) {
 ///       return name.starts_with("java.") ? ccrc::package_of(name) : std::string_view();
 ///     });  // app.Main.run;java.util.HashMap.get;java.util.HashMap.hash -> app.Main.run;java.util
-template <class Tree, class GroupOf>
+template <buildable_tree Tree, class GroupOf>
   requires std::is_convertible_v<std::invoke_result_t<GroupOf&, std::string_view>, std::string_view>
 [[nodiscard]] transformed<Tree> collapse_runs(const Tree& in, GroupOf&& group_of) {
   const call_tree& t = in.tree();
   const symbol_table& syms = t.symbols();
   // The output's frame for each method's group: interned once, in method order.
   Tree out = detail::empty_like(in);
-  std::vector<frame_id> group_frame(syms.method_count(), null_node);
-  for (method_id m = 1; m < syms.method_count(); ++m) {
+  std::vector<frame_id> group_frame(syms.method_count(), null_frame);
+  for (method_id m{1}; m < syms.method_count(); ++m) {
     auto&& g = group_of(syms.method_name(m));
     std::string_view name(g);
     if (!name.empty()) group_frame[m] = out.intern(name);
   }
-  std::vector<frame_id> run(t.size(), null_node);  // the group frame n's output node stands for
+  std::vector<frame_id> run(t.size(), null_frame);  // the group frame n's output node stands for
   return detail::sweep_transform(in, std::move(out), root_node, [&](Tree& o, node_id n, node_id parent_out) {
     frame_id g = group_frame[t.method(n)];
     run[n] = g;
-    if (g == null_node) return o.find_or_add_child(parent_out, t.frame(n));
+    if (g == null_frame) return o.find_or_add_child(parent_out, t.frame(n));
     if (run[t.parent(n)] == g) return parent_out;
     return o.find_or_add_child(parent_out, g);
   });

@@ -1,6 +1,7 @@
 // ccrc - recursion elimination: a tree in which no method repeats on any call path.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -45,7 +46,7 @@ enum class recursion {
 ///
 ///     auto flat = ccrc::eliminate_recursion(profile);
 ///     // Figure 1: 12 nodes, depth 5; main;f;g has 30 calls and 270 bytecodes
-template <class Tree>
+template <buildable_tree Tree>
 [[nodiscard]] transformed<Tree> eliminate_recursion(const Tree& in, recursion policy = recursion::all) {
   const call_tree& t = in.tree();
   const symbol_table& syms = t.symbols();
@@ -112,7 +113,7 @@ template <class Tree>
   };
   depth_first(tree_view(t), enter, leave);
   transformed<Tree> result{detail::with_structure(in, std::move(out)), std::move(map)};
-  detail::add_through(result.tree, in, result.node_map);
+  detail::add_through(result.output, in, result.node_map);
   return result;
 }
 

@@ -18,18 +18,18 @@ namespace detail {
 // `out` as needed, or null_node to drop n. Then every metric goes through the map. `out`
 // starts as detail::empty_like(in), possibly with more frames interned; it is reserved to the
 // input's size, which these transforms never exceed, to spare the copies of growth.
-template <class Tree, class Place>
+template <buildable_tree Tree, class Place>
 transformed<Tree> sweep_transform(const Tree& in, Tree out, node_id root_out, Place&& place) {
   const call_tree& t = in.tree();
   transformed<Tree> r{std::move(out), std::vector<node_id>(t.size(), null_node)};
-  r.tree.reserve(t.size());
+  r.output.reserve(t.size());
   r.node_map[root_node] = root_out;
-  for (node_id n = 1; n < t.size(); ++n) r.node_map[n] = place(r.tree, n, r.node_map[t.parent(n)]);
-  add_through(r.tree, in, r.node_map);
+  for (node_id n = 1; n < t.size(); ++n) r.node_map[n] = place(r.output, n, r.node_map[t.parent(n)]);
+  add_through(r.output, in, r.node_map);
   return r;
 }
 
-template <class Tree, class Place>
+template <buildable_tree Tree, class Place>
 transformed<Tree> sweep_transform(const Tree& in, node_id root_out, Place&& place) {
   return sweep_transform(in, empty_like(in), root_out, std::forward<Place>(place));
 }
@@ -45,7 +45,7 @@ transformed<Tree> sweep_transform(const Tree& in, node_id root_out, Place&& plac
 ///
 ///     auto r = ccrc::focus_function(p, ccrc::methods_named(p.symbols(), {"g"}));
 ///     // Figure 1: one top-level g with ag(bytecodes) 980 = ag(main;f;g) + ag(main;g)
-template <class Tree>
+template <buildable_tree Tree>
 [[nodiscard]] transformed<Tree> focus_function(const Tree& in, const method_set& methods) {
   const call_tree& t = in.tree();
   return detail::sweep_transform(in, null_node, [&](Tree& out, node_id n, node_id parent_out) {
@@ -62,7 +62,7 @@ template <class Tree>
 ///
 ///     auto r = ccrc::merge_function(p, ccrc::methods_named(p.symbols(), {"g"}));
 ///     // Figure 1: main;f gets g's 180 + 90 bytecodes; main;f;h gathers g's h
-template <class Tree>
+template <buildable_tree Tree>
 [[nodiscard]] transformed<Tree> merge_function(const Tree& in, const method_set& methods) {
   const call_tree& t = in.tree();
   return detail::sweep_transform(in, root_node, [&](Tree& out, node_id n, node_id parent_out) {
@@ -73,7 +73,7 @@ template <class Tree>
 /// Drops every context that contains a method in `methods`: its contexts and everything
 /// they called vanish with their metrics (their callers keep their own self values).
 /// Firefox Profiler's "drop samples with this function". O(nodes), expected.
-template <class Tree>
+template <buildable_tree Tree>
 [[nodiscard]] transformed<Tree> drop_function(const Tree& in, const method_set& methods) {
   const call_tree& t = in.tree();
   return detail::sweep_transform(in, root_node, [&](Tree& out, node_id n, node_id parent_out) {
@@ -86,7 +86,7 @@ template <class Tree>
 /// its place and receives the metrics of everything below it, which disappears (a method's
 /// cost, callees included, as one frame). Totals are kept; below an outer occurrence, inner
 /// ones are collapsed into it too. Firefox Profiler's "collapse function". O(nodes), expected.
-template <class Tree>
+template <buildable_tree Tree>
 [[nodiscard]] transformed<Tree> collapse_function_subtree(const Tree& in, const method_set& methods) {
   const call_tree& t = in.tree();
   std::vector<char> collapsed(t.size(), 0);  // n's callees fold into n's output node

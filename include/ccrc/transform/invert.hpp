@@ -1,6 +1,7 @@
 // ccrc - the inverted (bottom-up) tree: call stacks read from the innermost frame outwards.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/view.hpp>
@@ -29,7 +30,7 @@ namespace ccrc {
 ///
 ///     auto up = ccrc::invert(p);
 ///     // Figure 1: top-level i has ag(bytecodes) 660, its caller h below it 660, h;g 200, ...
-template <class Tree>
+template <buildable_tree Tree>
 [[nodiscard]] transformed<Tree> invert(const Tree& in, std::uint32_t max_depth = unlimited_depth) {
   const call_tree& t = in.tree();
   std::vector<char> added(t.size(), 0);  // the nodes whose stacks are added
@@ -46,17 +47,17 @@ template <class Tree>
     std::vector<std::uint32_t> depth = depths(t);
     for (node_id n = 1; n < t.size(); ++n) steps += added[n] ? std::min(depth[n], max_depth) : 0;
   }
-  r.tree.reserve(std::min(steps, 4 * t.size()));
+  r.output.reserve(std::min(steps, 4 * t.size()));
   r.node_map[root_node] = root_node;
   for (node_id n = 1; n < t.size(); ++n) {
     if (!added[n]) continue;
     node_id o = root_node;
     std::uint32_t level = 0;
     for (node_id a = n; a != root_node && level < max_depth; a = t.parent(a), ++level)
-      o = r.tree.find_or_add_child(o, t.frame(a));
+      o = r.output.find_or_add_child(o, t.frame(a));
     r.node_map[n] = o;
   }
-  detail::add_through(r.tree, in, r.node_map);
+  detail::add_through(r.output, in, r.node_map);
   return r;
 }
 

@@ -49,7 +49,7 @@ using method_selector = std::function<method_set(const symbol_table&)>;
 ///                      .merge_function(ccrc::named({"java.lang.Thread.run()"}))
 ///                      .eliminate_recursion();
 ///     auto old_run = steps(old_profile), new_run = steps(new_profile);
-template <class Tree>
+template <buildable_tree Tree>
 class pipeline {
  public:
   /// One step: any function from a tree to a transformed tree.
@@ -104,9 +104,9 @@ class pipeline {
     }
     transformed<Tree> r = steps_.front()(in);
     for (std::size_t i = 1; i < steps_.size(); ++i) {
-      transformed<Tree> next = steps_[i](r.tree);
+      transformed<Tree> next = steps_[i](r.output);
       r.node_map = compose(r.node_map, next.node_map);
-      r.tree = std::move(next.tree);
+      r.output = std::move(next.output);
     }
     return r;
   }

@@ -1,6 +1,7 @@
 // ccrc - what a transform returns: a new tree, and where each input node went.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -14,9 +15,9 @@ namespace ccrc {
 /// The result of a transform of a tree of type Tree (a ccrc::profile or ccrc::cct).
 /// node_map[n] is the output node that received input node n's metrics, or null_node if the
 /// transform dropped n: it carries a selection (a node, a search result) across the transform.
-template <class Tree>
+template <buildable_tree Tree>
 struct transformed {
-  Tree tree;
+  Tree output;
   std::vector<node_id> node_map;
 };
 
@@ -24,7 +25,7 @@ namespace detail {
 
 /// A tree with the metrics and the symbol table of `in` and no node but the root, so that
 /// frame ids mean the same in both.
-template <class Tree>
+template <buildable_tree Tree>
 Tree empty_like(const Tree& in) {
   Tree out = [&] {
     if constexpr (std::is_same_v<Tree, profile>)
@@ -39,7 +40,7 @@ Tree empty_like(const Tree& in) {
 /// A tree with the metrics of `in`, the structure `structure` (built beside it, with a copy of
 /// in's symbol table) and every metric zero: transforms build the bare structure first, so
 /// that no metric column grows node by node, then add the metrics with add_through.
-template <class Tree>
+template <buildable_tree Tree>
 Tree with_structure(const Tree& in, call_tree&& structure) {
   if constexpr (std::is_same_v<Tree, profile>)
     return profile(std::move(structure), in.metric_names());

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <ccrc/config.hpp>
-#include <ccrc/detail/child_index.hpp>
+#include <ccrc/tree/child_index.hpp>
 #include <ccrc/error.hpp>
-#include <ccrc/tree/ids.hpp>
+#include <ccrc/ids.hpp>
 #include <ccrc/tree/symbol_table.hpp>
 
 #include <algorithm>
@@ -124,51 +124,17 @@ class call_tree {
     return n;
   }
 
+  struct columns_result;
+
   /// The tree whose columns are `parents` and `frames`, children in id order: what a reader
   /// of a stored tree builds. Preconditions (check them first): parents[0] == null_node,
   /// frames[0] == root_frame, and for every other node parents[n] < n and frames[n] a frame
-  /// of `symbols` other than root_frame. If a node repeats a sibling's frame, `repeated` is
-  /// the first such node and the returned tree must be discarded; otherwise null_node. O(n):
-  /// knowing every node's child count up front, it indexes wide parents' children at once,
-  /// several times faster than n calls to find_or_add_child.
-  [[nodiscard]] static call_tree from_columns(symbol_table symbols, std::vector<node_id> parents,
-                                              std::vector<frame_id> frames, node_id& repeated) {
-    CCRC_ASSERT(!parents.empty() && parents.size() == frames.size() && parents[0] == null_node,
-                "ccrc: from_columns needs a root and one frame per node");
-    call_tree t;
-    t.symbols_ = std::move(symbols);
-    const std::size_t n = parents.size();
-    t.parent_ = std::move(parents);
-    t.frame_ = std::move(frames);
-    t.last_child_.assign(n, null_node);
-    t.next_sibling_.assign(n, null_node);
-    std::vector<std::uint8_t> children(n, 0);  // saturating: only "more than narrow" matters
-    for (std::size_t c = 1; c < n; ++c) {
-      std::uint8_t& k = children[t.parent_[c]];
-      k = static_cast<std::uint8_t>(k + (k <= narrow_children));
-    }
-    std::size_t indexed = 0;
-    for (std::size_t c = 1; c < n; ++c) indexed += children[t.parent_[c]] > narrow_children;
-    if (indexed != 0) t.index_.reserve_more(indexed, t.parent_.data(), t.frame_.data());
-    repeated = null_node;
-    for (node_id c = 1; c < n; ++c) {
-      node_id p = t.parent_[c], last = t.last_child_[p];
-      frame_id f = t.frame_[c];
-      if (children[p] > narrow_children) {
-        if (t.index_.find(p, f, t.parent_.data(), t.frame_.data()) != null_node) return repeated = c, t;
-        t.index_.insert(c, t.parent_.data(), t.frame_.data());
-      } else if (last != null_node) {
-        for (node_id s = last;; s = t.next_sibling_[s]) {
-          if (t.frame_[s] == f) return repeated = c, t;
-          if (t.next_sibling_[s] == last) break;
-        }
-      }
-      t.next_sibling_[c] = last == null_node ? c : t.next_sibling_[last];
-      if (last != null_node) t.next_sibling_[last] = c;
-      t.last_child_[p] = c;
-    }
-    return t;
-  }
+  /// of `symbols` other than root_frame. If a node repeats a sibling's frame, the result's
+  /// `repeated` is the first such node and its tree must be discarded; otherwise null_node.
+  /// O(n): knowing every node's child count up front, it indexes wide parents' children at
+  /// once, several times faster than n calls to find_or_add_child.
+  [[nodiscard]] static columns_result from_columns(symbol_table symbols, std::vector<node_id> parents,
+                                                   std::vector<frame_id> frames);
 
   [[nodiscard]] const symbol_table& symbols() const noexcept { return symbols_; }
   [[nodiscard]] symbol_table& symbols() noexcept { return symbols_; }
@@ -234,7 +200,7 @@ class call_tree {
   // Appends a node as the newest child of `parent` (null_node: the root). Strong guarantee:
   // every allocation happens before the first column changes.
   node_id append(node_id parent, frame_id f) {
-    if (size() >= max_nodes) throw capacity_error("ccrc: a call tree holds at most 2^32-1 nodes");
+    if (size() >= max_nodes) throw capacity_error("a call tree holds at most 2^32-1 nodes");
     if (parent_.size() == parent_.capacity()) reserve(std::max<std::size_t>(16, 2 * size()));
     auto c = static_cast<node_id>(size());
     parent_.push_back(parent);
@@ -303,5 +269,50 @@ class call_tree::child_range {
 };
 
 inline call_tree::child_range call_tree::children(node_id n) const noexcept { return {this, n}; }
+
+/// What call_tree::from_columns builds: the tree, and the first node that repeats a sibling's
+/// frame (null_node if none; otherwise the tree is incomplete and must be discarded).
+struct call_tree::columns_result {
+  call_tree tree;
+  node_id repeated = null_node;
+};
+
+inline call_tree::columns_result call_tree::from_columns(symbol_table symbols, std::vector<node_id> parents,
+                                                         std::vector<frame_id> frames) {
+  CCRC_ASSERT(!parents.empty() && parents.size() == frames.size() && parents[0] == null_node,
+              "ccrc: from_columns needs a root and one frame per node");
+  call_tree t;
+  t.symbols_ = std::move(symbols);
+  const std::size_t n = parents.size();
+  t.parent_ = std::move(parents);
+  t.frame_ = std::move(frames);
+  t.last_child_.assign(n, null_node);
+  t.next_sibling_.assign(n, null_node);
+  std::vector<std::uint8_t> children(n, 0);  // saturating: only "more than narrow" matters
+  for (std::size_t c = 1; c < n; ++c) {
+    std::uint8_t& k = children[t.parent_[c]];
+    k = static_cast<std::uint8_t>(k + (k <= narrow_children));
+  }
+  std::size_t indexed = 0;
+  for (std::size_t c = 1; c < n; ++c) indexed += children[t.parent_[c]] > narrow_children;
+  if (indexed != 0) t.index_.reserve_more(indexed, t.parent_.data(), t.frame_.data());
+  for (node_id c = 1; c < n; ++c) {
+    node_id p = t.parent_[c], last = t.last_child_[p];
+    frame_id f = t.frame_[c];
+    if (children[p] > narrow_children) {
+      if (t.index_.find(p, f, t.parent_.data(), t.frame_.data()) != null_node) return {std::move(t), c};
+      t.index_.insert(c, t.parent_.data(), t.frame_.data());
+    } else if (last != null_node) {
+      for (node_id s = last;; s = t.next_sibling_[s]) {
+        if (t.frame_[s] == f) return {std::move(t), c};
+        if (t.next_sibling_[s] == last) break;
+      }
+    }
+    t.next_sibling_[c] = last == null_node ? c : t.next_sibling_[last];
+    if (last != null_node) t.next_sibling_[last] = c;
+    t.last_child_[p] = c;
+  }
+  return {std::move(t), null_node};
+}
 
 }  // namespace ccrc

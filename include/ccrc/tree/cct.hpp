@@ -1,7 +1,7 @@
 // ccrc - the calling context tree over a compile-time tuple of metrics.
 #pragma once
 
-#include <ccrc/detail/metric_tree.hpp>
+#include <ccrc/tree/columns_base.hpp>
 #include <ccrc/tree/metric.hpp>
 
 #include <algorithm>
@@ -24,12 +24,13 @@ namespace ccrc {
 ///     ccrc::node_id f = t.add_path(frames, 20, 1.5e6);   // calls += 20, cpu_ns += 1.5e6
 ///     t.get<"calls">(f) += 1;                             // 21
 ///     std::span<const double> cpu = t.column<"cpu_ns">(); // indexed by node_id
-template <metric_spec... Metrics>
-class cct : public detail::metric_tree<cct<Metrics...>> {
+template <class... Metrics>
+class cct : public detail::columns_base<cct<Metrics...>> {
+  static_assert((metric_spec<Metrics> && ...), "ccrc: each metric of a cct is a ccrc::metric<\"name\", T>");
   static_assert(sizeof...(Metrics) > 0, "ccrc: a cct needs at least one metric");
   static_assert(detail::unique_names<Metrics...>(), "ccrc: two metrics of a cct share a name");
-  friend class detail::metric_tree<cct>;
-  using base = detail::metric_tree<cct>;
+  friend class detail::columns_base<cct>;
+  using base = detail::columns_base<cct>;
 
  public:
   static constexpr std::size_t metric_count = sizeof...(Metrics);

@@ -1,7 +1,8 @@
 // ccrc - building a CCT online from method entry and exit events.
 #pragma once
 
-#include <ccrc/tree/ids.hpp>
+#include <ccrc/concepts.hpp>
+#include <ccrc/ids.hpp>
 #include <ccrc/tree/metric.hpp>
 
 #include <cstdint>
@@ -26,7 +27,7 @@ namespace ccrc {
 ///     c.enter(t.intern("main"));
 ///     c.add<"calls">(1);
 ///     c.exit();
-template <class Tree>
+template <context_tree Tree>
 class cursor {
  public:
   explicit cursor(Tree& tree, node_id start = root_node) noexcept : tree_(&tree), node_(start) {}

@@ -32,20 +32,20 @@ class view_history {
 
   [[nodiscard]] const call_tree& tree() const noexcept { return *tree_; }
   /// The view shown now.
-  [[nodiscard]] tree_view current() const noexcept { return tree_view(*tree_, centre(), max_depth_); }
+  [[nodiscard]] tree_view current() const noexcept { return tree_view(*tree_, center(), max_depth_); }
   /// The root of the current view: the node in the centre of the ring chart.
-  [[nodiscard]] node_id centre() const noexcept { return roots_.back(); }
+  [[nodiscard]] node_id center() const noexcept { return roots_.back(); }
   /// How many back() calls lead to the overall view.
   [[nodiscard]] std::size_t steps() const noexcept { return roots_.size() - 1; }
   /// The centres from the overall view's root to the current one.
-  [[nodiscard]] std::span<const node_id> centres() const noexcept { return roots_; }
+  [[nodiscard]] std::span<const node_id> centers() const noexcept { return roots_; }
 
   /// Selects node n (any node of the tree, a search result say) as the new centre, keeping
   /// the current view to go back to; selecting the current centre goes back instead.
   /// Returns the view now shown. O(1) amortised.
   tree_view select(node_id n) {
     CCRC_ASSERT(n < tree_->size(), "ccrc: selected node is not a node of the tree");
-    if (n == centre())
+    if (n == center())
       back();
     else
       roots_.push_back(n);

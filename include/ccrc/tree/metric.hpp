@@ -1,7 +1,7 @@
 // ccrc - compile-time metric descriptors: a name and an arithmetic value type.
 #pragma once
 
-#include <ccrc/concepts.hpp>
+#include <ccrc/fwd.hpp>
 
 #include <algorithm>
 #include <concepts>
@@ -32,17 +32,6 @@ struct metric {
   using value_type = T;
   static constexpr std::string_view name = Name.view();
 };
-
-namespace detail {
-template <class T>
-struct is_metric : std::false_type {};
-template <fixed_string Name, class T>
-struct is_metric<metric<Name, T>> : std::true_type {};
-}  // namespace detail
-
-/// A type made by ccrc::metric<Name, T>.
-template <class M>
-concept metric_spec = detail::is_metric<M>::value;
 
 namespace detail {
 

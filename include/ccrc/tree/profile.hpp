@@ -1,7 +1,7 @@
 // ccrc - a calling context tree whose metrics are chosen at run time, as files name them.
 #pragma once
 
-#include <ccrc/detail/metric_tree.hpp>
+#include <ccrc/tree/columns_base.hpp>
 #include <ccrc/error.hpp>
 
 #include <algorithm>
@@ -25,21 +25,21 @@ namespace ccrc {
 ///     double values[] = {20, 180};
 ///     ccrc::node_id f = p.add_path(frames, values);
 ///     assert(p.column("bytecodes")[f] == 180);
-class profile : public detail::metric_tree<profile> {
-  friend class detail::metric_tree<profile>;
-  using base = detail::metric_tree<profile>;
+class profile : public detail::columns_base<profile> {
+  friend class detail::columns_base<profile>;
+  using base = detail::columns_base<profile>;
 
  public:
   /// A profile with the given metrics (at least one; names unique and non-empty).
   explicit profile(std::vector<std::string> metric_names = {"samples"}) {
-    if (metric_names.empty()) throw error("ccrc: a profile needs at least one metric");
+    if (metric_names.empty()) throw error("a profile needs at least one metric");
     for (auto& name : metric_names) add_metric(std::move(name));
   }
 
   /// A profile over an existing structure, every metric zero at every node: how a reader that
   /// builds the structure first (ccrc::read_cctb) avoids growing the columns node by node.
   profile(call_tree&& tree, std::vector<std::string> metric_names) : base(std::move(tree)) {
-    if (metric_names.empty()) throw error("ccrc: a profile needs at least one metric");
+    if (metric_names.empty()) throw error("a profile needs at least one metric");
     for (auto& name : metric_names) add_metric(std::move(name));
   }
 
@@ -59,14 +59,14 @@ class profile : public detail::metric_tree<profile> {
     if (auto i = find_metric(name)) return *i;
     std::string known;
     for (const auto& n : names_) known += (known.empty() ? "" : ", ") + n;
-    throw error("ccrc: no metric named '" + std::string(name) + "' (this profile has: " + known +
+    throw error("no metric named '" + std::string(name) + "' (this profile has: " + known +
                 ")");
   }
 
   /// Adds a metric, zero at every node; returns its index.
   std::size_t add_metric(std::string name) {
-    if (name.empty()) throw error("ccrc: a metric needs a name");
-    if (find_metric(name)) throw error("ccrc: two metrics named '" + name + "'");
+    if (name.empty()) throw error("a metric needs a name");
+    if (find_metric(name)) throw error("two metrics named '" + name + "'");
     columns_.emplace_back(size(), 0.0);
     names_.push_back(std::move(name));
     return names_.size() - 1;

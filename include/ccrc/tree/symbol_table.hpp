@@ -3,7 +3,7 @@
 
 #include <ccrc/detail/hash.hpp>
 #include <ccrc/error.hpp>
-#include <ccrc/tree/ids.hpp>
+#include <ccrc/ids.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -32,16 +32,16 @@ class symbol_table {
   static constexpr std::uint32_t no_site = 0;
 
   symbol_table() {
-    method_slots_.assign(16, null_node);
+    method_slots_.assign(16, null_method);
     intern_method({});
-    frames_.push_back({0, no_site});
+    frames_.push_back({root_method, no_site});
     plain_frame_[0] = root_frame;
   }
 
   /// The frame of `name` without a call site. Expected O(|name|).
   frame_id intern(std::string_view name) {
     method_id m = intern_method(name);
-    if (plain_frame_[m] == null_node) plain_frame_[m] = add_frame(m, no_site);
+    if (plain_frame_[m] == null_frame) plain_frame_[m] = add_frame(m, no_site);
     return plain_frame_[m];
   }
 
@@ -50,7 +50,7 @@ class symbol_table {
   frame_id intern(std::string_view name, std::uint32_t site) {
     if (site == no_site) return intern(name);
     method_id m = intern_method(name);
-    auto [it, inserted] = sited_frames_.try_emplace(key(m, site), null_node);
+    auto [it, inserted] = sited_frames_.try_emplace(key(m, site), null_frame);
     if (inserted) it->second = add_frame(m, site);
     return it->second;
   }
@@ -59,12 +59,12 @@ class symbol_table {
   method_id intern_method(std::string_view name) {
     std::uint64_t h = detail::hash_bytes(name);
     std::size_t slot = find_slot(name, h);
-    if (method_slots_[slot] != null_node) return method_slots_[slot];
-    if (method_names_.size() >= null_node) throw capacity_error("ccrc: too many methods");
+    if (method_slots_[slot] != null_method) return method_slots_[slot];
+    if (method_names_.size() >= null_method) throw capacity_error("too many methods");
     auto m = static_cast<method_id>(method_names_.size());
     method_names_.emplace_back(name);
     method_hashes_.push_back(h);
-    plain_frame_.push_back(null_node);
+    plain_frame_.push_back(null_frame);
     method_slots_[slot] = m;
     if (2 * method_names_.size() > method_slots_.size()) rehash(2 * method_slots_.size());
     return m;
@@ -73,14 +73,14 @@ class symbol_table {
   /// The site-less frame of `name`, if interned.
   [[nodiscard]] std::optional<frame_id> find(std::string_view name) const noexcept {
     auto m = find_method(name);
-    if (!m || plain_frame_[*m] == null_node) return std::nullopt;
+    if (!m || plain_frame_[*m] == null_frame) return std::nullopt;
     return plain_frame_[*m];
   }
 
   /// The method named `name`, if interned.
   [[nodiscard]] std::optional<method_id> find_method(std::string_view name) const noexcept {
     method_id m = method_slots_[find_slot(name, detail::hash_bytes(name))];
-    if (m == null_node) return std::nullopt;
+    if (m == null_method) return std::nullopt;
     return m;
   }
 
@@ -121,9 +121,9 @@ class symbol_table {
   }
 
   frame_id add_frame(method_id m, std::uint32_t site) {
-    if (frames_.size() >= null_node) throw capacity_error("ccrc: too many frames");
+    if (frames_.size() >= null_frame) throw capacity_error("too many frames");
     frames_.push_back({m, site});
-    return static_cast<frame_id>(frames_.size() - 1);
+    return frame_id{frames_.size() - 1};
   }
 
   // Linear probing over method ids; the stored hash avoids most string compares.
@@ -131,16 +131,16 @@ class symbol_table {
     std::size_t mask = method_slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       method_id m = method_slots_[i];
-      if (m == null_node || (method_hashes_[m] == h && method_names_[m] == name)) return i;
+      if (m == null_method || (method_hashes_[m] == h && method_names_[m] == name)) return i;
     }
   }
 
   void rehash(std::size_t capacity) {
-    method_slots_.assign(capacity, null_node);
+    method_slots_.assign(capacity, null_method);
     std::size_t mask = capacity - 1;
-    for (method_id m = 0; m < method_names_.size(); ++m) {
+    for (method_id m{0}; m < method_names_.size(); ++m) {
       std::size_t i = method_hashes_[m] & mask;
-      while (method_slots_[i] != null_node) i = (i + 1) & mask;
+      while (method_slots_[i] != null_method) i = (i + 1) & mask;
       method_slots_[i] = m;
     }
   }
@@ -148,7 +148,7 @@ class symbol_table {
   std::deque<std::string> method_names_;  // a deque: growing it never moves a name
   std::vector<std::uint64_t> method_hashes_;
   std::vector<method_id> method_slots_;
-  std::vector<frame_id> plain_frame_;  // method -> its site-less frame, or null_node
+  std::vector<frame_id> plain_frame_;  // method -> its site-less frame, or null_frame
   std::vector<frame_info> frames_;
   std::unordered_map<std::uint64_t, frame_id> sited_frames_;
 };

@@ -4,6 +4,7 @@
 #include <ccrc/config.hpp>
 #include <ccrc/tree/call_tree.hpp>
 
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -59,7 +60,7 @@ class tree_view {
 /// returns bool, false skips the node's descendants (leave is still called). Iterative and
 /// allocation-free: it walks the sibling and parent links, so a chain of millions of levels
 /// needs no stack. O(nodes visited).
-template <class Enter, class Leave>
+template <std::invocable<node_id, std::uint32_t> Enter, std::invocable<node_id, std::uint32_t> Leave>
 void depth_first(const tree_view& v, Enter&& enter, Leave&& leave) {
   const call_tree& t = v.tree();
   node_id n = v.root();
@@ -91,7 +92,7 @@ void depth_first(const tree_view& v, Enter&& enter, Leave&& leave) {
 
 /// depth_first with nothing to do on leaving: f(node, level) in pre-order (a node before its
 /// descendants). If f returns bool, false skips the node's descendants.
-template <class F>
+template <std::invocable<node_id, std::uint32_t> F>
 void preorder(const tree_view& v, F&& f) {
   depth_first(v, f, [](node_id, std::uint32_t) noexcept {});
 }

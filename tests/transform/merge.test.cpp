@@ -1,4 +1,4 @@
-#include <ccrc/tree/merge.hpp>
+#include <ccrc/transform/merge.hpp>
 
 #include "support/figure1.hpp"
 #include "support/random.hpp"
@@ -12,10 +12,10 @@ TEST_CASE("merging a tree into an empty one copies it; merging it again doubles 
   ccrc::profile total({"calls", "bytecodes"});
   auto map = ccrc::merge(total, fig);
   CHECK(test::canonical(total) == test::canonical(fig));
-  for (ccrc::node_id n = 0; n < fig.size(); ++n) CHECK(test::path_of(total.tree(), map[n]) == test::path_of(fig.tree(), n));
+  for (ccrc::node_id n = 0; n < fig.size(); ++n) CHECK(ccrc::path_string(total.tree(), map[n]) == ccrc::path_string(fig.tree(), n));
   ccrc::merge(total, fig);
   CHECK(total.size() == fig.size());
-  CHECK(total.column("bytecodes")[test::node_at(total.tree(), "main;h;i")] == 720);
+  CHECK(total.column("bytecodes")[ccrc::node_at_path(total.tree(), "main;h;i")] == 720);
   CHECK(test::totals(total) == std::vector<double>{690, 6476});
 }
 
@@ -26,8 +26,8 @@ TEST_CASE("merge creates the contexts only the source has, under the right paren
   b.add_path(std::vector<ccrc::frame_id>{b.intern("main"), b.intern("f")}, 1);
   ccrc::merge(a, b);
   CHECK(a.size() == 4);
-  CHECK(a.get<"samples">(test::node_at(a.tree(), "main;f")) == 4);
-  CHECK(a.get<"samples">(test::node_at(a.tree(), "main;g")) == 4);
+  CHECK(a.get<"samples">(ccrc::node_at_path(a.tree(), "main;f")) == 4);
+  CHECK(a.get<"samples">(ccrc::node_at_path(a.tree(), "main;g")) == 4);
 }
 
 TEST_CASE("merging profiles matches metrics by name and adds the ones it lacks") {
@@ -36,7 +36,7 @@ TEST_CASE("merging profiles matches metrics by name and adds the ones it lacks")
   b.add_path(std::vector<ccrc::frame_id>{b.intern("x")}, std::vector<double>{2.5, 10});
   ccrc::merge(a, b);
   CHECK(a.metric_names() == std::vector<std::string>{"calls", "time"});
-  ccrc::node_id x = test::node_at(a.tree(), "x");
+  ccrc::node_id x = ccrc::node_at_path(a.tree(), "x");
   CHECK(a.column("calls")[x] == 11);
   CHECK(a.column("time")[x] == 2.5);
 }

@@ -1,4 +1,4 @@
-#include <ccrc/tree/intersect.hpp>
+#include <ccrc/transform/intersect.hpp>
 
 #include "support/figure1.hpp"
 #include "support/random.hpp"
@@ -12,22 +12,22 @@ TEST_CASE("intersect Figure 1 with a second run: the shared contexts, each side'
   // Another run: f never calls g, a new main;k, and one metric only.
   ccrc::profile b = ccrc::read_folded("# metrics: bytecodes\nmain;k 5\nmain 1000\nmain;f 200\nmain;f;h;i 90\nmain;h;i 300\n");
   auto both = ccrc::intersect(a, b);
-  const ccrc::call_tree& t = both.first.tree.tree();
-  REQUIRE(t.size() == both.second.tree.size());
+  const ccrc::call_tree& t = both.first.output.tree();
+  REQUIRE(t.size() == both.second.output.size());
   std::set<std::string> paths;
   for (ccrc::node_id n = 1; n < t.size(); ++n) {
-    paths.insert(test::path_of(t, n));
-    CHECK(test::path_of(both.second.tree.tree(), n) == test::path_of(t, n));  // same ids, same contexts
+    paths.insert(ccrc::path_string(t, n));
+    CHECK(ccrc::path_string(both.second.output.tree(), n) == ccrc::path_string(t, n));  // same ids, same contexts
   }
   CHECK(paths == std::set<std::string>{"main", "main;f", "main;f;h", "main;f;h;i", "main;h", "main;h;i"});
-  ccrc::node_id fhi = test::node_at(t, "main;f;h;i");
-  CHECK(both.first.tree.column("bytecodes")[fhi] == 100);
-  CHECK(both.first.tree.column("calls")[fhi] == 20);
-  CHECK(both.second.tree.column("bytecodes")[fhi] == 90);
-  CHECK(both.second.tree.metric_names() == std::vector<std::string>{"bytecodes"});
-  CHECK(both.first.node_map[test::node_at(a.tree(), "main;g")] == ccrc::null_node);
-  CHECK(both.second.node_map[test::node_at(b.tree(), "main;k")] == ccrc::null_node);
-  CHECK(both.second.node_map[test::node_at(b.tree(), "main;h;i")] == test::node_at(t, "main;h;i"));
+  ccrc::node_id fhi = ccrc::node_at_path(t, "main;f;h;i");
+  CHECK(both.first.output.column("bytecodes")[fhi] == 100);
+  CHECK(both.first.output.column("calls")[fhi] == 20);
+  CHECK(both.second.output.column("bytecodes")[fhi] == 90);
+  CHECK(both.second.output.metric_names() == std::vector<std::string>{"bytecodes"});
+  CHECK(both.first.node_map[ccrc::node_at_path(a.tree(), "main;g")] == ccrc::null_node);
+  CHECK(both.second.node_map[ccrc::node_at_path(b.tree(), "main;k")] == ccrc::null_node);
+  CHECK(both.second.node_map[ccrc::node_at_path(b.tree(), "main;h;i")] == ccrc::node_at_path(t, "main;h;i"));
 }
 
 TEST_CASE("intersect matches frames by name and call site, not by id") {
@@ -40,10 +40,10 @@ TEST_CASE("intersect matches frames by name and call site, not by id") {
   b.add_path(fb, 2);
   b.add_path(other_site, 3);
   auto both = ccrc::intersect(a, b);
-  REQUIRE(both.first.tree.size() == 3);
-  CHECK(both.first.tree.get<"calls">(2) == 1);
-  CHECK(both.second.tree.get<"calls">(2) == 2);
-  CHECK(both.second.tree.symbols().site(both.second.tree.tree().frame(2)) == 7);
+  REQUIRE(both.first.output.size() == 3);
+  CHECK(both.first.output.get<"calls">(2) == 1);
+  CHECK(both.second.output.get<"calls">(2) == 2);
+  CHECK(both.second.output.symbols().site(both.second.output.tree().frame(2)) == 7);
 }
 
 TEST_CASE("intersect equals the intersection of the path sets on random trees") {
@@ -59,11 +59,11 @@ TEST_CASE("intersect equals the intersection of the path sets on random trees") 
         want_a[path] = values;
         want_b[path] = it->second;
       }
-    CHECK(test::canonical(both.first.tree) == want_a);
-    CHECK(test::canonical(both.second.tree) == want_b);
+    CHECK(test::canonical(both.first.output) == want_a);
+    CHECK(test::canonical(both.second.output) == want_b);
     // With itself: the whole tree, id for id.
     auto self = ccrc::intersect(a, a);
-    CHECK(test::canonical(self.first.tree) == ca);
+    CHECK(test::canonical(self.first.output) == ca);
   }
 }
 
@@ -74,6 +74,6 @@ TEST_CASE("intersect two chains of 1,000,000 calls that part at the middle") {
   a.add_path(sa, 1);
   b.add_path(sb, 1);
   auto both = ccrc::intersect(a, b);
-  CHECK(both.first.tree.size() == 500'001);
+  CHECK(both.first.output.size() == 500'001);
   CHECK(both.first.node_map.back() == ccrc::null_node);
 }

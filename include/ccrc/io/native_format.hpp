@@ -1,8 +1,10 @@
 // ccrc - what the .cct and .cctb formats share: the names they accept, exact numbers.
 #pragma once
 
+#include <ccrc/concepts.hpp>
 #include <ccrc/detail/line_reader.hpp>
 #include <ccrc/detail/number.hpp>
+#include <ccrc/detail/portable.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/call_tree.hpp>
@@ -37,19 +39,19 @@ inline const char* check_frame_name(std::string_view name) noexcept {
 /// Checks every frame name of a tree for a native file.
 inline void check_frame_names(const call_tree& t) {
   const symbol_table& syms = t.symbols();
-  for (frame_id f = 1; f < syms.frame_count(); ++f)
+  for (frame_id f{1}; f < syms.frame_count(); ++f)
     if (const char* why = check_frame_name(syms.name(f)))
-      throw error("ccrc: frame name '" + std::string(syms.name(f)) + "' " + why);
+      throw error("frame name '" + std::string(syms.name(f)) + "' " + why);
 }
 
 /// Checks a tree's (a profile's or a cct's) names for a native file; returns its metric names.
-template <class Tree>
+template <metric_tree Tree>
 std::vector<std::string> native_names(const Tree& t) {
   check_frame_names(t.tree());
   std::vector<std::string> names;
   t.for_each_column([&](std::string_view name, auto) {
     if (const char* why = check_metric_name(name))
-      throw error("ccrc: metric name '" + std::string(name) + "' " + why);
+      throw error("metric name '" + std::string(name) + "' " + why);
     names.emplace_back(name);
   });
   return names;
@@ -57,17 +59,15 @@ std::vector<std::string> native_names(const Tree& t) {
 
 /// Appends v so that parse_number reads back exactly v: integers up to 2^53 as digits, larger
 /// ones in scientific notation (digits alone would read as an integer too large to be exact:
-/// 1.8014398509481986e+16), others in std::to_chars' shortest round-trip form (0.1).
+/// 1.8014398509481986e+16), others in write_double's shortest round-trip form (0.1).
 inline void append_exact(std::string& out, double v) {
-  char buf[32];
-  std::to_chars_result r;
+  char buf[double_chars];
+  char* end;
   if (v == std::trunc(v) && std::abs(v) <= static_cast<double>(max_exact_integer))
-    r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
-  else if (v == std::trunc(v))
-    r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    end = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v)).ptr;
   else
-    r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+    end = write_double(buf, v, v == std::trunc(v));
+  out.append(buf, end);
 }
 
 }  // namespace ccrc::detail

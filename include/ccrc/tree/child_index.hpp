@@ -2,7 +2,7 @@
 #pragma once
 
 #include <ccrc/detail/hash.hpp>
-#include <ccrc/tree/ids.hpp>
+#include <ccrc/ids.hpp>
 
 #include <bit>
 #include <cstddef>

@@ -12,11 +12,11 @@
 namespace ccrc {
 
 /// The calling contexts two trees have in common, with each side's metrics.
-/// first.tree and second.tree have the same structure, node for node and id for id (node n of
+/// first.output and second.output have the same structure, node for node and id for id (node n of
 /// one is the context node n of the other), the metrics and symbol table of their own input;
 /// first.node_map goes from `a`, second.node_map from `b`, null_node for a context the other
 /// tree lacks.
-template <class Tree>
+template <buildable_tree Tree>
 struct intersection {
   transformed<Tree> first;
   transformed<Tree> second;
@@ -28,20 +28,20 @@ struct intersection {
 /// match. Nodes come in `a`'s id order. O(size of a + frames of both), expected.
 ///
 ///     auto both = ccrc::intersect(run1, run2);
-///     // both.first.tree: run1's values on the shared contexts; both.second.tree: run2's
-template <class Tree>
+///     // both.first.output: run1's values on the shared contexts; both.second.output: run2's
+template <buildable_tree Tree>
 [[nodiscard]] intersection<Tree> intersect(const Tree& a, const Tree& b) {
   const call_tree& ta = a.tree();
   const call_tree& tb = b.tree();
   const symbol_table& sa = ta.symbols();
   const symbol_table& sb = tb.symbols();
-  // a's frame -> b's frame of the same name and site, or null_node: frames are keyed by
+  // a's frame -> b's frame of the same name and site, or null_frame: frames are keyed by
   // (a's method, site), methods matched by name once each.
   std::unordered_map<std::uint64_t, frame_id> a_frames;
-  for (frame_id f = 1; f < sa.frame_count(); ++f)
+  for (frame_id f{1}; f < sa.frame_count(); ++f)
     a_frames.emplace((std::uint64_t{sa.method(f)} << 32) | sa.site(f), f);
-  std::vector<frame_id> to_b(sa.frame_count(), null_node);
-  for (frame_id f = 1; f < sb.frame_count(); ++f) {
+  std::vector<frame_id> to_b(sa.frame_count(), null_frame);
+  for (frame_id f{1}; f < sb.frame_count(); ++f) {
     auto m = sa.find_method(sb.name(f));
     if (!m) continue;
     if (auto it = a_frames.find((std::uint64_t{*m} << 32) | sb.site(f)); it != a_frames.end()) to_b[it->second] = f;
@@ -50,24 +50,24 @@ template <class Tree>
   intersection<Tree> r{{detail::empty_like(a), std::vector<node_id>(ta.size(), null_node)},
                        {detail::empty_like(b), std::vector<node_id>(tb.size(), null_node)}};
   // At most min(|a|, |b|) contexts: reserving spares the copies of growth.
-  r.first.tree.reserve(std::min(ta.size(), tb.size()));
-  r.second.tree.reserve(std::min(ta.size(), tb.size()));
+  r.first.output.reserve(std::min(ta.size(), tb.size()));
+  r.second.output.reserve(std::min(ta.size(), tb.size()));
   std::vector<node_id> in_b(ta.size(), null_node);  // the node of b with the path of a's node
   in_b[root_node] = root_node;
   r.first.node_map[root_node] = r.second.node_map[root_node] = root_node;
   for (node_id n = 1; n < ta.size(); ++n) {
     node_id pb = in_b[ta.parent(n)];
     frame_id fb = to_b[ta.frame(n)];
-    if (pb == null_node || fb == null_node) continue;
+    if (pb == null_node || fb == null_frame) continue;
     node_id c = tb.find_child(pb, fb);
     if (c == null_node) continue;
     in_b[n] = c;
     node_id p = r.first.node_map[ta.parent(n)];
-    r.first.node_map[n] = r.first.tree.find_or_add_child(p, ta.frame(n));
-    r.second.node_map[c] = r.second.tree.find_or_add_child(p, fb);
+    r.first.node_map[n] = r.first.output.find_or_add_child(p, ta.frame(n));
+    r.second.node_map[c] = r.second.output.find_or_add_child(p, fb);
   }
-  detail::add_through(r.first.tree, a, r.first.node_map);
-  detail::add_through(r.second.tree, b, r.second.node_map);
+  detail::add_through(r.first.output, a, r.first.node_map);
+  detail::add_through(r.second.output, b, r.second.node_map);
   return r;
 }
 

@@ -19,7 +19,7 @@ std::vector<node_id> merge_structure(Into& into, const call_tree& from) {
   CCRC_ASSERT(&into.tree() != &from, "ccrc: cannot merge a tree into itself");
   const symbol_table& syms = from.symbols();
   std::vector<frame_id> frame_map(syms.frame_count());
-  for (frame_id f = 1; f < frame_map.size(); ++f)
+  for (frame_id f{1}; f < frame_map.size(); ++f)
     frame_map[f] = into.symbols().intern(syms.name(f), syms.site(f));
   std::vector<node_id> node_map(from.size());
   node_map[root_node] = root_node;

@@ -15,11 +15,10 @@ namespace ccrc::detail {
 // reserved: appends zeros up to n), columns_capacity() (the smallest column's) and
 // columns_bytes().
 template <class Derived>
-class metric_tree {
+class columns_base {
  public:
   /// The structure, for the algorithms: `ccrc::inclusive(t.tree(), t.column<"time">())`.
   [[nodiscard]] const call_tree& tree() const noexcept { return tree_; }
-  operator const call_tree&() const noexcept { return tree_; }  // NOLINT: by design
 
   [[nodiscard]] std::size_t size() const noexcept { return tree_.size(); }
   [[nodiscard]] const symbol_table& symbols() const noexcept { return tree_.symbols(); }
@@ -67,8 +66,8 @@ class metric_tree {
   }
 
  protected:
-  metric_tree() = default;
-  explicit metric_tree(call_tree&& t) noexcept : tree_(std::move(t)) {}
+  columns_base() = default;
+  explicit columns_base(call_tree&& t) noexcept : tree_(std::move(t)) {}
 
   call_tree tree_;
 

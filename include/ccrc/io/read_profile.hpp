@@ -1,0 +1,130 @@
+// ccrc - reading a profile of any format ccrc reads, the format told by the content.
+#pragma once
+
+#include <ccrc/detail/line_reader.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/io/cct_binary.hpp>
+#include <ccrc/io/cct_text.hpp>
+#include <ccrc/io/folded.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ccrc {
+
+/// The profile formats read_profile reads.
+enum class profile_format {
+  folded,  ///< folded stacks, "main;f;g 42" (read_folded)
+  cct,     ///< the .cct text format (read_cct)
+  cctb,    ///< the .cctb binary format (read_cctb)
+};
+
+/// How many bytes from the start of a profile detect_format looks at.
+inline constexpr std::size_t format_detection_bytes = 16;
+
+/// The format of a profile that starts with `first_bytes` (its first format_detection_bytes
+/// bytes, or all of it if shorter): .cctb if it starts with the byte 0x89 and "CCT" (so a
+/// damaged .cctb header is reported by the .cctb reader rather than misread as text), .cct if
+/// it starts with "ccrc-cct ", folded stacks otherwise. O(1).
+///
+///     ccrc::detect_format("ccrc-cct 1\n");  // profile_format::cct
+///     ccrc::detect_format("main;f 42\n");   // profile_format::folded
+[[nodiscard]] constexpr profile_format detect_format(std::string_view first_bytes) noexcept {
+  if (first_bytes.size() >= 4 && static_cast<unsigned char>(first_bytes[0]) == 0x89 && first_bytes.substr(1, 3) == "CCT")
+    return profile_format::cctb;
+  if (first_bytes.substr(0, 9) == "ccrc-cct ") return profile_format::cct;
+  return profile_format::folded;
+}
+
+/// The format a file name's extension names: .cct, .cctb, or folded stacks for .folded,
+/// .collapsed and .txt; nullopt for any other extension (read_profile then detects the
+/// format from the content; a writer has no format to choose). O(length of the name).
+[[nodiscard]] inline std::optional<profile_format> format_of_extension(const std::filesystem::path& path) {
+  std::filesystem::path ext = path.extension();
+  if (ext == ".cct") return profile_format::cct;
+  if (ext == ".cctb") return profile_format::cctb;
+  if (ext == ".folded" || ext == ".collapsed" || ext == ".txt") return profile_format::folded;
+  return std::nullopt;
+}
+
+namespace detail {
+
+// A `read` callable that first hands out the bytes read to detect the format, then the rest.
+template <class Read>
+struct prefixed_source {
+  memory_source prefix;
+  Read rest;
+  std::size_t operator()(char* dst, std::size_t cap) {
+    return prefix.rest.empty() ? rest(dst, cap) : prefix(dst, cap);
+  }
+};
+
+// Fills `start` from `read` (less only at the end of the input) and returns what it got.
+template <class Read>
+std::string_view read_start(Read& read, char (&start)[format_detection_bytes]) {
+  std::size_t got = 0;
+  for (std::size_t n; got < sizeof start && (n = read(start + got, sizeof start - got)) > 0;) got += n;
+  return {start, got};
+}
+
+// The profile in `format` whose first bytes `start` were already taken from `read`.
+template <class Read>
+profile read_detected(profile_format format, std::string_view start, Read&& read) {
+  if (format == profile_format::cctb) {
+    std::string bytes(start);
+    char chunk[1 << 16];
+    for (std::size_t n; (n = read(chunk, sizeof chunk)) > 0;) bytes.append(chunk, n);
+    return read_cctb(bytes);
+  }
+  prefixed_source<Read&> source{{start}, read};
+  if (format == profile_format::cct) return read_cct_from(source);
+  return read_folded_from(source, {});
+}
+
+}  // namespace detail
+
+/// Reads a profile from a file in any format ccrc reads. The rule: a file named `.cct` or
+/// `.cctb` must be in that format (anything else in it is a ccrc::parse_error, as from
+/// read_cct_file or read_cctb_file, never a guess); any other file's format is detected from
+/// its content (detect_format), so a .cctb or .cct file may have any other name and a folded
+/// file any name but those two. The file is opened once, so a pipe (/dev/stdin, <(...))
+/// reads whole. Throws ccrc::error if the file cannot be opened and ccrc::parse_error for
+/// malformed content (what() names the line; the path is the caller's to add). O(bytes).
+///
+///     ccrc::profile p = ccrc::read_profile("run.folded");
+[[nodiscard]] inline profile read_profile(const std::filesystem::path& path) {
+  std::optional<profile_format> named = format_of_extension(path);
+  if (named == profile_format::cctb) return read_cctb_file(path);
+  if (named == profile_format::cct) return read_cct_file(path);
+  auto file = detail::open_for_reading(path);
+  detail::file_source source{file.get()};
+  char start[format_detection_bytes];
+  std::string_view first = detail::read_start(source, start);
+  profile_format format = detect_format(first);
+  if (format == profile_format::cctb) {
+    // A regular file is read into the profile's arrays in place; a pipe through memory.
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) return read_cctb_file(path);
+  }
+  return detail::read_detected(format, first, source);
+}
+
+/// Reads a profile from a stream in any format ccrc reads, detected from its content
+/// (detect_format); a .cctb stream is read to its end first. Throws ccrc::parse_error for
+/// malformed content and ccrc::error if the stream fails. O(bytes).
+///
+///     ccrc::profile p = ccrc::read_profile(std::cin);
+[[nodiscard]] inline profile read_profile(std::istream& in) {
+  detail::stream_source source{&in};
+  char start[format_detection_bytes];
+  std::string_view first = detail::read_start(source, start);
+  return detail::read_detected(detect_format(first), first, source);
+}
+
+}  // namespace ccrc

@@ -1,0 +1,108 @@
+#include <ccrc/io/read_profile.hpp>
+
+#include "support/figure1.hpp"
+#include "support/same_profile.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+// A file in the temporary directory holding `bytes`, removed when it goes.
+struct temp_file {
+  std::filesystem::path path;
+  temp_file(const std::string& name, const std::string& bytes)
+      : path(std::filesystem::temp_directory_path() / ("ccrc-read-" + std::to_string(::getpid()) + "-" + name)) {
+    std::ofstream(path, std::ios::binary) << bytes;
+  }
+  ~temp_file() { std::filesystem::remove(path); }
+};
+
+std::string bytes_of(const ccrc::profile& p, ccrc::profile_format f) {
+  std::ostringstream out;
+  if (f == ccrc::profile_format::cctb) ccrc::write_cctb(out, p);
+  else if (f == ccrc::profile_format::cct) ccrc::write_cct(out, p);
+  else ccrc::write_folded(out, p);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("the format is told by the first bytes") {
+  CHECK(ccrc::detect_format("\x89" "CCTB\r\n\x1a") == ccrc::profile_format::cctb);
+  CHECK(ccrc::detect_format("\x89" "CCT") == ccrc::profile_format::cctb);  // a damaged header: the .cctb reader says so
+  CHECK(ccrc::detect_format("\x89" "CC") == ccrc::profile_format::folded);
+  CHECK(ccrc::detect_format("ccrc-cct 1\nmetrics") == ccrc::profile_format::cct);
+  CHECK(ccrc::detect_format("ccrc-cct") == ccrc::profile_format::folded);
+  CHECK(ccrc::detect_format("main;f 1\n") == ccrc::profile_format::folded);
+  CHECK(ccrc::detect_format("") == ccrc::profile_format::folded);
+  static_assert(ccrc::detect_format("ccrc-cct 1") == ccrc::profile_format::cct);
+}
+
+TEST_CASE("the format a file name says") {
+  CHECK(ccrc::format_of_extension("a/b.cct") == ccrc::profile_format::cct);
+  CHECK(ccrc::format_of_extension("b.cctb") == ccrc::profile_format::cctb);
+  CHECK(ccrc::format_of_extension("x.folded") == ccrc::profile_format::folded);
+  CHECK(ccrc::format_of_extension("x.collapsed") == ccrc::profile_format::folded);
+  CHECK(ccrc::format_of_extension("x.txt") == ccrc::profile_format::folded);
+  CHECK(ccrc::format_of_extension("x.svg") == std::nullopt);
+  CHECK(ccrc::format_of_extension("cct") == std::nullopt);
+}
+
+TEST_CASE("Figure 1 reads back from every format, by content, from a stream and from any file name") {
+  ccrc::profile p = test::figure1();
+  for (auto f : {ccrc::profile_format::folded, ccrc::profile_format::cct, ccrc::profile_format::cctb}) {
+    std::string bytes = bytes_of(p, f);
+    CAPTURE(bytes.substr(0, 10));
+    std::istringstream in(bytes);
+    test::check_same_profile(ccrc::read_profile(in), p);
+    temp_file disguised("profile", bytes);
+    test::check_same_profile(ccrc::read_profile(disguised.path), p);
+  }
+  temp_file named_cct("f.cct", bytes_of(p, ccrc::profile_format::cct));
+  test::check_same_profile(ccrc::read_profile(named_cct.path), p);
+  temp_file named_cctb("f.cctb", bytes_of(p, ccrc::profile_format::cctb));
+  test::check_same_profile(ccrc::read_profile(named_cctb.path), p);
+}
+
+TEST_CASE("inputs shorter than the detection window, and empty ones") {
+  std::istringstream tiny("a 1\n");
+  ccrc::profile p = ccrc::read_profile(tiny);
+  CHECK(p.size() == 2);
+  CHECK(p.column(0)[1] == 1);
+  std::istringstream empty("");
+  CHECK(ccrc::read_profile(empty).size() == 1);
+  temp_file empty_file("empty", "");
+  CHECK(ccrc::read_profile(empty_file.path).size() == 1);
+}
+
+TEST_CASE("a .cct or .cctb name must hold that format; errors keep their line") {
+  temp_file folded_as_cctb("f.cctb", "main;f 1\n");
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile(folded_as_cctb.path)),
+                       "not a .cctb file (no .cctb magic number at the start)", ccrc::parse_error);
+  temp_file folded_as_cct("f.cct", "main;f 1\n");
+  CHECK_THROWS_AS(static_cast<void>(ccrc::read_profile(folded_as_cct.path)), ccrc::parse_error);
+  // Detected by content: a folded file with an error on line 3, past the detection window.
+  std::istringstream bad("main;f 1\nmain;g 2\nmain;h x\n");
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile(bad)), "line 3: missing count: 'x' is not a number",
+                       ccrc::parse_error);
+  std::string truncated = bytes_of(test::figure1(), ccrc::profile_format::cctb).substr(0, 40);
+  std::istringstream cut(truncated);
+  CHECK_THROWS_AS(static_cast<void>(ccrc::read_profile(cut)), ccrc::parse_error);
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile("/nonexistent/x.folded")),
+                       "cannot open /nonexistent/x.folded", ccrc::error);
+}
+
+TEST_CASE("a directory is refused with its path, by every reader") {
+  std::filesystem::path dir = std::filesystem::temp_directory_path();
+  std::string expected = "cannot read " + dir.string() + ": it is a directory";
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile(dir)), expected.c_str(), ccrc::error);
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_folded_file(dir)), expected.c_str(), ccrc::error);
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_cct_file(dir)), expected.c_str(), ccrc::error);
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_cctb_file(dir)), expected.c_str(), ccrc::error);
+}
