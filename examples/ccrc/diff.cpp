@@ -3,6 +3,7 @@
 #include "command.hpp"
 #include "blueprint_svg.hpp"
 #include "ring_render.hpp"
+#include "stack_text.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/diff/blueprint.hpp>
@@ -11,7 +12,6 @@
 #include <ccrc/diff/hot_path.hpp>
 #include <ccrc/diff/rank.hpp>
 #include <ccrc/error.hpp>
-#include <ccrc/tree/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -95,10 +95,17 @@ std::vector<char> shown_contexts(const ccrc::cct_diff& d, const std::vector<ccrc
   return shown;
 }
 
+// Abbreviated call stacks in the diff tree and in each run.
+struct run_stacks {
+  stack_text::abbreviator diff, old_run, new_run;
+};
+
 // The JSON document, streamed to `out` as it is made, so that the JSON of a diff of millions
 // of contexts (hundreds of megabytes) never sits in memory whole: the scalar fields, the
-// contexts one object at a time, then the hot path and the top contexts.
-void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const metrics& m,
+// contexts one object at a time, then the hot path and the top contexts. Each context names
+// its caller by index and carries an abbreviated path (stack_text.hpp), so the size stays
+// linear in the contexts whatever the depth.
+void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const run_stacks& stacks, const metrics& m,
                 const std::vector<ccrc::node_id>& hot, const std::vector<ccrc::node_id>& top, std::uint32_t max_chain) {
   const ccrc::call_tree& t = d.tree();
   const ccrc::context_matching& match = d.matching;
@@ -118,45 +125,41 @@ void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const metri
       .key("contexts")
       .begin_array();
 
-  // Pre-order, with the path in the diff tree and in each run (they differ below an
-  // inserted or removed method: the run's path skips the other run's methods).
-  std::string path, old_path, new_path;
-  struct saved {
-    std::size_t path, old_path, new_path;
-  };
-  std::vector<saved> stack;
+  // Pre-order. A run's own path differs from the diff tree's below an inserted or removed
+  // method (the run's path skips the other run's methods): counted on the way down.
+  constexpr std::uint64_t the_root = ~std::uint64_t{0};
+  std::vector<std::uint64_t> index_of_open;  // per open node: its index in "contexts"
+  std::uint64_t next_index = 0;
   std::size_t news = 0, removeds = 0;  // inserted and removed methods on the current path
-  auto append = [](std::string& s, std::string_view name) {
-    if (!s.empty()) s += ';';
-    s += name;
-  };
   auto number_or_null = [&](bool present, double v) -> cli::json& { return present ? j.value(v) : j.null(); };
   auto enter = [&](ccrc::node_id n, std::uint32_t) {
-    stack.push_back({path.size(), old_path.size(), new_path.size()});
-    if (n == ccrc::root_node) return;
+    if (n == ccrc::root_node) {
+      index_of_open.push_back(the_root);
+      return;
+    }
     bool in_old = match.in_first(n), in_new = match.in_second(n);
-    std::string_view name = t.name(n);
-    append(path, name);
-    if (in_old) append(old_path, name);
-    if (in_new) append(new_path, name);
     if (!in_old) ++news;
     if (!in_new) ++removeds;
-    j.begin_object().field("path", path).field("status", ccrc::to_string(d.status[n])).key("old");
+    j.begin_object().key("parent");
+    if (index_of_open.back() == the_root) j.null();
+    else j.value(index_of_open.back());
+    j.field("method", t.name(n))
+        .field("path", stacks.diff.path(n))
+        .field("status", ccrc::to_string(d.status[n]))
+        .key("old");
+    index_of_open.push_back(next_index++);
     number_or_null(in_old, d.first[n]).key("new");
     number_or_null(in_new, d.second[n]).key("old_share");
     number_or_null(in_old, d.share_first(n)).key("new_share");
     number_or_null(in_new, d.share_second(n)).field("height", d.height[n]).field("width", d.width[n]).key("old_calls");
     number_or_null(in_old && m.calls, d.calls_first[n]).key("new_calls");
     number_or_null(in_new && m.calls, d.calls_second[n]).field("modified", d.modified(n));
-    if (in_old && news > 0) j.field("old_path", old_path);
-    if (in_new && removeds > 0) j.field("new_path", new_path);
+    if (in_old && news > 0) j.field("old_path", stacks.old_run.path(match.first_node[n]));
+    if (in_new && removeds > 0) j.field("new_path", stacks.new_run.path(match.second_node[n]));
     j.end_object();
   };
   auto leave = [&](ccrc::node_id n, std::uint32_t) {
-    path.resize(stack.back().path);
-    old_path.resize(stack.back().old_path);
-    new_path.resize(stack.back().new_path);
-    stack.pop_back();
+    index_of_open.pop_back();
     if (n == ccrc::root_node) return;
     if (!match.in_first(n)) --news;
     if (!match.in_second(n)) --removeds;
@@ -168,7 +171,7 @@ void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const metri
   j.end_array().key("top").begin_array();
   for (ccrc::node_id n : top)
     j.begin_object()
-        .field("path", ccrc::path_string(t, n))
+        .field("path", stacks.diff.path(n))
         .field("status", ccrc::to_string(d.status[n]))
         .field("height", d.height[n])
         .end_object();
@@ -198,8 +201,9 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   out += "\ndelta hot path (H, status, method):\n";
   for (ccrc::node_id n : hot) line(n, d.tree().name(n));
   out += "\nlargest changes of share (H, status, context):\n";
+  stack_text::abbreviator stacks(d.tree());
   for (std::size_t i = 0; i < top.size() && i < 10; ++i)
-    if (d.height[top[i]] != 0) line(top[i], ccrc::path_string(d.tree(), top[i]));
+    if (d.height[top[i]] != 0) line(top[i], stacks.path(top[i]));
   return out;
 }
 
@@ -268,7 +272,8 @@ int run(const cli::args& a, cli::timings& t) {
     write_json([&](std::string_view piece) {
       if (a.flag("--json")) print(piece);
       if (to_json_file) file->stream().write(piece.data(), static_cast<std::streamsize>(piece.size()));
-    }, d, m, hot, top, max_chain);
+    }, d, run_stacks{stack_text::abbreviator(d.tree()), stack_text::abbreviator(old_p.tree()),
+                     stack_text::abbreviator(new_p.tree())}, m, hot, top, max_chain);
   if (file && !to_json_file)
     file->stream() << (chart == "ring" ? ring_of(d, new_p, m, new_path, html)
                                        : blueprint::to_svg(d, m.name, m.calls, shown_contexts(d, top), old_path, new_path));

@@ -1,10 +1,10 @@
 // ccrc search: the calling contexts whose method name and metrics match a query.
 #include "command.hpp"
+#include "stack_text.hpp"
 
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/search.hpp>
 #include <ccrc/io/number.hpp>
-#include <ccrc/tree/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -67,6 +67,7 @@ int run(const cli::args& a, cli::timings& t) {
   methods.erase(std::unique(methods.begin(), methods.end()), methods.end());
 
   t.phase("output");
+  stack_text::abbreviator stacks(tree);  // listed paths stay short whatever the depth
   if (a.flag("--json")) {
     cli::json j;
     j.begin_object()
@@ -83,7 +84,7 @@ int run(const cli::args& a, cli::timings& t) {
     for (const auto& name : methods) j.value(name);
     j.end_array().key("contexts").begin_array();
     for (ccrc::node_id n : listed) {
-      j.begin_object().field("path", ccrc::path_string(tree, n)).field("method", tree.name(n)).key("self").begin_object();
+      j.begin_object().field("path", stacks.path(n)).field("method", tree.name(n)).key("self").begin_object();
       for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), p.column(i)[n]);
       j.end_object().key("aggregated").begin_object();
       for (std::size_t i = 0; i < p.metric_count(); ++i) j.field(p.metric_name(i), ag[i][n]);
@@ -99,7 +100,7 @@ int run(const cli::args& a, cli::timings& t) {
     char cols[64];
     std::snprintf(cols, sizeof cols, "%12s%12s  ", cli::format_value(ag[m][n]).c_str(),
                   cli::format_value(p.column(m)[n]).c_str());
-    out += cols + ccrc::path_string(tree, n) + "\n";
+    out += cols + stacks.path(n) + "\n";
   }
   if (listed.size() < r.nodes.size()) out += "  ... " + std::to_string(r.nodes.size() - listed.size()) + " more\n";
   char pct[32];

@@ -38,8 +38,9 @@ TEST_CASE("ccrc diff --json on the XML example: parse moved below parse_proxy, b
   // build(InputSource): 100 % of both runs, H = 0 although its time doubled; same path in both.
   json b = context(j, build);
   b.erase("path");
-  CHECK(b == json::parse(R"({"status": "unchanged", "old": 942, "new": 1905, "old_share": 1, "new_share": 1,
-      "height": 0, "width": 0, "old_calls": 1, "new_calls": 1, "modified": true})"));
+  CHECK(b == json::parse(R"j({"parent": 2, "method": "SAXBuilder.build(InputSource)", "status": "unchanged", "old": 942,
+      "new": 1905, "old_share": 1, "new_share": 1, "height": 0, "width": 0, "old_calls": 1, "new_calls": 1,
+      "modified": true})j"));
 
   const json& parse = context(j, proxy + ";AbstractSAXParser.parse(InputSource)");
   CHECK(parse["status"] == "faster");
@@ -48,6 +49,8 @@ TEST_CASE("ccrc diff --json on the XML example: parse moved below parse_proxy, b
   CHECK(parse["height"].get<double>() == doctest::Approx(385.0 / 1905 - 495.0 / 942));
   CHECK(parse["old_path"] == build + ";AbstractSAXParser.parse(InputSource)");  // its path in the first run
   CHECK_FALSE(parse.contains("new_path"));
+  CHECK(parse["method"] == "AbstractSAXParser.parse(InputSource)");
+  CHECK(j["contexts"][parse["parent"].get<std::size_t>()]["path"] == proxy);  // its caller, by index
 
   const json& nm = context(j, proxy + ";SAXBuilder.new_method()");
   CHECK(nm["status"] == "new");

@@ -5,6 +5,7 @@
 #include "svg.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <string>
@@ -168,4 +169,36 @@ TEST_CASE("ccrc diff chain chain -o d.svg on a 20,000-frame chain completes with
   CHECK(svg.size() > 0);
   CHECK(svg.size() < 600 * std::size_t{depth});
   if (have_xmllint()) CHECK(xmllint(out) == 0);
+}
+
+TEST_CASE("ccrc search and diff --json on a 20,000-frame chain: paths abbreviated, callers by index, size linear") {
+  constexpr int depth = 20000;
+  std::string in = test::write_temp("search-chain.folded", chain_folded(depth));
+  // By hand: 20,000 - 3 - 6 = 19,991 frames left out of the deepest context's path.
+  const std::string deepest = "f0;f1;f2;\xe2\x80\xa6 19991 frames \xe2\x80\xa6;f19994;f19995;f19996;f19997;f19998;f19999";
+
+  auto r = test::run_tool("search '" + in + "' =f19999 --json");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  nlohmann::json s = nlohmann::json::parse(r.out);
+  REQUIRE(s["contexts"].size() == 1);
+  CHECK(s["contexts"][0]["path"] == deepest);
+  // Every context matches 'f': 20,000 lines of text, each short.
+  r = test::run_tool("search '" + in + "' f");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find(deepest + "\n") != std::string::npos);
+  CHECK(r.out.size() < 200 * std::size_t{depth});
+
+  r = test::run_tool("diff '" + in + "' '" + in + "' --json");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.size() < 600 * std::size_t{depth});
+  nlohmann::json d = nlohmann::json::parse(r.out);
+  const nlohmann::json& contexts = d["contexts"];
+  REQUIRE(contexts.size() == depth);
+  CHECK(contexts[0]["parent"].is_null());
+  bool chained = true;
+  for (std::size_t k = 1; k < contexts.size(); ++k) chained = chained && contexts[k]["parent"] == k - 1;
+  CHECK(chained);
+  CHECK(contexts[depth - 1]["method"] == "f19999");
+  CHECK(contexts[depth - 1]["path"] == deepest);
+  CHECK(d["top"].size() > 0);
 }
