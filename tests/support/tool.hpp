@@ -1,11 +1,13 @@
 // Running the ccrc tool as a user would, for the command-line tests.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +45,41 @@ inline run_result run_tool(const std::string& args) {
   }
   r.err = read_file(err_file);
   std::filesystem::remove(err_file);
+  return r;
+}
+
+struct measured_run {
+  int status;                ///< exit status (-1 if killed by a signal)
+  std::uintmax_t out_bytes;  ///< bytes written to stdout
+  long peak_kb;              ///< the process's peak resident memory (ru_maxrss), KB
+  std::string err;           ///< stderr
+};
+
+/// Runs `ccrc ARGS` with its stack limited to `stack_kb` (deep recursion crashes it) and
+/// measures its peak memory and the size of its stdout, which goes to a file, not to memory.
+inline measured_run run_tool_measured(const std::string& args, rlim_t stack_kb) {
+  std::filesystem::create_directories(CCRC_TEST_TMP);
+  std::string base = std::string(CCRC_TEST_TMP) + "/measured-" + std::to_string(getpid());
+  std::string command = std::string("exec '") + CCRC_TOOL + "' " + args + " >'" + base + ".out' 2>'" + base + ".err'";
+  measured_run r{-1, 0, 0, {}};
+  pid_t child = fork();
+  if (child == 0) {
+    rlimit stack{stack_kb * 1024, stack_kb * 1024};
+    setrlimit(RLIMIT_STACK, &stack);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int raw = 0;
+  rusage usage{};
+  if (child > 0 && wait4(child, &raw, 0, &usage) == child) {
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.peak_kb = usage.ru_maxrss;
+  }
+  std::error_code ec;
+  r.out_bytes = std::filesystem::file_size(base + ".out", ec);
+  r.err = read_file(base + ".err");
+  std::filesystem::remove(base + ".out", ec);
+  std::filesystem::remove(base + ".err", ec);
   return r;
 }
 

@@ -1,0 +1,90 @@
+// The limits docs/limits.md states, command by command (issue 15): no recursion as deep as
+// the input (every command runs in a 1 MB stack on a 100,000-frame chain), and memory and
+// output linear in the contexts (a chain and a fan-out of 100,000 contexts; a quadratic
+// would need 10^10 bytes).
+#include "support/tool.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Under the sanitizers memory is the sanitizer's (shadow, quarantine): only the stack and the
+// output are checked there.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+#else
+constexpr bool sanitized = false;
+#endif
+
+constexpr int contexts = 100'000;
+constexpr rlim_t stack_kb = 1024;
+// docs/limits.md: at most 64 MB plus 2 KB per context for every command, and at most 1 KB of
+// output per context (the largest measured: 1.3 KB and 0.5 KB, callgraph --json and the
+// blueprint of a chain).
+constexpr long base_kb = 64 * 1024;
+constexpr long kb_per_context = 2;
+constexpr std::uintmax_t output_per_context = 1024;
+
+// A chain of one-letter frames a;b;a;b... (two input bytes per context, the densest input).
+std::string chain() {
+  std::string line;
+  for (int i = 0; i < contexts; ++i) line += i ? (i % 2 ? ";b" : ";a") : "a";
+  return line + " 1\n";
+}
+
+// main and its `contexts - 1` callees f1, f2, ...
+std::string fan_out() {
+  std::string text;
+  for (int i = 1; i < contexts; ++i) text += "main;f" + std::to_string(i) + " 1\n";
+  return text;
+}
+
+void every_command_within_limits(const std::string& in) {
+  std::string out = std::string(CCRC_TEST_TMP) + "/limits-" + std::to_string(getpid());
+  const std::vector<std::string> commands = {
+      "stats IN",     "stats IN --json",          "flat IN",           "flat IN --json",
+      "search IN a",  "search IN 're:[ab]*b' --json", "callgraph IN",      "callgraph IN --json",
+      "render IN -o OUT.svg", "render IN -o OUT.html", "render IN -o OUT.json",
+      "diff IN IN",   "diff IN IN --json",         "diff IN IN -o OUT.svg", "diff IN IN --chart ring -o OUT.svg",
+      "convert IN OUT.cct", "convert OUT.cct OUT.cctb", "convert OUT.cctb OUT.folded"};
+  for (std::string c : commands) {
+    for (std::size_t p; (p = c.find("IN")) != std::string::npos;) c.replace(p, 2, "'" + in + "'");
+    for (std::size_t p; (p = c.find("OUT")) != std::string::npos;) c.replace(p, 3, "'" + out + "'");
+    CAPTURE(c);
+    test::measured_run r = test::run_tool_measured(c, stack_kb);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    std::uintmax_t written = r.out_bytes;
+    for (const char* ext : {".svg", ".html", ".json"}) {
+      std::error_code ec;
+      written += std::filesystem::file_size(out + ext, ec) * !ec;
+      std::filesystem::remove(out + ext, ec);
+    }
+    CHECK(written <= output_per_context * contexts);
+    if (!sanitized) CHECK(r.peak_kb <= base_kb + kb_per_context * contexts);
+  }
+  for (const char* ext : {".cct", ".cctb", ".folded"}) std::filesystem::remove(out + ext);
+}
+
+}  // namespace
+
+TEST_CASE("limits: every command on a 100,000-frame chain, in a 1 MB stack, memory and output linear") {
+  std::string in = test::write_temp("limits-chain.folded", chain());
+  every_command_within_limits(in);
+  std::filesystem::remove(in);
+}
+
+TEST_CASE("limits: every command on a 100,000-callee fan-out, in a 1 MB stack, memory and output linear") {
+  std::string in = test::write_temp("limits-fan-out.folded", fan_out());
+  every_command_within_limits(in);
+  std::filesystem::remove(in);
+}
