@@ -49,10 +49,11 @@ void json_call(cli::json& j, const report& r, const ccrc::call_entry<double>& c,
   j.end_object();
 }
 
-std::string json_output(const report& r, const std::vector<ccrc::function_entry<double>>& functions,
-                        std::string_view metric_name) {
+// Streamed to stdout as it is made: one entry per function and per call, so the whole document
+// of a large graph never sits in memory.
+void print_json(const report& r, const std::vector<ccrc::function_entry<double>>& functions, std::string_view metric_name) {
   const graph& g = r.g;
-  cli::json j;
+  cli::json j([](std::string_view piece) { print(piece); });
   j.begin_object().field("metric", metric_name).field("total", g.tree_total(r.metric)).key("functions").begin_array();
   for (const auto& e : functions) {
     ccrc::method_id master = g.edge(r.masters[e.function]).caller;
@@ -85,7 +86,8 @@ std::string json_output(const report& r, const std::vector<ccrc::function_entry<
     j.end_object();
   }
   j.end_array().end_object();
-  return j.str() + "\n";
+  j.flush();
+  print("\n");
 }
 
 std::string cell(double v) { return cli::format_value(v); }
@@ -106,8 +108,8 @@ std::string percent(double p) {
 
 // ruby-prof's graph report: per function, its callers, the function with its share of the
 // total, its callees; "calls" is this call's count over the function's (or the callee's) own.
-std::string text_output(const report& r, const std::vector<ccrc::function_entry<double>>& functions,
-                        std::string_view metric_name) {
+// Printed a megabyte at a time.
+void print_text(const report& r, const std::vector<ccrc::function_entry<double>>& functions, std::string_view metric_name) {
   const graph& g = r.g;
   auto count = [&](ccrc::edge_id e, ccrc::method_id of) {
     if (r.calls) return cell(g.edge_self(e, *r.calls)) + "/" + cell(g.self(of, *r.calls));
@@ -130,9 +132,13 @@ std::string text_output(const report& r, const std::vector<ccrc::function_entry<
     for (const auto& c : ccrc::callees(g, e.function, r.metric))
       out += row("", "", c.total, c.self, count(c.edge, c.function), ' ', "    ", g.name(c.function));
     out += rule + "\n";
+    if (out.size() >= (std::size_t{1} << 20)) {
+      print(out);
+      out.clear();
+    }
   }
   out += "* the caller whose node is the function's master in the display tree; a top-level function is its own.\n";
-  return out;
+  print(out);
 }
 
 int run(const cli::args& a, cli::timings& t) {
@@ -145,7 +151,8 @@ int run(const cli::args& a, cli::timings& t) {
   report r{g, metric, p.find_metric("calls"), ccrc::master_calls(g, metric)};
   t.phase("output");
   auto functions = selected(r, a);
-  print(a.flag("--json") ? json_output(r, functions, p.metric_name(metric)) : text_output(r, functions, p.metric_name(metric)));
+  if (a.flag("--json")) print_json(r, functions, p.metric_name(metric));
+  else print_text(r, functions, p.metric_name(metric));
   return 0;
 }
 

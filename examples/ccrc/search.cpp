@@ -69,7 +69,7 @@ int run(const cli::args& a, cli::timings& t) {
   t.phase("output");
   stack_text::abbreviator stacks(tree);  // listed paths stay short whatever the depth
   if (a.flag("--json")) {
-    cli::json j;
+    cli::json j([](std::string_view piece) { print(piece); });  // streamed: one context at a time
     j.begin_object()
         .field("query", q.name.text)
         .field("part", part_name(q.name.part))
@@ -91,7 +91,8 @@ int run(const cli::args& a, cli::timings& t) {
       j.end_object().end_object();
     }
     j.end_array().end_object();
-    print(j.str() + "\n");
+    j.flush();
+    print("\n");
     return 0;
   }
   std::string metric(p.metric_name(m));
@@ -101,6 +102,10 @@ int run(const cli::args& a, cli::timings& t) {
     std::snprintf(cols, sizeof cols, "%12s%12s  ", cli::format_value(ag[m][n]).c_str(),
                   cli::format_value(p.column(m)[n]).c_str());
     out += cols + stacks.path(n) + "\n";
+    if (out.size() >= (std::size_t{1} << 20)) {
+      print(out);
+      out.clear();
+    }
   }
   if (listed.size() < r.nodes.size()) out += "  ... " + std::to_string(r.nodes.size() - listed.size()) + " more\n";
   char pct[32];

@@ -2,6 +2,7 @@
 // the input (every command runs in a 1 MB stack on a 100,000-frame chain), and memory and
 // output linear in the contexts (a chain and a fan-out of 100,000 contexts; a quadratic
 // would need 10^10 bytes).
+#include "support/sanitized.hpp"
 #include "support/tool.hpp"
 
 #include <doctest/doctest.h>
@@ -12,25 +13,13 @@
 
 namespace {
 
-// Under the sanitizers memory is the sanitizer's (shadow, quarantine): only the stack and the
-// output are checked there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
-#else
-constexpr bool sanitized = false;
-#endif
+using test::sanitized;
 
 constexpr int contexts = 100'000;
 constexpr rlim_t stack_kb = 1024;
 // docs/limits.md: at most 64 MB plus 2 KB per context for every command, and at most 1 KB of
-// output per context (the largest measured: 1.3 KB and 0.5 KB, callgraph --json and the
-// blueprint of a chain).
+// output per context (the largest measured: 0.9 KB of memory and 0.5 KB of output per
+// context, both by the blueprint of a chain).
 constexpr long base_kb = 64 * 1024;
 constexpr long kb_per_context = 2;
 constexpr std::uintmax_t output_per_context = 1024;

@@ -43,4 +43,13 @@ inline bool same_total(sum a, sum b) {
   return std::fabs(a.value - b.value) <= 1e-9 * std::max(a.magnitude, b.magnitude);
 }
 
+/// What a reader read survives its writer and its reader again: the same metrics with the
+/// same totals and, where the format keeps every context (not folded: a context whose
+/// subtree holds no value has no line), as many contexts.
+inline void check_round_trip(const ccrc::profile& read, const ccrc::profile& again, bool every_context) {
+  check(again.metric_names() == read.metric_names());
+  if (every_context) check(again.tree().size() == read.tree().size());
+  for (std::size_t m = 0; m < read.metric_count(); ++m) check(same_total(total(read, m), total(again, m)));
+}
+
 }  // namespace fuzz

@@ -1,6 +1,7 @@
 #include <ccrc/generate/dacapo.hpp>
 
 #include "support/equal.hpp"
+#include "support/sanitized.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,19 +12,7 @@
 
 namespace {
 
-// Under the sanitizers the big profiles take minutes: there, their test cases are skipped, so
-// that doctest reports them as skipped instead of passing them with nothing checked.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
-#else
-constexpr bool sanitized = false;
-#endif
+using test::sanitized;
 
 constexpr bool too_big(std::string_view name) {
   const ccrc::dacapo_benchmark* b = ccrc::find_dacapo(name);
