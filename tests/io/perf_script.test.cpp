@@ -4,9 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -245,4 +247,18 @@ TEST_CASE("perf script: told from folded stacks by content and by name") {
   CHECK(total(ccrc::read_profile(spin_path), "samples") == 148);
   std::istringstream folded("main;f 42\n");
   CHECK(ccrc::read_profile(folded).metric_names() == std::vector<std::string>{"samples"});
+}
+
+TEST_CASE("perf script: a recording without -g is not told by content, but is read when named .perf") {
+  // Without call chains perf prints the ip on the header line and no frame lines.
+  const std::string text = "a.out 7 1.0: 5 cycles:  4005d0 main+0x8 (/a.out)\na.out 7 2.0: 6 cycles:  4005d4 main+0xc (/a.out)\n";
+  CHECK(ccrc::detect_format(text) == ccrc::profile_format::folded);
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("ccrc-perf-" + std::to_string(::getpid()) + ".perf");
+  std::ofstream(path, std::ios::binary) << text;
+  ccrc::profile p = ccrc::read_profile(path);
+  std::filesystem::remove(path);
+  // Each sample counts on its thread frame alone.
+  CHECK(p.size() == 2);
+  CHECK(at(p, "samples", "a.out 7") == 2);
+  CHECK(at(p, "period", "a.out 7") == 11);
 }
