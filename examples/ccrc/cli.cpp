@@ -124,8 +124,12 @@ ccrc::profile load_profile(const std::string& path, timings& t) {
 }
 
 void check_output_path(const std::string& path) {
-  if (path != "-" && !ccrc::format_of_extension(path))
-    throw usage_error("cannot tell the format of '" + path + "': name it .cct, .cctb or .folded");
+  if (path == "-") return;
+  auto f = ccrc::format_of_extension(path);
+  if (!f) throw usage_error("cannot tell the format of '" + path + "': name it .cct, .cctb or .folded");
+  // perf script text is read, never written: saying so beats a folded file named .perf.
+  if (*f == ccrc::profile_format::perf_script)
+    throw usage_error("cannot write perf script text to '" + path + "': name it .cct, .cctb or .folded");
 }
 
 namespace {

@@ -23,7 +23,8 @@ const command convert_command{
     "Reads IN (any format ccrc reads: by extension, else by content) and writes OUT in the\n"
     "format its extension names: .cctb (binary), .cct (text), .folded, .collapsed or .txt\n"
     "(folded stacks). '-' reads stdin, or writes folded stacks to stdout. Node ids, metrics\n"
-    "and call sites survive .cct and .cctb; folded stacks keep the contexts and metrics only.\n",
+    "and call sites survive .cct and .cctb; folded stacks keep the contexts and metrics only.\n"
+    "perf script text (.perf) is read, not written.\n",
     {{}, {}},
     run,
 };

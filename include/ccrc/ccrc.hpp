@@ -40,6 +40,7 @@
 #include <ccrc/graph/display_tree.hpp>
 
 #include <ccrc/io/folded.hpp>
+#include <ccrc/io/perf_script.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/number.hpp>

@@ -6,6 +6,7 @@
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
+#include <ccrc/io/perf_script.hpp>
 #include <ccrc/tree/profile.hpp>
 
 #include <cstddef>
@@ -23,32 +24,41 @@ enum class profile_format {
   folded,  ///< folded stacks, "main;f;g 42" (read_folded)
   cct,     ///< the .cct text format (read_cct)
   cctb,    ///< the .cctb binary format (read_cctb)
+  perf_script,  ///< the text of `perf script` (read_perf_script)
 };
 
-/// How many bytes from the start of a profile detect_format looks at.
-inline constexpr std::size_t format_detection_bytes = 16;
+/// How many bytes from the start of a profile detect_format looks at: enough for the first
+/// sample of a `perf script` file after a few comment lines (its `--header` block is told by
+/// its first line).
+inline constexpr std::size_t format_detection_bytes = 4096;
 
 /// The format of a profile that starts with `first_bytes` (its first format_detection_bytes
 /// bytes, or all of it if shorter): .cctb if it starts with the byte 0x89 and "CCT" (so a
 /// damaged .cctb header is reported by the .cctb reader rather than misread as text), .cct if
-/// it starts with "ccrc-cct ", folded stacks otherwise. O(1).
+/// it starts with "ccrc-cct ", `perf script` text if it starts with the `perf script --header`
+/// block or, after '#' lines, with a sample header line followed by an indented frame line
+/// (detail::looks_like_perf_script), folded stacks otherwise. O(length of first_bytes).
 ///
 ///     ccrc::detect_format("ccrc-cct 1\n");  // profile_format::cct
 ///     ccrc::detect_format("main;f 42\n");   // profile_format::folded
+///     ccrc::detect_format("a.out 7 1.5: cycles:\n\t4005d0 main+0x8 (a.out)\n");  // perf_script
 [[nodiscard]] constexpr profile_format detect_format(std::string_view first_bytes) noexcept {
   if (first_bytes.size() >= 4 && static_cast<unsigned char>(first_bytes[0]) == 0x89 && first_bytes.substr(1, 3) == "CCT")
     return profile_format::cctb;
   if (first_bytes.substr(0, 9) == "ccrc-cct ") return profile_format::cct;
+  if (detail::looks_like_perf_script(first_bytes)) return profile_format::perf_script;
   return profile_format::folded;
 }
 
-/// The format a file name's extension names: .cct, .cctb, or folded stacks for .folded,
-/// .collapsed and .txt; nullopt for any other extension (read_profile then detects the
-/// format from the content; a writer has no format to choose). O(length of the name).
+/// The format a file name's extension names: .cct, .cctb, `perf script` text for .perf and
+/// .perf-script, or folded stacks for .folded, .collapsed and .txt; nullopt for any other
+/// extension (read_profile then detects the format from the content; a writer has no format
+/// to choose). O(length of the name).
 [[nodiscard]] inline std::optional<profile_format> format_of_extension(const std::filesystem::path& path) {
   std::filesystem::path ext = path.extension();
   if (ext == ".cct") return profile_format::cct;
   if (ext == ".cctb") return profile_format::cctb;
+  if (ext == ".perf" || ext == ".perf-script") return profile_format::perf_script;
   if (ext == ".folded" || ext == ".collapsed" || ext == ".txt") return profile_format::folded;
   return std::nullopt;
 }
@@ -84,16 +94,19 @@ profile read_detected(profile_format format, std::string_view start, Read&& read
   }
   prefixed_source<Read&> source{{start}, read};
   if (format == profile_format::cct) return read_cct_from(source);
+  if (format == profile_format::perf_script) return read_perf_script_from(source, {});
   return read_folded_from(source, {});
 }
 
 }  // namespace detail
 
-/// Reads a profile from a file in any format ccrc reads. The rule: a file named `.cct` or
-/// `.cctb` must be in that format (anything else in it is a ccrc::parse_error, as from
-/// read_cct_file or read_cctb_file, never a guess); any other file's format is detected from
-/// its content (detect_format), so a .cctb or .cct file may have any other name and a folded
-/// file any name but those two. The file is opened once, so a pipe (/dev/stdin, <(...))
+/// Reads a profile from a file in any format ccrc reads. The rule: a file named `.cct`,
+/// `.cctb`, `.perf` or `.perf-script` must be in that format (anything else in it is a
+/// ccrc::parse_error, as from read_cct_file, read_cctb_file or read_perf_script_file, never a
+/// guess; so a `perf script` of a recording without -g, which detection does not recognise,
+/// is read by naming it .perf); any other file's format is detected from its content
+/// (detect_format), so a .cctb, .cct or perf file may have any other name and a folded file
+/// any name but those. The file is opened once, so a pipe (/dev/stdin, <(...))
 /// reads whole. Throws ccrc::error if the file cannot be opened and ccrc::parse_error for
 /// malformed content (what() names the line; the path is the caller's to add). O(bytes).
 ///
@@ -102,6 +115,7 @@ profile read_detected(profile_format format, std::string_view start, Read&& read
   std::optional<profile_format> named = format_of_extension(path);
   if (named == profile_format::cctb) return read_cctb_file(path);
   if (named == profile_format::cct) return read_cct_file(path);
+  if (named == profile_format::perf_script) return read_perf_script_file(path);
   auto file = detail::open_for_reading(path);
   detail::file_source source{file.get()};
   char start[format_detection_bytes];

@@ -1,0 +1,42 @@
+// libFuzzer harness: ccrc::read_perf_script and the perf script detection on arbitrary bytes.
+// A ccrc::error is the expected answer to bad input; anything else (a crash, a sanitizer
+// report, another exception) is a finding. Every sample counts once, so the samples total is
+// a whole number no larger than the input's line count; what it reads must survive
+// write_folded and read_folded with the same metrics and totals (or be refused by the writer,
+// for a name folded stacks cannot hold).
+#include "fuzz.hpp"
+
+#include <ccrc/error.hpp>
+#include <ccrc/io/folded.hpp>
+#include <ccrc/io/perf_script.hpp>
+#include <ccrc/io/read_profile.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text = fuzz::text_of(data, size);
+  static_cast<void>(ccrc::detect_format(text.substr(0, ccrc::format_detection_bytes)));
+  ccrc::profile p;
+  try {
+    p = ccrc::read_perf_script(text, {.max_line_bytes = 4096});
+  } catch (const ccrc::error&) {
+    return 0;
+  }
+  double samples = 0;
+  for (double v : p.column("samples")) samples += v;
+  fuzz::check(samples == std::floor(samples));
+  fuzz::check(samples <= static_cast<double>(std::count(text.begin(), text.end(), '\n') + 1));
+  std::ostringstream out;
+  try {
+    ccrc::write_folded(out, p);
+  } catch (const ccrc::error&) {
+    return 0;
+  }
+  ccrc::profile q = ccrc::read_folded(out.str());
+  fuzz::check(q.metric_names() == p.metric_names());
+  for (std::size_t m = 0; m < p.metric_count(); ++m) fuzz::check(fuzz::same_total(fuzz::total(p, m), fuzz::total(q, m)));
+  return 0;
+}
