@@ -18,6 +18,28 @@
 
 namespace ccrc {
 
+namespace detail {
+
+// Shared by call_tree and the trees with metric columns (columns_base), whose
+// find_or_add_child also grows the columns.
+template <class Tree>
+node_id try_find_or_add_child(Tree& t, node_id parent, frame_id f) noexcept {
+  try {
+    return t.find_or_add_child(parent, f);
+  } catch (...) {
+    return null_node;
+  }
+}
+
+template <class Tree>
+node_id add_path(Tree& t, std::span<const frame_id> frames) {
+  node_id n = root_node;
+  for (frame_id f : frames) n = t.find_or_add_child(n, f);
+  return n;
+}
+
+}  // namespace detail
+
 /// The structure of a calling context tree, without metrics: node 0 is the root (frame
 /// root_frame, not a calling context itself), every other node has a parent with a smaller id
 /// and a frame that is unique among its siblings. Stored as parallel arrays of 4-byte ids
@@ -100,19 +122,11 @@ class call_tree {
   /// find_or_add_child that reports failure (allocation, capacity) as null_node instead of
   /// throwing: for the profiling hot path.
   node_id try_find_or_add_child(node_id parent, frame_id f) noexcept {
-    try {
-      return find_or_add_child(parent, f);
-    } catch (...) {
-      return null_node;
-    }
+    return detail::try_find_or_add_child(*this, parent, f);
   }
 
   /// The node reached from the root by `frames` (outermost first), created as needed.
-  node_id add_path(std::span<const frame_id> frames) {
-    node_id n = root_node;
-    for (frame_id f : frames) n = find_or_add_child(n, f);
-    return n;
-  }
+  node_id add_path(std::span<const frame_id> frames) { return detail::add_path(*this, frames); }
 
   /// The node reached from the root by `frames`, or null_node if it does not exist.
   [[nodiscard]] node_id find_path(std::span<const frame_id> frames) const noexcept {

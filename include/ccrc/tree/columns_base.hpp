@@ -40,19 +40,11 @@ class columns_base {
 
   /// find_or_add_child reporting failure as null_node: for the profiling hot path.
   node_id try_find_or_add_child(node_id parent, frame_id f) noexcept {
-    try {
-      return find_or_add_child(parent, f);
-    } catch (...) {
-      return null_node;
-    }
+    return detail::try_find_or_add_child(*this, parent, f);
   }
 
   /// The node reached from the root by `frames`, created as needed (metrics untouched).
-  node_id add_path(std::span<const frame_id> frames) {
-    node_id n = root_node;
-    for (frame_id f : frames) n = find_or_add_child(n, f);
-    return n;
-  }
+  node_id add_path(std::span<const frame_id> frames) { return detail::add_path(*this, frames); }
 
   /// Reserves room for `nodes` nodes in the structure and every column.
   void reserve(std::size_t nodes) {
