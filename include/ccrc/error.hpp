@@ -12,7 +12,8 @@ struct error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Malformed input. what() reads "line N: reason" so a user can find the line.
+/// Malformed input. what() reads "line N: reason" so a user can find the line, or "byte N:
+/// reason" for a format read by position rather than by line (JSON, protocol buffers).
 class parse_error : public error {
  public:
   parse_error(std::uint64_t line, const std::string& reason)
@@ -20,11 +21,22 @@ class parse_error : public error {
   /// Malformed input of a format without lines (a binary file): what() is the reason alone.
   explicit parse_error(const std::string& reason) : error(reason), line_(0) {}
 
+  /// Malformed input at 0-based byte `offset`: what() reads "byte N: reason".
+  [[nodiscard]] static parse_error at_byte(std::uint64_t offset, const std::string& reason) {
+    parse_error e("byte " + std::to_string(offset) + ": " + reason);
+    e.byte_ = offset;
+    return e;
+  }
+
   /// 1-based line of the input where the problem was found (0: not tied to a line).
   [[nodiscard]] std::uint64_t line() const noexcept { return line_; }
+  /// 0-based byte offset where the problem was found, for at_byte errors (else no_byte).
+  [[nodiscard]] std::uint64_t byte() const noexcept { return byte_; }
+  static constexpr std::uint64_t no_byte = ~std::uint64_t{0};
 
  private:
   std::uint64_t line_;
+  std::uint64_t byte_ = no_byte;
 };
 
 /// A tree would exceed the 2^32 - 1 ids a node_id can name.

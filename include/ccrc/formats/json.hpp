@@ -1,0 +1,77 @@
+// ccrc - what the JSON readers share: the document in padded memory, errors at a byte offset.
+#pragma once
+
+#include <ccrc/error.hpp>
+
+#include <simdjson.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ccrc::formats {
+
+/// A JSON document in memory with the simdjson::SIMDJSON_PADDING bytes simdjson reads past its end, so
+/// that the readers parse it in place (On-Demand: no DOM, the tree is built as the text is
+/// walked). Filled by a `read` callable; the memory is the document plus the padding.
+class json_text {
+ public:
+  json_text() = default;
+  /// Takes `bytes` already read (the start used to detect the format), then the rest of `read`.
+  template <class Read>
+  json_text(std::string_view start, Read&& read) : text_(start) {
+    for (;;) {
+      if (text_.capacity() - text_.size() < chunk + simdjson::SIMDJSON_PADDING) text_.reserve(2 * text_.capacity() + chunk);
+      std::size_t old = text_.size();
+      text_.resize(old + chunk);
+      std::size_t got = read(text_.data() + old, chunk);
+      text_.resize(old + got);
+      if (got == 0) break;
+    }
+    text_.reserve(text_.size() + simdjson::SIMDJSON_PADDING);
+  }
+  /// A copy of `bytes`, padded.
+  explicit json_text(std::string_view bytes) : json_text(bytes, [](char*, std::size_t) { return std::size_t{0}; }) {}
+
+  [[nodiscard]] simdjson::padded_string_view view() const noexcept {
+    return simdjson::padded_string_view(text_.data(), text_.size(), text_.capacity());
+  }
+  [[nodiscard]] std::string_view bytes() const noexcept { return text_; }
+
+ private:
+  static constexpr std::size_t chunk = std::size_t{1} << 20;
+  std::string text_;
+};
+
+namespace detail {
+
+/// The 0-based offset of `at` in `json`, clamped to its size (simdjson points past the end
+/// for an unexpected end of the document).
+[[nodiscard]] inline std::uint64_t offset_in(simdjson::padded_string_view json, const char* at) noexcept {
+  if (at < json.data()) return 0;
+  auto offset = static_cast<std::uint64_t>(at - json.data());
+  return offset < json.size() ? offset : json.size();
+}
+
+/// Throws parse_error::at_byte at the document's current position: "byte N: <what>
+/// (<simdjson's reason>)".
+[[noreturn]] inline void json_fail(simdjson::ondemand::document& doc, simdjson::padded_string_view json,
+                                   const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
+  const char* at = nullptr;
+  if (doc.current_location().get(at) != simdjson::SUCCESS) at = json.data() + json.size();
+  std::string reason = what;
+  if (code != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(code) + ")";
+  throw parse_error::at_byte(offset_in(json, at), reason);
+}
+
+/// The first byte of a JSON text that is not white space, or '\0' for none.
+[[nodiscard]] constexpr char first_json_byte(std::string_view bytes) noexcept {
+  for (char c : bytes)
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return c;
+  return '\0';
+}
+
+}  // namespace detail
+
+}  // namespace ccrc::formats
