@@ -143,7 +143,7 @@ void print_text(const report& r, const std::vector<ccrc::function_entry<double>>
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
-  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
+  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t, a);
   std::size_t metric = cli::metric_index(p, a);
   t.phase("call_graph");
   graph g(p);
@@ -183,6 +183,6 @@ const command callgraph_command{
     "                   [, \"calls\": N]}, ...], \"callees\": [...]}, ...],\n"
     "                   \"edges\": [{\"caller\": \"...\", \"callee\": \"...\", \"self\": X, \"total\": X,\n"
     "                   \"contexts\": N [, \"calls\": N]}, ...]}\n",
-    {{"--metric", "--top", "--function"}, {"--json"}},
+    {{"--profile", "--metric", "--top", "--function"}, {"--json"}},
     run,
 };

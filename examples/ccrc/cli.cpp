@@ -4,6 +4,7 @@
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
 #include <ccrc/io/number.hpp>
+#include <ccrc/formats/read_profile.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
@@ -104,15 +105,16 @@ std::string timings::json() const {
   return j.str();
 }
 
-ccrc::profile load_profile(const std::string& path, timings& t) {
+ccrc::formats::read_result load(const std::string& path, timings& t, const args& a) {
   t.phase("read");
+  ccrc::formats::read_options options{a.value("--profile").value_or("")};
   try {
-    if (path != "-") return ccrc::read_profile(std::filesystem::path(path));
+    if (path != "-") return ccrc::formats::read_profile(std::filesystem::path(path), options);
     errno = 0;
-    ccrc::profile p = ccrc::read_profile(std::cin);
+    ccrc::formats::read_result r = ccrc::formats::read_profile(std::cin, options);
     // std::cin reports a failed read (stdin a directory, an I/O error) as the end of the input.
     if (std::ferror(stdin)) throw ccrc::error(std::string("read error: ") + (errno ? std::strerror(errno) : "?"));
-    return p;
+    return r;
   } catch (const ccrc::parse_error& e) {
     throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
   } catch (const ccrc::error& e) {
@@ -121,6 +123,10 @@ ccrc::profile load_profile(const std::string& path, timings& t) {
     if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
     throw ccrc::error("<stdin>: " + what);
   }
+}
+
+ccrc::profile load_profile(const std::string& path, timings& t, const args& a) {
+  return std::move(load(path, t, a).profile);
 }
 
 void check_output_path(const std::string& path) {

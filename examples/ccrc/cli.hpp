@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ccrc/algorithm/search.hpp>
+#include <ccrc/formats/read_profile.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -69,9 +70,13 @@ class timings {
   clock::time_point start_ = clock::now(), phase_start_ = start_;
 };
 
-/// Loads a profile with ccrc::read_profile (the format by extension and content; "-" reads
-/// stdin), an error in it prefixed with the path.
-ccrc::profile load_profile(const std::string& path, timings& t);
+/// Reads a profile with ccrc::formats::read_profile (any format, gzip or not, told by the
+/// content; "-" reads stdin), the one --profile picks if given, an error in it prefixed with
+/// the path.
+ccrc::formats::read_result load(const std::string& path, timings& t, const args& a);
+
+/// load's profile.
+ccrc::profile load_profile(const std::string& path, timings& t, const args& a);
 
 /// A file written whole or not at all: the content goes to a temporary file beside `path`
 /// (in the same directory, so that the rename stays on one file system), and commit() renames

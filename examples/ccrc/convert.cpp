@@ -8,7 +8,7 @@ int run(const cli::args& a, cli::timings& t) {
   const std::string& in = a.positional(0, "IN");
   const std::string& out = a.positional(1, "OUT");
   cli::check_output_path(out);
-  ccrc::profile p = cli::load_profile(in, t);
+  ccrc::profile p = cli::load_profile(in, t, a);
   cli::save_profile(out, p, t);
   return 0;
 }
@@ -25,6 +25,6 @@ const command convert_command{
     "(folded stacks). '-' reads stdin, or writes folded stacks to stdout. Node ids, metrics\n"
     "and call sites survive .cct and .cctb; folded stacks keep the contexts and metrics only.\n"
     "perf script text (.perf) is read, not written.\n",
-    {{}, {}},
+    {{"--profile"}, {}},
     run,
 };

@@ -251,8 +251,8 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<std::string> modified;
   if (auto file = a.value("--modified")) modified = read_modified(*file);
 
-  ccrc::profile old_p = cli::load_profile(old_path, t);
-  ccrc::profile new_p = cli::load_profile(new_path, t);
+  ccrc::profile old_p = cli::load_profile(old_path, t, a);
+  ccrc::profile new_p = cli::load_profile(new_path, t, a);
   metrics m = choose_metrics(old_p, new_p, a, old_path, new_path);
 
   t.phase("diff");
@@ -322,6 +322,6 @@ const command diff_command{
     "  --epsilon X     |H| below X is unchanged (default 0.0001: a hundredth of a percent)\n"
     "  --max-chain N   the longest chain of inserted or removed methods searched (default 4)\n"
     "  --top N         how many contexts of largest |H| to list and show (default 40)\n",
-    {{"-o", "--chart", "--metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
+    {{"--profile", "-o", "--chart", "--metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
     run,
 };

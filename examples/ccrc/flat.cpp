@@ -10,7 +10,7 @@ namespace {
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
-  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
+  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t, a);
   std::size_t m = cli::metric_index(p, a);
   ccrc::tree_view view = cli::view_of(p, a);
   t.phase("flat");
@@ -57,6 +57,6 @@ const command flat_command{
     "  --depth N      only N levels below the root (or below PATH)\n"
     "  --json         {\"metric\": \"...\", \"total\": X,\n"
     "                  \"methods\": [{\"name\": \"...\", \"self\": X, \"percent\": P}, ...]}\n",
-    {{"--metric", "--root", "--depth"}, {"--json"}},
+    {{"--profile", "--metric", "--root", "--depth"}, {"--json"}},
     run,
 };

@@ -73,7 +73,7 @@ int run(const cli::args& a, cli::timings& t) {
   if (r.padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
   std::tie(r.width, r.height) = size_of(a);
 
-  ccrc::profile p = cli::load_profile(input, t);
+  ccrc::profile p = cli::load_profile(input, t, a);
   r.metric = cli::metric_index(p, a);
   r.view = cli::view_of(p, a);
   if (auto text = a.value("--highlight")) r.highlight = cli::name_query_of(*text, a);
@@ -122,7 +122,7 @@ const command render_command{
     "  --order O        callees clockwise by value (default), name, or insertion order\n"
     "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
     "  --colour-by C    one colour per method (default) or per package/namespace\n",
-    {{"-o", "--output", "--mode", "--metric", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
+    {{"--profile", "-o", "--output", "--mode", "--metric", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
       "--padding", "--colour-by"},
      {"--method", "--class", "--package", "-i", "--ignore-case"}},
     run,

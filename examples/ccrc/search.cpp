@@ -41,7 +41,7 @@ const char* match_name(ccrc::name_match m) {
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(2);
-  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
+  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t, a);
   ccrc::search_query q{cli::name_query_of(a.positional(1, "QUERY"), a), parse_threshold(a, "--min-self"),
                        parse_threshold(a, "--min-total")};
   std::size_t m = cli::metric_index(p, a);
@@ -150,7 +150,7 @@ const command search_command{
     "                  \"total\": T, \"matches\": N, \"covered\": C, \"covered_percent\": P,\n"
     "                  \"methods\": [\"...\"], \"contexts\": [{\"path\": \"a;b\", \"method\": \"b\",\n"
     "                  \"self\": {\"metric\": X, ...}, \"aggregated\": {\"metric\": X, ...}}, ...]}\n",
-    {{"--min-self", "--min-total", "--metric", "--root", "--depth", "--limit"},
+    {{"--profile", "--min-self", "--min-total", "--metric", "--root", "--depth", "--limit"},
      {"--method", "--class", "--package", "--ignore-case", "-i", "--json"}},
     run,
 };

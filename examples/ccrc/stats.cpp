@@ -10,7 +10,10 @@ namespace {
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
-  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t);
+  ccrc::formats::read_result read = cli::load(a.positional(0, "PROFILE"), t, a);
+  const ccrc::profile& p = read.profile;
+  std::string format(ccrc::formats::name_of(read.detected));
+  if (read.gzip) format += ", gzip";
   ccrc::tree_view view = cli::view_of(p, a);
   t.phase("statistics");
   ccrc::tree_statistics s = ccrc::statistics(view);
@@ -39,7 +42,11 @@ int run(const cli::args& a, cli::timings& t) {
         .field("nodes", std::uint64_t{r.nodes})
         .field("max_depth", std::uint64_t{r.max_depth})
         .end_object()
-        .end_object();
+        .field("format", format)
+        .key("profiles")
+        .begin_array();
+    for (const std::string& name : read.profiles) j.value(name);
+    j.end_array().end_object();
     print(j.str() + "\n");
     return 0;
   }
@@ -48,6 +55,9 @@ int run(const cli::args& a, cli::timings& t) {
   for (std::size_t i = 0; i < totals.size(); ++i)
     out += "total " + std::string(p.metric_name(i)) + "  " + cli::format_value(totals[i]) + "\n";
   out += "without recursion: nodes " + std::to_string(r.nodes) + ", max depth " + std::to_string(r.max_depth) + "\n";
+  out += "format     " + format + "\n";
+  for (std::size_t i = 0; i < read.profiles.size(); ++i)
+    out += "profile " + std::to_string(i) + "  " + read.profiles[i] + "\n";
   print(out);
   return 0;
 }
@@ -57,19 +67,22 @@ int run(const cli::args& a, cli::timings& t) {
 const command stats_command{
     "stats",
     "calling contexts, depth, methods and totals, before and after recursion elimination",
-    "usage: ccrc stats PROFILE [--root 'a;b;c'] [--depth N] [--json]\n"
+    "usage: ccrc stats PROFILE [--profile NAME|INDEX] [--root 'a;b;c'] [--depth N] [--json]\n"
     "\n"
     "Prints the number of calling contexts (the synthetic root of a folded file is not one),\n"
     "the maximum depth (a top-level frame has depth 1), the number of distinct methods, the\n"
     "total of each metric, and the number of contexts and depth once recursion is eliminated\n"
-    "(the papers' Figure 8: no method repeats on a call path).\n"
+    "(the papers' Figure 8: no method repeats on a call path), then the file's format and,\n"
+    "for a file of several profiles (threads, processes), their names and indices.\n"
     "\n"
+    "  --profile NAME|INDEX  only that profile of a file of several\n"
     "  --root PATH  only the subtree of the calling context PATH (frames separated by ';');\n"
     "               without recursion: the subtree of the context PATH maps to\n"
     "  --depth N    only N levels below the root (or below PATH)\n"
     "  --json       one JSON document: {\"nodes\": N, \"max_depth\": D, \"methods\": U,\n"
     "               \"metrics\": [{\"name\": \"...\", \"total\": X}, ...],\n"
-    "               \"recursion_free\": {\"nodes\": N, \"max_depth\": D}}\n",
-    {{"--root", "--depth"}, {"--json"}},
+    "               \"recursion_free\": {\"nodes\": N, \"max_depth\": D},\n"
+    "               \"format\": \"...\", \"profiles\": [\"...\", ...]}\n",
+    {{"--profile", "--root", "--depth"}, {"--json"}},
     run,
 };

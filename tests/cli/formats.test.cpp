@@ -1,0 +1,77 @@
+// Every command opens any format through ccrc::formats::read_profile: gzip, several profiles in
+// one file and --profile, the format printed by stats.
+#include "support/gzip.hpp"
+#include "support/tool.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using nlohmann::json;
+
+namespace {
+
+// Two threads: "spin 10" (samples 2, period 300) and "spin 11" (samples 1, period 400).
+const std::string two_threads =
+    "spin 10 1.0: 100 cycles:\n\t4005d0 g+0x8 (a.out)\n\t4005f0 main+0x8 (a.out)\n\n"
+    "spin 10 2.0: 200 cycles:\n\t4005f0 main+0x8 (a.out)\n\n"
+    "spin 11 3.0: 400 cycles:\n\t4005d0 h+0x8 (a.out)\n\t4005f0 main+0x8 (a.out)\n\n";
+
+}  // namespace
+
+TEST_CASE("every command reads a gzip-compressed profile of any name, from a file and from stdin") {
+  std::string packed = test::write_temp("figure1.folded.gz", test::gzip(test::read_file(test::figure1_path)));
+  json plain = json::parse(test::run_tool("stats '" + test::figure1_path + "' --json").out);
+  for (std::string input : {"'" + packed + "'", "- < '" + packed + "'"}) {
+    auto r = test::run_tool("stats " + input + " --json");
+    REQUIRE(r.status == 0);
+    json j = json::parse(r.out);
+    CHECK(j["format"] == "folded stacks, gzip");
+    j["format"] = plain["format"];
+    CHECK(j == plain);
+  }
+  auto flat = test::run_tool("flat '" + packed + "' --metric bytecodes --json");
+  REQUIRE(flat.status == 0);
+  CHECK(flat.out == test::run_tool("flat '" + test::figure1_path + "' --metric bytecodes --json").out);
+  std::filesystem::remove(packed);
+}
+
+TEST_CASE("a truncated gzip file is an error naming the file and the byte, and writes nothing") {
+  std::string packed = test::gzip(test::read_file(test::figure1_path));
+  std::string cut = test::write_temp("cut.folded.gz", packed.substr(0, packed.size() / 2));
+  std::string out = test::write_temp("cut-out.folded", "KEEP\n");
+  auto r = test::run_tool("convert '" + cut + "' '" + out + "'");
+  CHECK(r.status == 1);
+  CHECK(r.err == "ccrc convert: " + cut + ": byte " + std::to_string(packed.size() / 2) +
+                     ": the gzip stream ends early (a truncated file?)\n");
+  CHECK(test::read_file(out) == "KEEP\n");
+  std::filesystem::remove(cut);
+  std::filesystem::remove(out);
+}
+
+TEST_CASE("stats lists the profiles of a file of several; --profile picks one by name or index") {
+  std::string perf = test::write_temp("two.perf", two_threads);
+  auto all = test::run_tool("stats '" + perf + "'");
+  REQUIRE(all.status == 0);
+  CHECK(all.out.find("\nformat     perf script\nprofile 0  spin 10\nprofile 1  spin 11\n") != std::string::npos);
+  json j = json::parse(test::run_tool("stats '" + perf + "' --json").out);
+  CHECK(j["profiles"] == json::array({"spin 10", "spin 11"}));
+  CHECK(j["nodes"] == 6);  // two thread frames, main under each, g and h
+  for (std::string pick : {"'spin 11'", "1"}) {
+    auto one = test::run_tool("stats '" + perf + "' --profile " + pick + " --json");
+    REQUIRE(one.status == 0);
+    json k = json::parse(one.out);
+    CHECK(k["nodes"] == 2);  // main;h
+    CHECK(k["metrics"][1]["total"] == 400);
+  }
+  auto folded = test::run_tool("convert '" + perf + "' - --profile 0");
+  CHECK(folded.out == "# metrics: samples period\nmain 1 200\nmain;g 1 100\n");
+  auto missing = test::run_tool("flat '" + perf + "' --profile 'spin 12'");
+  CHECK(missing.status == 1);
+  CHECK(missing.err == "ccrc flat: no profile 'spin 12' in the file; it holds 2:\n  0: spin 10\n  1: spin 11\n");
+  auto single = test::run_tool("stats '" + test::figure1_path + "' --profile 0");
+  CHECK(single.status == 1);
+  CHECK(single.err == "ccrc stats: --profile: a folded stacks file holds one profile\n");
+  std::filesystem::remove(perf);
+}

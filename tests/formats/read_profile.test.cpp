@@ -1,0 +1,97 @@
+#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/io/folded.hpp>
+
+#include "support/gzip.hpp"
+#include "support/figure1.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+// Two threads of a perf script recording: "spin 10" with 2 samples, "spin 11" with 1 (on a
+// stack of its own and one shared with "spin 10"), periods 100, 200 and 400.
+const std::string two_threads =
+    "spin 10 1.0: 100 cycles:\n\t4005d0 g+0x8 (a.out)\n\t4005f0 main+0x8 (a.out)\n\n"
+    "spin 10 2.0: 200 cycles:\n\t4005f0 main+0x8 (a.out)\n\n"
+    "spin 11 3.0: 400 cycles:\n\t4005d0 h+0x8 (a.out)\n\t4005f0 main+0x8 (a.out)\n\n";
+
+ccrc::formats::read_result read_text(const std::string& bytes, const ccrc::formats::read_options& options = {}) {
+  std::istringstream in(bytes);
+  return ccrc::formats::read_profile(in, options);
+}
+
+std::string write_file(const std::string& name, const std::string& bytes) {
+  std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("formats::read_profile tells the core formats by content and says which it read") {
+  auto folded = read_text("main;f 3\nmain;g 4\n");
+  CHECK(folded.detected == ccrc::formats::format::folded);
+  CHECK_FALSE(folded.gzip);
+  CHECK(folded.profiles.empty());
+  CHECK(test::context_paths(folded.profile) == std::set<std::string>{"main", "main;f", "main;g"});
+  auto perf = read_text(two_threads);
+  CHECK(perf.detected == ccrc::formats::format::perf_script);
+  CHECK(perf.profiles == std::vector<std::string>{"spin 10", "spin 11"});
+  CHECK(ccrc::formats::name_of(perf.detected) == "perf script");
+}
+
+TEST_CASE("formats::read_profile inflates gzip as it reads, from a stream and from a file of any name") {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "main;f" + std::to_string(i) + " 1\n";  // more than one 64 KiB input
+  auto r = read_text(test::gzip(text));
+  CHECK(r.gzip);
+  CHECK(r.detected == ccrc::formats::format::folded);
+  CHECK(r.profile.size() == 5002);
+  std::string path = write_file("ccrc-read-profile.perf.gz", test::gzip(two_threads));
+  auto perf = ccrc::formats::read_profile(path);
+  CHECK(perf.gzip);
+  CHECK(perf.detected == ccrc::formats::format::perf_script);
+  CHECK(perf.profiles.size() == 2);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a truncated gzip profile is an error at its end, never a shorter profile") {
+  std::string packed = test::gzip(two_threads);
+  std::string cut = packed.substr(0, packed.size() - 8);  // without the CRC and length trailer
+  try {
+    (void)read_text(cut);
+    FAIL("no error");
+  } catch (const ccrc::parse_error& e) {
+    CHECK(e.byte() == cut.size());
+  }
+}
+
+TEST_CASE("read_options::profile picks one profile, by name or index, its contexts top-level") {
+  for (std::string pick : {"spin 10", "0"}) {
+    auto r = read_text(two_threads, {pick});
+    CHECK(r.profiles == std::vector<std::string>{"spin 10", "spin 11"});
+    CHECK(test::context_paths(r.profile) == std::set<std::string>{"main", "main;g"});
+    auto samples = r.profile.column("samples");
+    auto period = r.profile.column("period");
+    ccrc::node_id main = r.profile.find_child(ccrc::root_node, *r.profile.symbols().find("main"));
+    CHECK(samples[main] == 1);
+    CHECK(period[main] == 200);
+    CHECK(period[r.profile.find_child(main, *r.profile.symbols().find("g"))] == 100);
+  }
+  auto eleven = read_text(two_threads, {"1"});
+  CHECK(test::context_paths(eleven.profile) == std::set<std::string>{"main", "main;h"});
+  CHECK(eleven.profile.column("period")[eleven.profile.find_child(ccrc::root_node, *eleven.profile.symbols().find("main"))] == 0);
+}
+
+TEST_CASE("picking a profile that is not there lists the ones that are") {
+  CHECK_THROWS_WITH_AS((void)read_text(two_threads, {"spin 12"}),
+                       "no profile 'spin 12' in the file; it holds 2:\n  0: spin 10\n  1: spin 11", ccrc::error);
+  CHECK_THROWS_WITH_AS((void)read_text(two_threads, {"2"}), doctest::Contains("it holds 2"), ccrc::error);
+  CHECK_THROWS_WITH_AS((void)read_text("main 1\n", {"0"}), "--profile: a folded stacks file holds one profile",
+                       ccrc::error);
+}
