@@ -48,9 +48,9 @@ const messages& messages_of(std::size_t nodes) {
   protozero::pbf_reader r(m.sorted);
   protozero::pbf_writer rest(others);
   while (r.next()) {
-    if (r.tag() == 2) samples.push_back(r.get_view());
-    else if (r.wire_type() == protozero::pbf_wire_type::length_delimited) rest.add_bytes(r.tag(), r.get_view());
-    else rest.add_uint64(r.tag(), r.get_uint64());  // none here: profile.proto's scalars are varints
+    protozero::pbf_tag_type tag = r.tag();
+    if (tag == 2) samples.push_back(r.get_view());
+    else rest.add_bytes(tag, r.get_view());  // write_pprof's other top-level fields are messages and strings
   }
   bench::rng g{7};
   for (std::size_t i = samples.size(); i > 1; --i) std::swap(samples[i - 1], samples[g.next() % i]);

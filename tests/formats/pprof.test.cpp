@@ -450,3 +450,27 @@ TEST_CASE("pprof: what the writer refuses") {
   CHECK(at(back, "samples", "main;f") == 2);
   CHECK(at(back, "samples", "main;g") == -3);
 }
+
+TEST_CASE("pprof: samples in any order give the same tree (the reader reuses the previous sample's outer locations)") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    test::rng r(seed);
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(80), 2 + r.below(6), 1 + r.below(12)));
+    std::string out = written(p, {.gzip = false});
+    // The samples of the message in a random order, the other fields after them.
+    std::vector<protozero::data_view> samples;
+    std::string others, shuffled;
+    protozero::pbf_reader m(out);
+    protozero::pbf_writer rest(others);
+    while (m.next()) {
+      protozero::pbf_tag_type tag = m.tag();
+      if (tag == 2) samples.push_back(m.get_view());
+      else rest.add_bytes(tag, m.get_view());  // write_pprof's other top-level fields are messages and strings
+    }
+    for (std::size_t i = samples.size(); i > 1; --i) std::swap(samples[i - 1], samples[r.below(static_cast<std::uint32_t>(i))]);
+    protozero::pbf_writer w(shuffled);
+    for (auto s : samples) w.add_message(2, s);
+    shuffled += others;
+    REQUIRE(shuffled.size() == out.size());
+    CHECK(test::canonical(ccrc::read_pprof(shuffled)) == test::canonical(p));
+  }
+}
