@@ -474,3 +474,33 @@ TEST_CASE("pprof: samples in any order give the same tree (the reader reuses the
     CHECK(test::canonical(ccrc::read_pprof(shuffled)) == test::canonical(p));
   }
 }
+
+TEST_CASE("pprof: a real heap profile written by Go's runtime/pprof: four sample types") {
+  // How tests/data/pprof/heap.pb.gz was made, and where the expected values come from:
+  // tests/data/pprof/README.md (`go tool pprof -raw` and `-top -unit=B` per sample index).
+  ccrc::profile p = ccrc::read_pprof_file(std::string(CCRC_SOURCE_DIR) + "/tests/data/pprof/heap.pb.gz");
+  CHECK(p.metric_names() ==
+        std::vector<std::string>{"alloc_objects_count", "alloc_space_bytes", "inuse_objects_count", "inuse_space_bytes"});
+  // 27 distinct call paths (tests/data/pprof/count.js, decoding with the npm package
+  // pprof-format), 17 of them only on the file's 5 all-zero samples, which go tool pprof drops
+  // and read_pprof keeps (every path of the file is a context).
+  CHECK(p.size() == 28);
+  CHECK(total(p, "alloc_objects_count") == 3014);
+  CHECK(total(p, "alloc_space_bytes") == 4231544);
+  CHECK(total(p, "inuse_objects_count") == 106);
+  CHECK(total(p, "inuse_space_bytes") == 413984);
+  const char* build = "runtime.main;main.main;main.build";
+  CHECK(at(p, "alloc_objects_count", build) == 1008);  // 1000 blocks and 8 growths of `kept`
+  CHECK(at(p, "alloc_space_bytes", build) == 4102120);
+  CHECK(at(p, "inuse_objects_count", build) == 101);
+  CHECK(at(p, "inuse_space_bytes", build) == 412672);
+  const char* small = "runtime.main;main.main;main.small";
+  CHECK(at(p, "alloc_objects_count", small) == 2000);
+  CHECK(at(p, "alloc_space_bytes", small) == 128000);
+  CHECK(at(p, "inuse_space_bytes", small) == 0);
+  CHECK(at(p, "alloc_space_bytes", "runtime.main;main.main;os.Create;os.OpenFile") == 0);
+  // A stack of one location, at the top: the GC worker's own allocations.
+  CHECK(p.tree().parent(ccrc::node_at_path(p.tree(), "runtime.gcBgMarkWorker")) == ccrc::root_node);
+  // Written and read again: the same paths and values.
+  CHECK(test::canonical(ccrc::read_pprof(written(p))) == test::canonical(p));
+}

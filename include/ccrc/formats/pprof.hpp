@@ -564,7 +564,8 @@ profile read_pprof_from(Read&& read) {
 /// - Metrics: one per `sample_type`, named `type_unit` (`samples_count`, `cpu_nanoseconds`,
 ///   `alloc_space_bytes`), `type` alone when the unit is empty, `value<i>` (1-based) for an
 ///   empty type. Values are int64 and may be negative (diff profiles): they are kept as they
-///   are. Samples with the same stack add up. No sample type at all: one metric `samples`,
+///   are. Samples with the same stack add up; an all-zero sample still adds its path (`go tool
+///   pprof` drops those). No sample type at all: one metric `samples`,
 ///   1 per sample.
 /// - Tree: each sample's `location_id`s, leaf first in the file, reversed; a location with
 ///   several `line`s (inlined calls, line[0] the innermost) gives one frame per line, the last
