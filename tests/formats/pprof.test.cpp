@@ -276,6 +276,14 @@ TEST_CASE("pprof: looks_like_pprof") {
   CHECK_FALSE(ccrc::formats::looks_like_pprof("# ========\n# captured on"));
   CHECK_FALSE(ccrc::formats::looks_like_pprof("a.out 100/101 [000] 10.0: cpu-clock:\n"));
   CHECK_FALSE(ccrc::formats::looks_like_pprof(""));
+  // 'j' (0x6a) reads as field 13 (comment), which no profiler writes first; '\n' reads as
+  // field 1 (sample_type) and 'm' as its length, 109, but those bytes are no sequence of fields.
+  CHECK_FALSE(ccrc::formats::looks_like_pprof("java 12345/12346 [001] 1.0: cycles:\n\t4005d0 f (x)\n"));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof("\nmain;f 20\nmain;g 30\n" + std::string(200, 'x')));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0x80})));  // a tag cut short: nothing seen
+  std::string go = read_bytes(go_cpu_path);
+  CHECK_FALSE(ccrc::formats::looks_like_pprof(go));  // gzip: inflate first
+  CHECK(ccrc::formats::looks_like_pprof(written(ccrc::read_pprof(go), {.gzip = false}).substr(0, 64)));
 }
 
 TEST_CASE("pprof: malformed messages name the byte of the field at fault") {

@@ -527,10 +527,13 @@ profile read_pprof_from(Read&& read) {
 }  // namespace detail
 
 /// True if `start` (the first bytes of an uncompressed message, as many as are at hand)
-/// reads as the start of a profile.proto message: each field in it has a tag of Profile
-/// (1 to 16) with that field's wire type, the last one possibly cut short. A heuristic for
-/// format detection (protobuf carries no magic number); text formats fail it at their first
-/// byte. For gzip input, ask is_gzip first and look at the inflated bytes. O(length).
+/// reads as the start of a profile.proto message: it opens with one of Profile's repeated
+/// messages or strings (fields 1 to 6: profilers write sample_type first), every field has a
+/// tag of Profile (1 to 16) with that field's wire type, and every message field wholly in
+/// `start` is itself a sequence of well-formed fields; the last field may be cut short. A
+/// heuristic for format detection (protobuf carries no magic number); text and JSON fail it
+/// at their first bytes. For gzip input, ask is_gzip first and look at the inflated bytes.
+/// O(length).
 [[nodiscard]] inline bool looks_like_pprof(std::string_view start) noexcept {
   using wire = protozero::pbf_wire_type;
   protozero::pbf_reader m(start.data(), start.size());
@@ -538,7 +541,7 @@ profile read_pprof_from(Read&& read) {
   try {
     while (m.next()) {
       protozero::pbf_tag_type t = m.tag();
-      if (t < 1 || t > 16) return false;
+      if (t < 1 || t > 16 || (!any && t > 6)) return false;
       bool scalar = t == 7 || t == 8 || t == 9 || t == 10 || t == 12 || t == 14 || t == 15;
       bool repeated_scalar = t == 13;  // comment: packed or not
       wire w = m.wire_type();
@@ -546,10 +549,20 @@ profile read_pprof_from(Read&& read) {
                  : repeated_scalar ? w != wire::varint && w != wire::length_delimited : w != wire::length_delimited)
         return false;
       any = true;
-      m.skip();
+      bool message = (t >= 1 && t <= 5) || t == 11 || t == 16;
+      if (!message) {
+        m.skip();
+        continue;
+      }
+      protozero::pbf_reader inner(m.get_view());  // throws end_of_buffer if cut short: fine
+      try {
+        while (inner.next()) inner.skip();
+      } catch (const protozero::exception&) {
+        return false;  // a whole message that is not one
+      }
     }
   } catch (const protozero::end_of_buffer_exception&) {
-    return any || !start.empty();  // cut short by the end of what is at hand
+    return any;  // cut short by the end of what is at hand
   } catch (const protozero::exception&) {
     return false;
   }
