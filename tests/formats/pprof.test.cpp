@@ -432,6 +432,11 @@ TEST_CASE("pprof: values on the root, zero leaves, and frames of one name with d
   ccrc::profile back = ccrc::read_pprof(written(p));
   CHECK(test::canonical(back) == test::canonical(p));
   CHECK(back.column("n")[ccrc::root_node] == 3);
+  // An empty profile: its metrics only.
+  ccrc::profile empty({"calls", "time_us"});
+  ccrc::profile none = ccrc::read_pprof(written(empty));
+  CHECK(none.metric_names() == empty.metric_names());
+  CHECK(none.size() == 1);
 }
 
 TEST_CASE("pprof: what the writer refuses") {
