@@ -5,6 +5,7 @@
 #include <ccrc/io/folded.hpp>
 #include <ccrc/io/number.hpp>
 #include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
@@ -129,13 +130,19 @@ ccrc::profile load_profile(const std::string& path, timings& t, const args& a) {
   return std::move(load(path, t, a).profile);
 }
 
+namespace {
+
+constexpr std::string_view writable_names = ".cct, .cctb, .folded or .pb.gz (pprof)";
+
+}  // namespace
+
 void check_output_path(const std::string& path) {
   if (path == "-") return;
-  auto f = ccrc::format_of_extension(path);
-  if (!f) throw usage_error("cannot tell the format of '" + path + "': name it .cct, .cctb or .folded");
+  if (ccrc::formats::writable_format(path)) return;
   // perf script text is read, never written: saying so beats a folded file named .perf.
-  if (*f == ccrc::profile_format::perf_script)
-    throw usage_error("cannot write perf script text to '" + path + "': name it .cct, .cctb or .folded");
+  if (ccrc::format_of_extension(path) == ccrc::profile_format::perf_script)
+    throw usage_error("cannot write perf script text to '" + path + "': name it " + std::string(writable_names));
+  throw usage_error("cannot tell the format of '" + path + "': name it " + std::string(writable_names));
 }
 
 namespace {
@@ -163,11 +170,8 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t) {
     return;
   }
   check_output_path(path);
-  auto f = ccrc::format_of_extension(path);
   output_file file(path);
-  if (f == ccrc::profile_format::cctb) ccrc::write_cctb(file.stream(), p);
-  else if (f == ccrc::profile_format::cct) ccrc::write_cct(file.stream(), p);
-  else ccrc::write_folded(file.stream(), p);
+  ccrc::formats::write_profile(file.stream(), p, std::filesystem::path(path));
   file.commit();
 }
 

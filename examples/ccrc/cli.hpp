@@ -107,9 +107,9 @@ class output_file {
   bool committed_ = false;
 };
 
-/// Writes a profile in the format its extension names: .cct, .cctb, or folded stacks for
-/// .folded, .collapsed and .txt ("-": folded stacks on stdout). Another extension is a
-/// usage_error.
+/// Writes a profile in the format its name asks for (ccrc::formats::writable_format: .cct,
+/// .cctb, .pb.gz, or folded stacks for .folded, .collapsed and .txt; "-": folded stacks on
+/// stdout). Another name is a usage_error.
 void save_profile(const std::string& path, const ccrc::profile& p, timings& t);
 
 /// The usage_error save_profile would throw for `path`, thrown before any work is done.

@@ -1,4 +1,4 @@
-// ccrc convert: from one profile format to another, chosen by the files' extensions.
+// ccrc convert: from one profile format to another, the output's chosen by its name.
 #include "command.hpp"
 
 namespace {
@@ -17,14 +17,15 @@ int run(const cli::args& a, cli::timings& t) {
 
 const command convert_command{
     "convert",
-    "converts a profile between folded stacks, .cct (text) and .cctb (binary)",
-    "usage: ccrc convert IN OUT\n"
+    "converts a profile between formats: any ccrc reads, to folded, .cct, .cctb or pprof",
+    "usage: ccrc convert IN OUT [--profile NAME|INDEX]\n"
     "\n"
-    "Reads IN (any format ccrc reads: by extension, else by content) and writes OUT in the\n"
-    "format its extension names: .cctb (binary), .cct (text), .folded, .collapsed or .txt\n"
-    "(folded stacks). '-' reads stdin, or writes folded stacks to stdout. Node ids, metrics\n"
-    "and call sites survive .cct and .cctb; folded stacks keep the contexts and metrics only.\n"
-    "perf script text (.perf) is read, not written.\n",
+    "Reads IN (any format ccrc reads, gzip or not, told by its content) and writes OUT in the\n"
+    "format its name asks for: .cctb (binary), .cct (text), .folded, .collapsed or .txt\n"
+    "(folded stacks), .pb.gz (pprof, gzip-compressed), .pb or .pprof (pprof). '-' reads\n"
+    "stdin, or writes folded stacks to stdout. Node ids, metrics and call sites survive .cct\n"
+    "and .cctb; folded stacks and pprof keep the contexts and metrics (pprof: integers only).\n"
+    "perf script text is read, not written. --profile picks one profile of a file of several.\n",
     {{"--profile"}, {}},
     run,
 };

@@ -100,8 +100,8 @@ const command generate_command{
     "                contexts and depth after recursion elimination (default: half of each)\n"
     "  --seed S      the random seed (default 1)\n"
     "  -o FILE       the output; its extension says the format: .cctb (binary), .cct (text),\n"
-    "                .folded (folded stacks: large for deep trees); '-' writes folded stacks\n"
-    "                to stdout\n",
+    "                .folded (folded stacks: large for deep trees), .pb.gz (pprof); '-'\n"
+    "                writes folded stacks to stdout\n",
     {{"--like", "--scale", "--nodes", "--depth", "--methods", "--calls", "--recursion-free-nodes",
       "--recursion-free-depth", "--seed", "-o"},
      {}},

@@ -75,3 +75,26 @@ TEST_CASE("stats lists the profiles of a file of several; --profile picks one by
   CHECK(single.err == "ccrc stats: --profile: a folded stacks file holds one profile\n");
   std::filesystem::remove(perf);
 }
+
+TEST_CASE("a real Go pprof profile opens by content; convert writes pprof that reads back the same") {
+  // tests/data/pprof/README.md: go tool pprof -top gives 116 samples, 1160 ms (Go 1.19's own reader).
+  std::string go_cpu = std::string(CCRC_SOURCE_DIR) + "/tests/data/pprof/cpu.pb.gz";
+  json j = json::parse(test::run_tool("stats '" + go_cpu + "' --json").out);
+  CHECK(j["format"] == "pprof, gzip");
+  CHECK(j["metrics"][0] == json{{"name", "samples_count"}, {"total", 116}});
+  CHECK(j["metrics"][1] == json{{"name", "cpu_nanoseconds"}, {"total", 1160000000}});
+  for (std::string name : {"f1.pb.gz", "f1.pb", "f1.pprof"}) {
+    std::string out = test::write_temp(name, "");
+    REQUIRE(test::run_tool("convert '" + test::figure1_path + "' '" + out + "'").status == 0);
+    CHECK((test::read_file(out).substr(0, 2) == "\x1f\x8b") == (name == "f1.pb.gz"));
+    json back = json::parse(test::run_tool("stats '" + out + "' --json").out);
+    CHECK(back["format"] == (name == "f1.pb.gz" ? "pprof, gzip" : "pprof"));
+    json plain = json::parse(test::run_tool("stats '" + test::figure1_path + "' --json").out);
+    back.erase("format");
+    plain.erase("format");
+    CHECK(back == plain);
+    CHECK(test::run_tool("convert '" + out + "' -").out ==
+          test::run_tool("convert '" + test::figure1_path + "' -").out);
+    std::filesystem::remove(out);
+  }
+}

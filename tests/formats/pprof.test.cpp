@@ -275,6 +275,7 @@ TEST_CASE("pprof: looks_like_pprof") {
   CHECK_FALSE(ccrc::formats::looks_like_pprof("[{\"name\": \"x\"}]"));
   CHECK_FALSE(ccrc::formats::looks_like_pprof("# ========\n# captured on"));
   CHECK_FALSE(ccrc::formats::looks_like_pprof("a.out 100/101 [000] 10.0: cpu-clock:\n"));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof("H 1\nJ;b 2\n"));  // tags 9 and 10 of text are still text
   CHECK_FALSE(ccrc::formats::looks_like_pprof(""));
   // 'j' (0x6a) reads as field 13 (comment), which no profiler writes first; '\n' reads as
   // field 1 (sample_type) and 'm' as its length, 109, but those bytes are no sequence of fields.

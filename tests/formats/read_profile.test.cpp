@@ -95,3 +95,14 @@ TEST_CASE("picking a profile that is not there lists the ones that are") {
   CHECK_THROWS_WITH_AS((void)read_text("main 1\n", {"0"}), "--profile: a folded stacks file holds one profile",
                        ccrc::error);
 }
+
+TEST_CASE("formats::read_profile opens a gzip-compressed pprof file by its content") {
+  // Go's CPU profile of tests/data/pprof/cpu.go: 116 samples of 10 ms (go tool pprof -top).
+  auto r = ccrc::formats::read_profile(CCRC_SOURCE_DIR "/tests/data/pprof/cpu.pb.gz");
+  CHECK(r.detected == ccrc::formats::format::pprof);
+  CHECK(r.gzip);
+  CHECK(r.profile.metric_names() == std::vector<std::string>{"samples_count", "cpu_nanoseconds"});
+  double samples = 0;
+  for (double v : r.profile.column("samples_count")) samples += v;
+  CHECK(samples == 116);
+}

@@ -93,6 +93,17 @@ struct memory_source {
   }
 };
 
+/// A `read` callable that first hands out bytes already read (to detect a format), then the
+/// rest of another one.
+template <class Read>
+struct prefixed_source {
+  memory_source prefix;
+  Read rest;
+  std::size_t operator()(char* dst, std::size_t cap) {
+    return prefix.rest.empty() ? rest(dst, cap) : prefix(dst, cap);
+  }
+};
+
 /// A `read` callable over a std::istream; a failing stream (badbit) throws ccrc::error
 /// rather than passing for the end of the input.
 struct stream_source {

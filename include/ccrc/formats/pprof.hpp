@@ -506,20 +506,12 @@ profile read_pprof_from(Read&& read) {
     got += n;
   }
   std::string message;
+  ccrc::detail::prefixed_source<Read&> whole{{std::string_view(head, got)}, read};
   if (is_gzip({head, got})) {
-    std::string_view start(head, got);
-    auto rest = [&](char* dst, std::size_t capacity) -> std::size_t {
-      if (start.empty()) return read(dst, capacity);
-      std::size_t n = std::min(capacity, start.size());
-      std::memcpy(dst, start.data(), n);
-      start.remove_prefix(n);
-      return n;
-    };
-    auto inflated = std::make_unique<gzip_source<decltype(rest)&>>(rest);
+    auto inflated = std::make_unique<gzip_source<decltype(whole)&>>(whole);  // 64 KiB: not on the stack
     append_all(message, *inflated);
   } else {
-    message.assign(head, got);
-    append_all(message, read);
+    append_all(message, whole);
   }
   return pprof_parser(message).parse();
 }
@@ -527,21 +519,24 @@ profile read_pprof_from(Read&& read) {
 }  // namespace detail
 
 /// True if `start` (the first bytes of an uncompressed message, as many as are at hand)
-/// reads as the start of a profile.proto message: it opens with one of Profile's repeated
-/// messages or strings (fields 1 to 6: profilers write sample_type first), every field has a
-/// tag of Profile (1 to 16) with that field's wire type, and every message field wholly in
-/// `start` is itself a sequence of well-formed fields; the last field may be cut short. A
-/// heuristic for format detection (protobuf carries no magic number); text and JSON fail it
-/// at their first bytes. For gzip input, ask is_gzip first and look at the inflated bytes.
-/// O(length).
+/// reads as the start of a profile.proto message: it holds a control byte (text holds none;
+/// a message's tags and lengths are small numbers), every field has a tag of Profile (1 to 16)
+/// with that field's wire type, and every message field wholly in `start` is itself a sequence
+/// of well-formed fields; the last field may be cut short. Any field may come first: Go writes
+/// time_nanos (9) before sample_type. A heuristic for format detection (protobuf carries no
+/// magic number); text and JSON fail it. For gzip input, ask is_gzip first and look at the
+/// inflated bytes. O(length).
 [[nodiscard]] inline bool looks_like_pprof(std::string_view start) noexcept {
   using wire = protozero::pbf_wire_type;
+  // Tags and lengths are small numbers: a message has control bytes where text has none.
+  auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r'; };
+  if (std::none_of(start.begin(), start.end(), control)) return false;
   protozero::pbf_reader m(start.data(), start.size());
   bool any = false;
   try {
     while (m.next()) {
       protozero::pbf_tag_type t = m.tag();
-      if (t < 1 || t > 16 || (!any && t > 6)) return false;
+      if (t < 1 || t > 16) return false;
       bool scalar = t == 7 || t == 8 || t == 9 || t == 10 || t == 12 || t == 14 || t == 15;
       bool repeated_scalar = t == 13;  // comment: packed or not
       wire w = m.wire_type();

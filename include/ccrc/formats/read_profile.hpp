@@ -3,6 +3,7 @@
 
 #include <ccrc/error.hpp>
 #include <ccrc/formats/gzip.hpp>
+#include <ccrc/formats/pprof.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -25,6 +26,7 @@ enum class format {
   cct,          ///< ccrc's .cct text (ccrc::read_cct)
   cctb,         ///< ccrc's .cctb binary (ccrc::read_cctb)
   perf_script,  ///< the text of `perf script` (ccrc::read_perf_script)
+  pprof,        ///< pprof's profile.proto (ccrc::read_pprof)
 };
 
 /// The name of a format, as `ccrc stats` prints it.
@@ -34,6 +36,7 @@ enum class format {
     case format::cct: return "ccrc .cct";
     case format::cctb: return "ccrc .cctb";
     case format::perf_script: return "perf script";
+    case format::pprof: return "pprof";
   }
   return "?";
 }
@@ -126,6 +129,11 @@ inline void pick_profile(read_result& r, const read_options& options) {
 // The profile of an uncompressed `read`, whose first bytes `start` were already taken from it.
 template <class Read>
 read_result read_plain(std::string_view start, Read&& read) {
+  if (looks_like_pprof(start)) {
+    std::string message(start);
+    append_all(message, read);
+    return {read_pprof(message), format::pprof, false, {}};
+  }
   profile_format core = detect_format(start);
   return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}};
 }
@@ -151,7 +159,7 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
 
 /// Reads a profile in any format ccrc knows, from its content whatever the file's name, gzip-
 /// compressed or not (a .gz file is inflated as it is read). Formats: folded stacks, .cct,
-/// .cctb, `perf script` text. A file of several profiles (perf script's threads) gives them
+/// .cctb, `perf script` text, pprof (read whole: protocol buffers are not streamed). A file of several profiles (perf script's threads) gives them
 /// all, each under a top-level frame named after it, or, with read_options::profile, the
 /// one picked. Throws ccrc::parse_error for malformed content (a truncated gzip stream
 /// included) and ccrc::error if the file cannot be read or the picked profile is not in it.

@@ -65,16 +65,6 @@ inline constexpr std::size_t format_detection_bytes = 4096;
 
 namespace detail {
 
-// A `read` callable that first hands out the bytes read to detect the format, then the rest.
-template <class Read>
-struct prefixed_source {
-  memory_source prefix;
-  Read rest;
-  std::size_t operator()(char* dst, std::size_t cap) {
-    return prefix.rest.empty() ? rest(dst, cap) : prefix(dst, cap);
-  }
-};
-
 // Fills `start` from `read` (less only at the end of the input) and returns what it got.
 template <class Read>
 std::string_view read_start(Read& read, char (&start)[format_detection_bytes]) {

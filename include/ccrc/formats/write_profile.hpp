@@ -1,0 +1,58 @@
+// ccrc - writing a profile in the format a file name asks for.
+#pragma once
+
+#include <ccrc/error.hpp>
+#include <ccrc/formats/pprof.hpp>
+#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/io/cct_binary.hpp>
+#include <ccrc/io/cct_text.hpp>
+#include <ccrc/io/folded.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace ccrc::formats {
+
+/// The format a file named `path` is written in: .cct, .cctb, folded stacks for .folded,
+/// .collapsed and .txt, pprof for .pb.gz (gzip), .pb and .pprof (bare protobuf); nullopt for
+/// any other name (formats that are read but not written, such as `perf script`, included).
+/// O(length of the name).
+///
+///     ccrc::formats::writable_format("cpu.pb.gz");  // format::pprof
+[[nodiscard]] inline std::optional<format> writable_format(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  auto ends_with = [&](std::string_view suffix) {
+    return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".pb.gz") || ends_with(".pb") || ends_with(".pprof")) return format::pprof;
+  std::optional<profile_format> core = format_of_extension(path);
+  if (!core || *core == profile_format::perf_script) return std::nullopt;
+  return detail::of_core(*core);
+}
+
+/// Writes `p` in `f` to `out`; pprof gzip-compressed if `gzip`. Throws ccrc::error for what
+/// the format cannot hold (see each writer) and for `perf script`, which is read only.
+/// O(size of the output).
+inline void write_profile(std::ostream& out, const profile& p, format f, bool gzip = false) {
+  switch (f) {
+    case format::cctb: write_cctb(out, p); return;
+    case format::cct: write_cct(out, p); return;
+    case format::folded: write_folded(out, p); return;
+    case format::pprof: write_pprof(out, p, {.gzip = gzip}); return;
+    case format::perf_script: break;
+  }
+  throw error("ccrc does not write " + std::string(name_of(f)));
+}
+
+/// write_profile in the format `path`'s name asks for (writable_format; .pb.gz compressed).
+/// Throws ccrc::error if the name asks for none.
+inline void write_profile(std::ostream& out, const profile& p, const std::filesystem::path& path) {
+  std::optional<format> f = writable_format(path);
+  if (!f) throw error("cannot tell the format to write from the name " + path.string());
+  write_profile(out, p, *f, path.extension() == ".gz");
+}
+
+}  // namespace ccrc::formats
