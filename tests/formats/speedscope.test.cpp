@@ -109,16 +109,17 @@ TEST_CASE("frames are told apart by name, file, line and col; equal entries are 
   ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [
       {"name": "f", "file": "a.js", "line": 1, "col": 2}, {"name": "f", "file": "b.js", "line": 1, "col": 2},
       {"name": "f"}, {"name": "f", "line": 9}, {"name": ""}, {"name": "f", "file": "a.js", "line": 1, "col": 2},
-      {"col": 5, "name": "g", "file": "c.js"}]},
+      {"col": 5, "name": "g", "file": "c.js"}, {"name": "h", "file": "", "line": 0, "col": 0}]},
     "profiles": [{"type": "sampled", "name": "p", "unit": "bytes",
-      "samples": [[0], [1], [2], [3], [4], [5], [6]], "weights": [1, 2, 3, 4, 5, 6, 7]}]})");
+      "samples": [[0], [1], [2], [3], [4], [5], [6], [7]], "weights": [1, 2, 3, 4, 5, 6, 7, 8]}]})");
   CHECK(value_at(p, "p;f a.js:1:2", "bytes") == 1 + 6);  // entries 0 and 5 are the same frame
   CHECK(value_at(p, "p;f b.js:1:2", "bytes") == 2);
   CHECK(value_at(p, "p;f", "bytes") == 3);
   CHECK(value_at(p, "p;f :9", "bytes") == 4);
   CHECK(value_at(p, "p;(anonymous)", "bytes") == 5);
   CHECK(value_at(p, "p;g c.js:5", "bytes") == 7);
-  CHECK(p.size() == 8);
+  CHECK(value_at(p, "p;h", "bytes") == 8);  // speedscope's exporter: file "", line 0, col 0
+  CHECK(p.size() == 9);
 }
 
 TEST_CASE("every profile goes under a frame named after it, made unique; one column per unit") {
@@ -311,4 +312,33 @@ TEST_CASE("a 1,000,000-deep chain is written and read back without deep recursio
   CHECK(back.size() == 1000000 + 2);
   CHECK(total(back, "samples") == 1000000);
   CHECK(back.tree().depth(static_cast<ccrc::node_id>(back.size() - 1)) == 1000000 + 1);
+}
+
+TEST_CASE("a file speedscope 1.25.0 wrote (node --cpu-prof, imported and exported by speedscope)") {
+  // Expected values from tests/data/speedscope/README.md's node one-liner, which replays the
+  // events independently: one profile, 58 frames with distinct names, 90 distinct paths, a
+  // total of 331139 us with a frame open, and the self time of the two `work` functions.
+  ccrc::profile p = ccrc::read_speedscope_file(CCRC_SOURCE_DIR "/tests/data/speedscope/node-cpu.speedscope.json");
+  CHECK(p.metric_names() == std::vector<std::string>{"microseconds"});
+  CHECK(p.size() == 90 + 2);  // the paths, the profile's frame, the root
+  CHECK(total(p, "microseconds") == 331139);
+  auto self_of = [&](std::string_view name) {
+    auto f = p.symbols().find(name);
+    REQUIRE(f);
+    double sum = 0;
+    for (ccrc::node_id n = 1; n < p.size(); ++n)
+      if (p.tree().frame(n) == *f) sum += p.column(0)[n];
+    return sum;
+  };
+  CHECK(self_of("work file:///tmp/ss/prof/a.js:2:14") == 233949);
+  CHECK(self_of("work file:///tmp/ss/prof/b.js:2:14") == 14146);
+  CHECK(self_of("fib file:///tmp/ss/prof/main.js:5:13") == 4494);
+  CHECK(self_of("(program)") == 11679);
+  CHECK(p.tree().name(p.tree().first_child(ccrc::root_node)) == "main.cpuprofile");
+  CHECK(p.tree().next_sibling(p.tree().first_child(ccrc::root_node)) == ccrc::null_node);
+
+  // Written back and read again: the same tree one level down, under the metric's frame.
+  std::string again = write(p);
+  ccrc::profile back = ccrc::read_speedscope(again);
+  check_round_trip(p, back);
 }

@@ -197,7 +197,8 @@ class speedscope_reader {
     }
     if (!has_name) fail("frame " + std::to_string(frame_names_.size()) + " has no \"name\"");
     if (name.empty()) name = "(anonymous)";
-    if (!file.empty() || line || col) {
+    // speedscope's own exporter gives frames without a location file "", line 0 and col 0.
+    if (!file.empty() || line.value_or(0) != 0 || col.value_or(0) != 0) {
       name += ' ';
       name += file;
       if (line) name.append(":").append(std::to_string(*line));
@@ -386,8 +387,10 @@ class speedscope_reader {
 ///   N the 0-based index in `profiles`; ` (N)` appended if an earlier profile has the name),
 ///   so profiles stay apart. Sampled: each stack, root first. Evented: the open frames.
 /// - Frames: identified by their index in `shared.frames`, named `name file:line:col` with
-///   whichever of file, line and col the entry has (`f a.js:3:7`, `f a.js`, `f :3`), or the
-///   name alone; an empty name is `(anonymous)`. Entries with the same name, file, line and
+///   whichever of file, line and col the entry has (`f a.js:3:7`, `f a.js`, `f :3`), as the
+///   V8 reader names `functionName url:line:col`; the name alone if the entry has no file
+///   (or an empty one) and no line or col other than 0 (how speedscope's own exporter writes
+///   `(program)`); an empty name is `(anonymous)`. Entries with the same name, file, line and
 ///   col are one frame; entries differing in any of them stay apart.
 /// - Metrics: one column per unit: `samples` for `none`, else the unit (`nanoseconds`,
 ///   `microseconds`, `milliseconds`, `seconds`, `bytes`); profiles of one unit share it.
