@@ -96,7 +96,7 @@ class speedscope_reader {
   using value = simdjson::ondemand::value;
 
  public:
-  explicit speedscope_reader(const formats::json_text& text) : json_(text.view()) {}
+  explicit speedscope_reader(simdjson::padded_string_view json) : json_(json) {}
 
   profile read() {
     if (auto code = parser_.iterate(json_).get(doc_))
@@ -413,10 +413,15 @@ class speedscope_reader {
 ///         {"name": "f", "file": "a.c", "line": 3}]}, "profiles": [{"type": "sampled",
 ///         "name": "t1", "unit": "none", "samples": [[0, 1]], "weights": [5]}]})");
 ///     // path "t1;main;f a.c:3": samples 5
-inline profile read_speedscope(const formats::json_text& text) { return detail::speedscope_reader(text).read(); }
+inline profile read_speedscope(const formats::json_text& text) {
+  return detail::speedscope_reader(text.view()).read();
+}
 
 /// read_speedscope from bytes in memory (copied once, to add simdjson's padding).
-inline profile read_speedscope(std::string_view text) { return read_speedscope(formats::json_text(text)); }
+inline profile read_speedscope(std::string_view text) {
+  simdjson::padded_string padded(text);
+  return detail::speedscope_reader(padded).read();
+}
 
 /// read_speedscope from a file; throws ccrc::error if it cannot be opened.
 inline profile read_speedscope_file(const std::filesystem::path& path) {
@@ -437,8 +442,9 @@ inline profile read_speedscope_file(const std::filesystem::path& path) {
 /// Reading it back gives each metric's whole tree under a frame named after the metric, in
 /// the column of its unit; values are exact when they and the totals are integers below
 /// 2^53 (otherwise a weight is a difference of running sums and may differ in its last bits).
-/// Throws ccrc::error for what the format cannot hold: a negative or non-finite value,
-/// metrics on the root, a name that is not valid UTF-8 (control characters are escaped).
+/// Throws ccrc::error for what the format cannot hold: a negative or non-finite value, a
+/// total that overflows a double, metrics on the root, a name that is not valid UTF-8
+/// (control characters are escaped).
 /// The output is streamed in 64 KB pieces. O(contexts x metrics + length of the names).
 ///
 ///     std::ofstream out("profile.speedscope.json");
@@ -449,11 +455,14 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
   t.for_each_column([&](std::string_view name, auto column) {
     if (!simdjson::validate_utf8(name.data(), name.size()))
       throw error("metric name '" + std::string(name) + "' is not valid UTF-8");
+    double sum = 0;
     for (auto v : column) {
       auto d = static_cast<double>(v);
       if (!std::isfinite(d) || d < 0)
         throw error("metric '" + std::string(name) + "' has a negative or non-finite value, which speedscope cannot show");
+      sum += d;
     }
+    if (!std::isfinite(sum)) throw error("the total of metric '" + std::string(name) + "' overflows a double");
     if (column[root_node] != 0) throw error("the root has metrics of its own, which a speedscope file cannot hold");
   });
   if (!simdjson::validate_utf8(options.name.data(), options.name.size())) throw error("the file name is not valid UTF-8");
@@ -509,6 +518,8 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
           if (level == 0) return;
           event('O', n);
           at += static_cast<double>(column[n]);
+          // Summed in another order than the check above; overflow is still possible there.
+          if (!std::isfinite(at)) throw error("the running total of metric '" + std::string(name) + "' overflows a double");
         },
         [&](node_id n, std::uint32_t level) {
           if (level > 0) event('C', n);
