@@ -209,12 +209,18 @@ class speedscope_reader {
     frame_ids_.push_back(root_frame);
   }
 
-  // The frame of index `index` (a JSON number), interned when first used.
-  frame_id frame_at(value v, std::uint64_t& index) {
+  // A frame index (a JSON number), checked against the frames.
+  std::uint64_t frame_index(value v) {
+    std::uint64_t index = 0;
     if (auto code = v.get_uint64().get(index)) fail("a frame index is not a whole number >= 0", code);
     if (index >= frame_names_.size())
       fail("frame index " + std::to_string(index) + " out of range (the file has " +
            std::to_string(frame_names_.size()) + " frames)");
+    return index;
+  }
+
+  // The frame of a checked index, interned when first used.
+  frame_id frame_of(std::uint64_t index) {
     frame_id& f = frame_ids_[index];
     if (f == root_frame) f = profile_->intern(frame_names_[index]);
     return f;
@@ -289,16 +295,34 @@ class speedscope_reader {
     }
     check(obj["samples"].get_array().get(list), "sampled profile without a \"samples\" array");
     std::size_t k = 0;
+    // The previous sample's indices and contexts: a stack usually shares a prefix with it,
+    // which then costs a comparison per frame instead of a child lookup.
+    prefix_.clear();
+    path_.clear();
     for (auto sample : list) {
       array stack;
       check(std::move(sample).get_array().get(stack), "a sample is not an array of frame indices");
       node_id n = top;
+      std::size_t depth = 0;
+      bool same = true;
       for (auto i : stack) {
         value v;
         check(std::move(i).get(v), "malformed frame index");
-        std::uint64_t index = 0;
-        n = profile_->find_or_add_child(n, frame_at(v, index));
+        std::uint64_t index = frame_index(v);
+        if (same && depth < prefix_.size() && index == prefix_[depth]) {
+          n = path_[depth++];
+          continue;
+        }
+        same = false;
+        n = profile_->find_or_add_child(n, frame_of(index));
+        prefix_.resize(depth);
+        path_.resize(depth);
+        prefix_.push_back(index);
+        path_.push_back(n);
+        ++depth;
       }
+      prefix_.resize(depth);
+      path_.resize(depth);
       if (k >= weights_.size())
         fail("more samples than the " + std::to_string(weights_.size()) + " weights");
       profile_->column(metric)[n] += weights_[k++];
@@ -329,9 +353,8 @@ class speedscope_reader {
         if (key == "type") {
           check(field.value().get_string().get(type), "event \"type\" is not a string");
         } else if (key == "frame") {
-          std::uint64_t i = 0;
-          f = frame_at(field.value(), i);
-          index = i;
+          index = frame_index(field.value());
+          f = frame_of(*index);
         } else if (key == "at") {
           at = finite_number(field.value(), "event \"at\"");
         }
@@ -373,6 +396,8 @@ class speedscope_reader {
   std::optional<profile> profile_;
   std::unordered_set<std::string> profile_names_;
   std::vector<double> weights_;
+  std::vector<std::uint64_t> prefix_;  // sampled: the previous stack's frame indices
+  std::vector<node_id> path_;          // sampled: and its contexts
   std::vector<node_id> stack_;       // evented: the open contexts
   std::vector<std::uint64_t> open_;  // evented: their frame indices
 };
