@@ -261,7 +261,9 @@ void check_round_trip(const ccrc::profile& p, const ccrc::profile& back) {
     ++expected;
     REQUIRE(read.count(frame));
     for (double v : read[frame]) CHECK(v == 0);
-    for (const auto& [path, values] : original) {
+    for (const auto& entry : original) {  // no structured binding: clang 14 cannot capture one
+      const std::string& path = entry.first;
+      const std::vector<double>& values = entry.second;
       if (path.empty()) continue;
       ++expected;
       auto it = read.find(frame + ";" + path);
@@ -341,4 +343,29 @@ TEST_CASE("a file speedscope 1.25.0 wrote (node --cpu-prof, imported and exporte
   std::string again = write(p);
   ccrc::profile back = ccrc::read_speedscope(again);
   check_round_trip(p, back);
+}
+
+TEST_CASE("the examples of the header and of docs/formats.md read as they say") {
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "main"},
+        {"name": "f", "file": "a.c", "line": 3}]}, "profiles": [{"type": "sampled",
+        "name": "t1", "unit": "none", "samples": [[0, 1]], "weights": [5]}]})");
+  CHECK(value_at(p, "t1;main;f a.c:3", "samples") == 5);
+
+  ccrc::profile d = ccrc::read_speedscope(R"({"$schema": "https://www.speedscope.app/file-format-schema.json",
+ "shared": {"frames": [{"name": "main"}, {"name": "f", "file": "a.c", "line": 3}]},
+ "profiles": [
+   {"type": "sampled", "name": "t1", "unit": "none", "startValue": 0, "endValue": 7,
+    "samples": [[0, 1], [0]], "weights": [5, 2]},
+   {"type": "evented", "name": "t2", "unit": "milliseconds", "startValue": 0, "endValue": 4,
+    "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "O", "frame": 1, "at": 1},
+               {"type": "C", "frame": 1, "at": 4}, {"type": "C", "frame": 0, "at": 4}]}]})");
+  CHECK(value_at(d, "t1;main", "samples") == 2);
+  CHECK(value_at(d, "t1;main;f a.c:3", "samples") == 5);
+  CHECK(value_at(d, "t2;main", "milliseconds") == 1);
+  CHECK(value_at(d, "t2;main;f a.c:3", "milliseconds") == 3);
+  CHECK(d.size() == 7);
+}
+
+TEST_CASE("read_speedscope_file: a missing file is a ccrc::error") {
+  CHECK_THROWS_AS(ccrc::read_speedscope_file(CCRC_SOURCE_DIR "/tests/data/speedscope/missing.json"), ccrc::error);
 }
