@@ -369,3 +369,17 @@ TEST_CASE("the examples of the header and of docs/formats.md read as they say") 
 TEST_CASE("read_speedscope_file: a missing file is a ccrc::error") {
   CHECK_THROWS_AS(ccrc::read_speedscope_file(CCRC_SOURCE_DIR "/tests/data/speedscope/missing.json"), ccrc::error);
 }
+
+TEST_CASE("string values with JSON escapes are unescaped; keys are matched as written") {
+  // "\u004f" is "O", "C\u00e9" is "Cé", "f\"g" is f"g.
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "C\u00e9"}, {"name": "f\"g"}]},
+    "profiles": [{"type": "evented", "name": "t", "unit": "none",
+      "events": [{"type": "\u004f", "frame": 0, "at": 1}, {"type": "C", "frame": 0, "at": 3}]},
+      {"type": "sampled", "name": "t\u0032", "unit": "none", "samples": [[1]], "weights": [4]}]})");
+  CHECK(value_at(p, "t;C\xc3\xa9", "samples") == 2);
+  CHECK(value_at(p, "t2;f\"g", "samples") == 4);
+  // "\u0074ype" is not read as "type" (simdjson's lookups compare keys as written).
+  check_fails(R"({"shared": {"frames": []}, "profiles": [{"\u0074ype": "sampled", "name": "p", "unit": "none"}]})",
+              "\"name\"", "profile without a string \"type\"", 60);
+  check_fails(R"({"shared": {"frames": [{"n\u0061me": "a"}]}, "profiles": []})", "}]}", "frame 0 has no \"name\"");
+}

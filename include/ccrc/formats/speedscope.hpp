@@ -108,8 +108,7 @@ class speedscope_reader {
     for (auto entry : top) {
       simdjson::ondemand::field field;
       check(std::move(entry).get(field), "malformed member of the top-level object");
-      std::string_view key;
-      check(field.unescaped_key().get(key), "malformed key");
+      std::string_view key = key_of(field);
       if (key == "shared") {
         read_shared(field.value());
         have_shared_ = true;
@@ -126,8 +125,7 @@ class speedscope_reader {
       for (auto entry : top) {
         simdjson::ondemand::field field;
         check(std::move(entry).get(field), "malformed member of the top-level object");
-        std::string_view key;
-        check(field.unescaped_key().get(key), "malformed key");
+        std::string_view key = key_of(field);
         if (key == "profiles") read_profiles(field.value());
       }
     }
@@ -141,6 +139,18 @@ class speedscope_reader {
   }
   void check(simdjson::error_code code, const char* what) {
     if (code != simdjson::SUCCESS) fail(what, code);
+  }
+
+  // A member's key as written, escapes included, with no copy: keys are matched as written,
+  // as simdjson's field lookup (obj["type"]) matches them, so a key spelled with an escape
+  // ("\u0074ype") is an unknown member wherever it is.
+  std::string_view key_of(simdjson::ondemand::field& field) const noexcept {
+    const char* raw = field.key().raw();
+    // The closing quote: the first '"' not escaped (a backslash escapes the next byte).
+    const char* end = json_.data() + json_.size();
+    const char* p = raw;
+    while (p < end && *p != '"') p += *p == '\\' ? 2 : 1;
+    return {raw, static_cast<std::size_t>((p < end ? p : end) - raw)};
   }
 
   // A line or column number: a whole number from 0 to 2^53.
@@ -157,8 +167,7 @@ class speedscope_reader {
     for (auto entry : obj) {
       simdjson::ondemand::field field;
       check(std::move(entry).get(field), "malformed member of \"shared\"");
-      std::string_view key;
-      check(field.unescaped_key().get(key), "malformed key");
+      std::string_view key = key_of(field);
       if (key != "frames") continue;
       array frames;
       check(field.value().get_array().get(frames), "\"shared.frames\" is not an array");
@@ -180,8 +189,7 @@ class speedscope_reader {
     for (auto entry : obj) {
       simdjson::ondemand::field field;
       check(std::move(entry).get(field), "malformed member of a frame");
-      std::string_view key, s;
-      check(field.unescaped_key().get(key), "malformed key");
+      std::string_view s, key = key_of(field);
       if (key == "name") {
         check(field.value().get_string().get(s), "frame \"name\" is not a string");
         name.assign(s);
@@ -348,8 +356,7 @@ class speedscope_reader {
       for (auto entry : event) {
         simdjson::ondemand::field field;
         check(std::move(entry).get(field), "malformed member of an event");
-        std::string_view key;
-        check(field.unescaped_key().get(key), "malformed key");
+        std::string_view key = key_of(field);
         if (key == "type") {
           check(field.value().get_string().get(type), "event \"type\" is not a string");
         } else if (key == "frame") {
@@ -423,7 +430,9 @@ class speedscope_reader {
 ///   creates the context). Evented: the value between two events is the self value of the
 ///   innermost open frame (none if no frame is open); an event opened and closed at once
 ///   still creates its context. `startValue`, `endValue`, `name`, `activeProfileIndex` and
-///   `exporter` are not used. No profiles: an empty profile with metric `samples`.
+///   `exporter` are not used. No profiles: an empty profile with metric `samples`. Member
+///   names are matched as written (a key spelled with an escape, `"\u0074ype"`, is not
+///   `type`); string values are unescaped.
 /// - Errors throw ccrc::parse_error::at_byte: malformed JSON, a missing or mistyped member,
 ///   a frame index out of range, a line or col that is not a whole number, samples and
 ///   weights of different lengths, a negative or non-finite weight or `at`, events going back
