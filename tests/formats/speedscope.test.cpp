@@ -8,7 +8,16 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <thread>
+
+#if defined(__unix__)
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 #include <string>
 #include <string_view>
 
@@ -383,3 +392,20 @@ TEST_CASE("string values with JSON escapes are unescaped; keys are matched as wr
               "\"name\"", "profile without a string \"type\"", 60);
   check_fails(R"({"shared": {"frames": [{"n\u0061me": "a"}]}, "profiles": []})", "}]}", "frame 0 has no \"name\"");
 }
+
+#if defined(__unix__)
+TEST_CASE("read_speedscope_file reads a pipe (not a regular file) through json_text") {
+  std::filesystem::path fifo = std::filesystem::temp_directory_path() /
+                               ("ccrc-speedscope-" + std::to_string(::getpid()) + ".fifo");
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] {
+    std::ofstream(fifo) << R"({"shared": {"frames": [{"name": "a"}]}, "profiles": [)"
+                           R"({"type": "sampled", "name": "p", "unit": "bytes", "samples": [[0]], "weights": [9]}]})";
+  });
+  ccrc::profile p = ccrc::read_speedscope_file(fifo);
+  writer.join();
+  std::filesystem::remove(fifo);
+  CHECK(value_at(p, "p;a", "bytes") == 9);
+}
+#endif
