@@ -192,6 +192,8 @@ TEST_CASE("malformed speedscope files: parse_error at the offending byte") {
   check_fails(R"({"shared": {"frames": [{"file": "a"}]}, "profiles": []})", "}]}", "frame 0 has no \"name\"");
   check_fails(R"({"shared": {"frames": [{"name": "a", "line": 1.5}]}, "profiles": []})", "1.5}", "not a whole number");
   check_fails(R"([1, 2])", "[", "a speedscope file is a JSON object");
+  check_fails(R"({"profiles": [], "shared": {"frames": []}, "profiles": []})", "[]}", "a second \"profiles\" member");
+  check_fails(R"({"shared": {"frames": []}, "shared": {"frames": []}})", "{\"frames\": []}}", "a second \"shared\" member");
   // simdjson refuses the root object as a whole when something follows it.
 
   failure f = failure_of(R"({"profiles": [{"type": "sampled", "name": "p", "unit": "none", "samples": [[0]], "weights": [1]}]})");

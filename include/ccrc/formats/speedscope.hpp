@@ -22,7 +22,6 @@
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -104,15 +103,18 @@ class speedscope_reader {
     object top;
     bool brace = formats::detail::first_json_byte(std::string_view(json_.data(), json_.size())) == '{';
     check(doc_.get_object().get(top), brace ? "malformed top-level object" : "a speedscope file is a JSON object");
-    bool deferred = false;
+    bool deferred = false, have_profiles = false;
     for (auto entry : top) {
       simdjson::ondemand::field field;
       check(std::move(entry).get(field), "malformed member of the top-level object");
       std::string_view key = key_of(field);
       if (key == "shared") {
+        if (have_shared_) fail("a second \"shared\" member");
         read_shared(field.value());
         have_shared_ = true;
       } else if (key == "profiles") {
+        if (have_profiles) fail("a second \"profiles\" member");
+        have_profiles = true;
         if (have_shared_) read_profiles(field.value());
         else deferred = true;  // its frames come later: read it on a second pass
       }
@@ -438,7 +440,7 @@ class speedscope_reader {
 ///   weights of different lengths, a negative or non-finite weight or `at`, events going back
 ///   in time, a close event that does not match the innermost open frame (speedscope refuses
 ///   these too), frames still open at the end, an unknown profile type or unit, a name that
-///   is not valid UTF-8 or has control characters.
+///   is not valid UTF-8 or has control characters, a second `shared` or `profiles` member.
 ///
 /// O(bytes + contexts), one pass over the document (two if `profiles` precedes `shared`);
 /// memory: the document, the tree, the frame names and one profile's weights.
