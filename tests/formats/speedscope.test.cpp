@@ -1,0 +1,413 @@
+#include <ccrc/formats/speedscope.hpp>
+#include <ccrc/tree/path.hpp>
+
+#include "support/chain.hpp"
+#include "support/figure1.hpp"
+#include "support/random.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#if defined(__unix__)
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+#include <string>
+#include <string_view>
+
+namespace {
+
+// The value of `metric` at the context `path` ("a;b;c"); the context must exist.
+double value_at(const ccrc::profile& p, std::string_view path, std::string_view metric) {
+  std::vector<ccrc::frame_id> frames;
+  for (const auto& name : test::split(path)) {
+    auto f = p.symbols().find(name);
+    REQUIRE_MESSAGE(f, "no frame ", name);
+    frames.push_back(*f);
+  }
+  ccrc::node_id n = p.tree().find_path(frames);
+  REQUIRE_MESSAGE(n != ccrc::null_node, "no context ", path);
+  return p.column(metric)[n];
+}
+
+double total(const ccrc::profile& p, std::string_view metric) {
+  double sum = 0;
+  for (double v : p.column(metric)) sum += v;
+  return sum;
+}
+
+// The parse_error read_speedscope throws for `text`: its byte offset and reason.
+struct failure {
+  std::uint64_t byte = 0;
+  std::string what;
+};
+failure failure_of(std::string_view text) {
+  try {
+    static_cast<void>(ccrc::read_speedscope(text));
+  } catch (const ccrc::parse_error& e) {
+    return {e.byte(), e.what()};
+  }
+  FAIL("no parse_error for ", text);
+  return {};
+}
+
+// Checks that reading `text` fails with a reason containing `reason`, at a byte offset
+// within [the last occurrence of `near`, that + `slack`]: simdjson reports the position of
+// the value it stopped at or of the token just after it.
+void check_fails(std::string_view text, std::string_view near, std::string_view reason, std::size_t slack = 4) {
+  CAPTURE(text);
+  failure f = failure_of(text);
+  CAPTURE(f.what);
+  CHECK(f.what.find(reason) != std::string::npos);
+  std::size_t at = text.rfind(near);
+  REQUIRE(at != std::string_view::npos);
+  CHECK(f.byte >= at);
+  CHECK(f.byte <= at + near.size() + slack);
+}
+
+std::string write(const ccrc::profile& p, const ccrc::speedscope_write_options& options = {}) {
+  std::ostringstream out;
+  ccrc::write_speedscope(out, p, options);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("a sampled profile: root-first stacks of frame indices, each weighing its weight") {
+  // By hand: t1;main gets 1, t1;main;f a.c:3 gets 5 + 2, t1;main;g gets 4; total 12.
+  ccrc::profile p = ccrc::read_speedscope(R"({
+    "$schema": "https://www.speedscope.app/file-format-schema.json",
+    "shared": {"frames": [{"name": "main"}, {"name": "f", "file": "a.c", "line": 3}, {"name": "g"}]},
+    "profiles": [{"type": "sampled", "name": "t1", "unit": "none", "startValue": 0, "endValue": 12,
+                  "samples": [[0, 1], [0], [0, 2], [0, 1]], "weights": [5, 1, 4, 2]}],
+    "name": "x", "activeProfileIndex": 0, "exporter": "hand"})");
+  CHECK(p.metric_names() == std::vector<std::string>{"samples"});
+  CHECK(p.size() == 5);  // root, t1, main, f, g
+  CHECK(value_at(p, "t1", "samples") == 0);
+  CHECK(value_at(p, "t1;main", "samples") == 1);
+  CHECK(value_at(p, "t1;main;f a.c:3", "samples") == 7);
+  CHECK(value_at(p, "t1;main;g", "samples") == 4);
+  CHECK(total(p, "samples") == 12);  // conservation: the sum of the weights
+}
+
+TEST_CASE("an evented profile: the time between two events is the innermost open frame's self time") {
+  // By hand: a open 0..10, b open 2..7 inside it, c 7..7 (zero length), then a again 10..12
+  // at top level after a gap (the gap 10..11 with nothing open counts nowhere):
+  // a = 2 + 3 = 5 (0..2, 7..10) and then 11..12 = 1 more -> 6; b = 5; c = 0.
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "a"}, {"name": "b"}, {"name": "c"}]},
+    "profiles": [{"type": "evented", "name": "main", "unit": "milliseconds", "startValue": 0, "endValue": 12,
+      "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "O", "frame": 1, "at": 2},
+                 {"type": "C", "frame": 1, "at": 7}, {"at": 7, "frame": 2, "type": "O"},
+                 {"type": "C", "frame": 2, "at": 7}, {"type": "C", "frame": 0, "at": 10},
+                 {"type": "O", "frame": 0, "at": 11}, {"type": "C", "frame": 0, "at": 12}]}]})");
+  CHECK(p.metric_names() == std::vector<std::string>{"milliseconds"});
+  CHECK(value_at(p, "main;a", "milliseconds") == 6);
+  CHECK(value_at(p, "main;a;b", "milliseconds") == 5);
+  CHECK(value_at(p, "main;a;c", "milliseconds") == 0);  // created although it lasted 0
+  CHECK(total(p, "milliseconds") == 11);                // 12 minus the 1 with nothing open
+  CHECK(p.size() == 5);
+}
+
+TEST_CASE("frames are told apart by name, file, line and col; equal entries are one frame") {
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [
+      {"name": "f", "file": "a.js", "line": 1, "col": 2}, {"name": "f", "file": "b.js", "line": 1, "col": 2},
+      {"name": "f"}, {"name": "f", "line": 9}, {"name": ""}, {"name": "f", "file": "a.js", "line": 1, "col": 2},
+      {"col": 5, "name": "g", "file": "c.js"}, {"name": "h", "file": "", "line": 0, "col": 0}]},
+    "profiles": [{"type": "sampled", "name": "p", "unit": "bytes",
+      "samples": [[0], [1], [2], [3], [4], [5], [6], [7]], "weights": [1, 2, 3, 4, 5, 6, 7, 8]}]})");
+  CHECK(value_at(p, "p;f a.js:1:2", "bytes") == 1 + 6);  // entries 0 and 5 are the same frame
+  CHECK(value_at(p, "p;f b.js:1:2", "bytes") == 2);
+  CHECK(value_at(p, "p;f", "bytes") == 3);
+  CHECK(value_at(p, "p;f :9", "bytes") == 4);
+  CHECK(value_at(p, "p;(anonymous)", "bytes") == 5);
+  CHECK(value_at(p, "p;g c.js:5", "bytes") == 7);
+  CHECK(value_at(p, "p;h", "bytes") == 8);  // speedscope's exporter: file "", line 0, col 0
+  CHECK(p.size() == 9);
+}
+
+TEST_CASE("every profile goes under a frame named after it, made unique; one column per unit") {
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}]}, "profiles": [
+      {"type": "sampled", "name": "t", "unit": "none", "samples": [[0]], "weights": [1]},
+      {"type": "sampled", "name": "t", "unit": "none", "samples": [[0]], "weights": [2]},
+      {"type": "sampled", "name": "", "unit": "nanoseconds", "samples": [[0]], "weights": [3]},
+      {"type": "evented", "unit": "nanoseconds", "events": [{"type": "O", "frame": 0, "at": 5}, {"type": "C", "frame": 0, "at": 9}]}]})");
+  CHECK(p.metric_names() == std::vector<std::string>{"samples", "nanoseconds"});
+  CHECK(value_at(p, "t;f", "samples") == 1);
+  CHECK(value_at(p, "t (1);f", "samples") == 2);
+  CHECK(value_at(p, "profile 2;f", "nanoseconds") == 3);
+  CHECK(value_at(p, "profile 3;f", "nanoseconds") == 4);
+  CHECK(value_at(p, "profile 2;f", "samples") == 0);
+}
+
+TEST_CASE("profiles before shared: read on a second pass") {
+  ccrc::profile p = ccrc::read_speedscope(R"({"profiles": [{"weights": [2], "samples": [[1, 0]], "unit": "seconds",
+      "name": "p", "type": "sampled"}], "shared": {"frames": [{"name": "a"}, {"name": "b"}]}})");
+  CHECK(value_at(p, "p;b;a", "seconds") == 2);
+}
+
+TEST_CASE("no profiles: an empty profile with metric samples") {
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": []}, "profiles": []})");
+  CHECK(p.size() == 1);
+  CHECK(p.metric_names() == std::vector<std::string>{"samples"});
+}
+
+TEST_CASE("malformed speedscope files: parse_error at the offending byte") {
+  const std::string frames = R"({"shared": {"frames": [{"name": "a"}, {"name": "b"}]}, "profiles": [)";
+  auto sampled = [&](std::string_view samples, std::string_view weights) {
+    return frames + R"({"type": "sampled", "name": "p", "unit": "none", "samples": )" + std::string(samples) +
+           R"(, "weights": )" + std::string(weights) + "}]}";
+  };
+  auto evented = [&](std::string_view events) {
+    return frames + R"({"type": "evented", "name": "p", "unit": "none", "events": )" + std::string(events) + "}]}";
+  };
+  check_fails(sampled("[[0, 7]]", "[1]"), "7]]", "frame index 7 out of range (the file has 2 frames)");
+  check_fails(sampled("[[0, -1]]", "[1]"), "-1]]", "not a whole number");
+  check_fails(sampled("[[0], [1]]", "[1]"), "[1]],", "more samples than the 1 weights");
+  check_fails(sampled("[[0]]", "[1, 2]"), "[[0]], ", "2 weights for 1 samples");  // the end of samples
+  check_fails(sampled("[[0]]", "[-3]"), "-3]", "negative weight");
+  check_fails(sampled("[[0]]", "[1e999]"), "1e999]", "a weight");
+  check_fails(sampled("[[0]]", "[\"x\"]"), "\"x\"]", "a weight");
+  check_fails(sampled("[0]", "[1]"), "0], \"w", "a sample is not an array");
+  check_fails(frames + R"({"type": "flame", "name": "p", "unit": "none"}]})", "\"flame\"", "unknown profile type 'flame'", 40);
+  check_fails(frames + R"({"type": "sampled", "name": "p", "unit": "hours", "samples": [], "weights": []}]})", "\"hours\"",
+              "unknown unit 'hours'");
+  check_fails(frames + R"({"type": "sampled", "name": "p", "unit": "none", "samples": []}]})", ", \"samples\"",
+              "without a \"weights\" array");  // where the search for "weights" ended
+  check_fails(evented(R"([{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}])"),
+              R"({"type": "C")", "close event of frame 1 while frame 0 is the innermost open one", 40);
+  check_fails(evented(R"([{"type": "C", "frame": 1, "at": 1}])"), R"({"type": "C")", "with no frame open", 40);
+  check_fails(evented(R"([{"type": "O", "frame": 0, "at": 0}])"), "]}]}", "1 frames still open");
+  check_fails(evented(R"([{"type": "O", "frame": 0, "at": 5}, {"type": "C", "frame": 0, "at": 4}])"),
+              R"({"type": "C")", "event at 4 before the previous one at 5", 40);
+  check_fails(evented(R"([{"type": "X", "frame": 0, "at": 0}])"), R"({"type": "X")", "event type 'X'", 40);
+  check_fails(evented(R"([{"type": "O", "frame": 0}])"), R"({"type": "O")", "event without", 30);
+  check_fails(evented(R"([{"type": "O", "frame": 2, "at": 0}])"), "2, \"at", "frame index 2 out of range");
+  check_fails(R"({"shared": {"frames": [{"name": "a\u0001"}]}, "profiles": []})", "}]}", "frame name contains a control character");
+  check_fails(R"({"shared": {"frames": [{"file": "a"}]}, "profiles": []})", "}]}", "frame 0 has no \"name\"");
+  check_fails(R"({"shared": {"frames": [{"name": "a", "line": 1.5}]}, "profiles": []})", "1.5}", "not a whole number");
+  check_fails(R"([1, 2])", "[", "a speedscope file is a JSON object");
+  check_fails(R"({"profiles": [], "shared": {"frames": []}, "profiles": []})", "[]}", "a second \"profiles\" member");
+  check_fails(R"({"shared": {"frames": []}, "shared": {"frames": []}})", "{\"frames\": []}}", "a second \"shared\" member");
+  // simdjson refuses the root object as a whole when something follows it.
+
+  failure f = failure_of(R"({"profiles": [{"type": "sampled", "name": "p", "unit": "none", "samples": [[0]], "weights": [1]}]})");
+  CHECK(f.what.find("frame index 0 out of range (the file has 0 frames)") != std::string::npos);
+  f = failure_of(R"({"shared": {"frames": []}, "profiles": [] } x)");
+  CHECK(f.what.rfind("byte 0: malformed top-level object", 0) == 0);
+  f = failure_of("{\"shared\": {\"frames\": [{\"name\": \"\xff\"}]}}");
+  CHECK(f.what.rfind("byte 0: not a JSON document", 0) == 0);  // simdjson checks UTF-8 up front
+}
+
+TEST_CASE("write_speedscope: one evented profile per metric, at = running sum of self values") {
+  // main (self 1) calls f (self 3) then g (self 2): by hand, main opens at 0, f runs 1..4,
+  // g 4..6, main closes at 6 = its inclusive value.
+  ccrc::profile p = test::stacks({{"main", 1}, {"main;f", 3}, {"main;g", 2}});
+  std::string expected =
+      R"({"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"main"},)"
+      R"({"name":"f"},{"name":"g"}]},"profiles":[{"type":"evented","name":")" +
+      std::string(p.metric_name(0)) +
+      R"(","unit":"none","startValue":0,"events":[{"type":"O","frame":0,"at":0},{"type":"O","frame":1,"at":1},)"
+      R"({"type":"C","frame":1,"at":4},{"type":"O","frame":2,"at":4},{"type":"C","frame":2,"at":6},)"
+      R"({"type":"C","frame":0,"at":6}],"endValue":6}],"name":"test","activeProfileIndex":0,"exporter":"ccrc"})"
+      "\n";
+  CHECK(write(p, {.name = "test"}) == expected);
+}
+
+TEST_CASE("write_speedscope names units after the metrics and escapes names for JSON") {
+  CHECK(ccrc::detail::speedscope_unit_of_metric("time_us") == "microseconds");
+  CHECK(ccrc::detail::speedscope_unit_of_metric("cpu_nanoseconds") == "nanoseconds");
+  CHECK(ccrc::detail::speedscope_unit_of_metric("alloc_space_bytes") == "bytes");
+  CHECK(ccrc::detail::speedscope_unit_of_metric("wall_ms") == "milliseconds");
+  CHECK(ccrc::detail::speedscope_unit_of_metric("seconds") == "seconds");
+  CHECK(ccrc::detail::speedscope_unit_of_metric("calls") == "none");
+  std::string s;
+  ccrc::detail::append_json_string(s, "a\"b\\c\nd\x01\x1f\x7f\xc3\xa9");
+  CHECK(s == "\"a\\\"b\\\\c\\nd\\u0001\\u001f\x7f\xc3\xa9\"");
+
+  // A name with every kind of character parses back (simdjson DOM, independent of the reader).
+  ccrc::profile p({"calls"});
+  std::string odd = "q\"\\/\b\f\n\r\t\x01 é 漢 😀";
+  ccrc::frame_id frames[] = {p.intern(odd)};
+  double one[] = {1};
+  p.add_path(frames, one);
+  std::string json = write(p);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(json);
+  CHECK(std::string_view(doc["shared"]["frames"].at(0)["name"]) == odd);
+  CHECK(std::string_view(doc["profiles"].at(0)["unit"]) == "none");
+}
+
+TEST_CASE("write_speedscope refuses what speedscope cannot show") {
+  ccrc::profile p = test::stacks({{"main", 1}, {"main;f", -3}});
+  CHECK_THROWS_AS(write(p), ccrc::error);
+  ccrc::profile q = test::stacks({{"main", 1}});
+  q.column(0)[ccrc::root_node] = 2;
+  CHECK_THROWS_AS(write(q), ccrc::error);
+  ccrc::profile r = test::stacks({{"main", std::numeric_limits<double>::infinity()}});
+  CHECK_THROWS_AS(write(r), ccrc::error);
+  ccrc::profile u({"calls"});
+  ccrc::frame_id bad[] = {u.intern("\xff")};
+  u.add_path(bad);
+  CHECK_THROWS_AS(write(u), ccrc::error);
+}
+
+namespace {
+
+// Checks that `back` (written from `p`, read back) holds each metric m of p as the whole
+// tree of p under a frame named m, with m's values in the column of m's unit, and nothing
+// else: every path and every metric kept.
+void check_round_trip(const ccrc::profile& p, const ccrc::profile& back) {
+  test::canonical_form original = test::canonical(p), read = test::canonical(back);
+  std::size_t expected = 1;  // the root
+  for (std::size_t m = 0; m < p.metric_count(); ++m) {
+    std::string frame(p.metric_name(m));
+    std::string column(ccrc::detail::speedscope_metric_of_unit(ccrc::detail::speedscope_unit_of_metric(frame)));
+    std::size_t c = back.metric_index(column);
+    ++expected;
+    REQUIRE(read.count(frame));
+    for (double v : read[frame]) CHECK(v == 0);
+    for (const auto& entry : original) {  // no structured binding: clang 14 cannot capture one
+      const std::string& path = entry.first;
+      const std::vector<double>& values = entry.second;
+      if (path.empty()) continue;
+      ++expected;
+      auto it = read.find(frame + ";" + path);
+      REQUIRE_MESSAGE(it != read.end(), "missing ", frame, ";", path);
+      for (std::size_t k = 0; k < back.metric_count(); ++k) CHECK(it->second[k] == (k == c ? values[m] : 0.0));
+    }
+  }
+  CHECK(read.size() == expected);
+  CHECK(back.size() == expected);
+}
+
+}  // namespace
+
+TEST_CASE("round trip: Figure 1 written and read back keeps every path and metric, under a frame per metric") {
+  ccrc::profile p = test::figure1();
+  ccrc::profile back = ccrc::read_speedscope(write(p));
+  check_round_trip(p, back);
+  // By hand from figure1.folded: calls and bytecodes are both unit none, read into `samples`;
+  // the bytecodes total is the inclusive value of main, 1066 + 180 + ... = 3238.
+  CHECK(back.metric_names() == std::vector<std::string>{"samples"});
+  CHECK(value_at(back, "bytecodes;main;f;g;h;i", "samples") == 50);
+  CHECK(value_at(back, "calls;main;h", "samples") == 72);
+  double bytecodes = 0;
+  for (double v : p.column("bytecodes")) bytecodes += v;
+  CHECK(bytecodes == 3238);
+}
+
+TEST_CASE("round trip: random trees, metrics of several units") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    CAPTURE(seed);
+    test::rng r{seed};
+    auto samples = test::random_samples(r, 200, 6, 12, 3);
+    ccrc::profile p = test::profile_of(samples, 3);
+    ccrc::profile q({"time_us", "calls", "alloc_bytes"});
+    for (const auto& s : samples) q.add_path(test::frames_of(q, s), s.values);
+    check_round_trip(p, ccrc::read_speedscope(write(p)));
+    ccrc::profile back = ccrc::read_speedscope(write(q));
+    CHECK(back.metric_names() == std::vector<std::string>{"microseconds", "samples", "bytes"});
+    check_round_trip(q, back);
+  }
+}
+
+TEST_CASE("a 1,000,000-deep chain is written and read back without deep recursion") {
+  test::calls_cct chain = test::call_chain(1000000, {"a", "b", "c"});
+  std::ostringstream out;
+  ccrc::write_speedscope(out, chain);
+  ccrc::profile back = ccrc::read_speedscope(out.str());
+  CHECK(back.size() == 1000000 + 2);
+  CHECK(total(back, "samples") == 1000000);
+  CHECK(back.tree().depth(static_cast<ccrc::node_id>(back.size() - 1)) == 1000000 + 1);
+}
+
+TEST_CASE("a file speedscope 1.25.0 wrote (node --cpu-prof, imported and exported by speedscope)") {
+  // Expected values from tests/data/speedscope/README.md's node one-liner, which replays the
+  // events independently: one profile, 58 frames with distinct names, 90 distinct paths, a
+  // total of 331139 us with a frame open, and the self time of the two `work` functions.
+  ccrc::profile p = ccrc::read_speedscope_file(CCRC_SOURCE_DIR "/tests/data/speedscope/node-cpu.speedscope.json");
+  CHECK(p.metric_names() == std::vector<std::string>{"microseconds"});
+  CHECK(p.size() == 90 + 2);  // the paths, the profile's frame, the root
+  CHECK(total(p, "microseconds") == 331139);
+  auto self_of = [&](std::string_view name) {
+    auto f = p.symbols().find(name);
+    REQUIRE(f);
+    double sum = 0;
+    for (ccrc::node_id n = 1; n < p.size(); ++n)
+      if (p.tree().frame(n) == *f) sum += p.column(0)[n];
+    return sum;
+  };
+  CHECK(self_of("work file:///tmp/ss/prof/a.js:2:14") == 233949);
+  CHECK(self_of("work file:///tmp/ss/prof/b.js:2:14") == 14146);
+  CHECK(self_of("fib file:///tmp/ss/prof/main.js:5:13") == 4494);
+  CHECK(self_of("(program)") == 11679);
+  CHECK(p.tree().name(p.tree().first_child(ccrc::root_node)) == "main.cpuprofile");
+  CHECK(p.tree().next_sibling(p.tree().first_child(ccrc::root_node)) == ccrc::null_node);
+
+  // Written back and read again: the same tree one level down, under the metric's frame.
+  std::string again = write(p);
+  ccrc::profile back = ccrc::read_speedscope(again);
+  check_round_trip(p, back);
+}
+
+TEST_CASE("the examples of the header and of docs/formats.md read as they say") {
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "main"},
+        {"name": "f", "file": "a.c", "line": 3}]}, "profiles": [{"type": "sampled",
+        "name": "t1", "unit": "none", "samples": [[0, 1]], "weights": [5]}]})");
+  CHECK(value_at(p, "t1;main;f a.c:3", "samples") == 5);
+
+  ccrc::profile d = ccrc::read_speedscope(R"({"$schema": "https://www.speedscope.app/file-format-schema.json",
+ "shared": {"frames": [{"name": "main"}, {"name": "f", "file": "a.c", "line": 3}]},
+ "profiles": [
+   {"type": "sampled", "name": "t1", "unit": "none", "startValue": 0, "endValue": 7,
+    "samples": [[0, 1], [0]], "weights": [5, 2]},
+   {"type": "evented", "name": "t2", "unit": "milliseconds", "startValue": 0, "endValue": 4,
+    "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "O", "frame": 1, "at": 1},
+               {"type": "C", "frame": 1, "at": 4}, {"type": "C", "frame": 0, "at": 4}]}]})");
+  CHECK(value_at(d, "t1;main", "samples") == 2);
+  CHECK(value_at(d, "t1;main;f a.c:3", "samples") == 5);
+  CHECK(value_at(d, "t2;main", "milliseconds") == 1);
+  CHECK(value_at(d, "t2;main;f a.c:3", "milliseconds") == 3);
+  CHECK(d.size() == 7);
+}
+
+TEST_CASE("read_speedscope_file: a missing file is a ccrc::error") {
+  CHECK_THROWS_AS(ccrc::read_speedscope_file(CCRC_SOURCE_DIR "/tests/data/speedscope/missing.json"), ccrc::error);
+}
+
+TEST_CASE("string values with JSON escapes are unescaped; keys are matched as written") {
+  // "\u004f" is "O", "C\u00e9" is "Cé", "f\"g" is f"g.
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "C\u00e9"}, {"name": "f\"g"}]},
+    "profiles": [{"type": "evented", "name": "t", "unit": "none",
+      "events": [{"type": "\u004f", "frame": 0, "at": 1}, {"type": "C", "frame": 0, "at": 3}]},
+      {"type": "sampled", "name": "t\u0032", "unit": "none", "samples": [[1]], "weights": [4]}]})");
+  CHECK(value_at(p, "t;C\xc3\xa9", "samples") == 2);
+  CHECK(value_at(p, "t2;f\"g", "samples") == 4);
+  // "\u0074ype" is not read as "type" (simdjson's lookups compare keys as written).
+  check_fails(R"({"shared": {"frames": []}, "profiles": [{"\u0074ype": "sampled", "name": "p", "unit": "none"}]})",
+              "\"name\"", "profile without a string \"type\"", 60);
+  check_fails(R"({"shared": {"frames": [{"n\u0061me": "a"}]}, "profiles": []})", "}]}", "frame 0 has no \"name\"");
+}
+
+#if defined(__unix__)
+TEST_CASE("read_speedscope_file reads a pipe (not a regular file) through json_text") {
+  std::filesystem::path fifo = std::filesystem::temp_directory_path() /
+                               ("ccrc-speedscope-" + std::to_string(::getpid()) + ".fifo");
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] {
+    std::ofstream(fifo) << R"({"shared": {"frames": [{"name": "a"}]}, "profiles": [)"
+                           R"({"type": "sampled", "name": "p", "unit": "bytes", "samples": [[0]], "weights": [9]}]})";
+  });
+  ccrc::profile p = ccrc::read_speedscope_file(fifo);
+  writer.join();
+  std::filesystem::remove(fifo);
+  CHECK(value_at(p, "p;a", "bytes") == 9);
+}
+#endif

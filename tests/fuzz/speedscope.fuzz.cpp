@@ -1,0 +1,46 @@
+// libFuzzer harness: ccrc::read_speedscope on arbitrary bytes. A ccrc::error is the expected
+// answer to bad input; anything else (a crash, a sanitizer report, another exception) is a
+// finding. Whatever it reads holds no negative or non-finite value (the reader refuses them)
+// and must survive write_speedscope and read_speedscope: each metric's whole tree under a
+// frame named after it, in the column of its unit, with the same totals (or be refused by
+// the writer, for a total that overflows).
+#include "fuzz.hpp"
+
+#include <ccrc/error.hpp>
+#include <ccrc/formats/speedscope.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text = fuzz::text_of(data, size);
+  ccrc::profile p;
+  try {
+    p = ccrc::read_speedscope(text);
+  } catch (const ccrc::error&) {
+    return 0;
+  }
+  for (std::size_t m = 0; m < p.metric_count(); ++m)
+    for (double v : p.column(m)) fuzz::check(std::isfinite(v) && v >= 0);
+  std::ostringstream out;
+  try {
+    ccrc::write_speedscope(out, p);
+  } catch (const ccrc::error&) {
+    return 0;
+  }
+  ccrc::profile q = ccrc::read_speedscope(out.str());
+  fuzz::check(q.tree().size() == 1 + p.metric_count() * p.tree().size());
+  // Several metrics of one unit share a column: compare the sums by column.
+  std::vector<fuzz::sum> expected(q.metric_count());
+  for (std::size_t m = 0; m < p.metric_count(); ++m) {
+    std::string_view unit = ccrc::detail::speedscope_unit_of_metric(p.metric_name(m));
+    std::size_t c = q.metric_index(ccrc::detail::speedscope_metric_of_unit(unit));
+    fuzz::sum s = fuzz::total(p, m);
+    expected[c].value += s.value;
+    expected[c].magnitude += s.magnitude;
+  }
+  for (std::size_t c = 0; c < q.metric_count(); ++c) fuzz::check(fuzz::same_total(expected[c], fuzz::total(q, c)));
+  return 0;
+}
