@@ -142,7 +142,8 @@ class trace_event_parser {
   struct thread {
     std::vector<open_event> opens;
     std::vector<close_event> closes;
-    double last = -std::numeric_limits<double>::infinity();
+    double first = std::numeric_limits<double>::infinity();  // earliest ts of a B/E/X event
+    double last = -std::numeric_limits<double>::infinity();  // latest ts or ts + dur
     std::string name;  // from thread_name metadata
     bool named = false;
   };
@@ -276,7 +277,9 @@ class trace_event_parser {
       n = name_id(name, name_at);
     }
     thread& t = thread_of(pid.value, tid.value);
+    t.first = std::min(t.first, ts.value);
     t.last = std::max(t.last, ts.value);
+    if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
     if (phase == 'B') {
       t.opens.push_back({ts.value, std::numeric_limits<double>::infinity(), n, false});
     } else if (phase == 'E') {
@@ -292,6 +295,7 @@ class trace_event_parser {
       double end = ts.value + d;
       if (!std::isfinite(end)) fail_at(length.at, "\"ts\" + \"dur\" is too large");
       t.last = std::max(t.last, end);
+      if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
       t.opens.push_back({ts.value, d, n, end == ts.value});
       if (end != ts.value) t.closes.push_back({end, n});
     }
@@ -489,7 +493,7 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///   `traceEvents` is not an array, an event that is not an object or has no string `ph`; for
 ///   B, E, X and M events: a `pid` or `tid` that is not an integer (absent: 0); for B, E and X:
 ///   no `ts`, a `ts`, `dur` or `tdur` that is not a finite number, a negative `dur`/`tdur`,
-///   ts + dur overflowing; for B and X: no string `name`, an empty one, names (and the M names)
+///   ts + dur overflowing, a thread whose times span more than a double holds; for B and X: no string `name`, an empty one, names (and the M names)
 ///   with control characters or invalid UTF-8. Fields of ignored events are not checked.
 ///   Keys written with escapes (`"p\u0068"`) are not recognised.
 ///
@@ -505,15 +509,15 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///     // path "pid 1 tid 1;main": calls 1, time_us 7; "pid 1 tid 1;main;f": time_us 3
 inline profile read_trace_events(const formats::json_text& text, const trace_event_options& options = {}) {
   if (auto repaired = formats::detail::repaired_trace_text(text.bytes()))
-    return formats::detail::read_trace_events_from(formats::json_text(std::string_view(*repaired)).view(), options);
+    return formats::detail::read_trace_events_from(simdjson::padded_string(*repaired), options);
   return formats::detail::read_trace_events_from(text.view(), options);
 }
 
 /// read_trace_events from bytes in memory (copied once, for simdjson's padding).
 inline profile read_trace_events(std::string_view text, const trace_event_options& options = {}) {
   if (auto repaired = formats::detail::repaired_trace_text(text))
-    return formats::detail::read_trace_events_from(formats::json_text(std::string_view(*repaired)).view(), options);
-  return formats::detail::read_trace_events_from(formats::json_text(text).view(), options);
+    return formats::detail::read_trace_events_from(simdjson::padded_string(*repaired), options);
+  return formats::detail::read_trace_events_from(simdjson::padded_string(text), options);
 }
 
 /// read_trace_events from a file; throws ccrc::error if it cannot be opened.
