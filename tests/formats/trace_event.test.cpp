@@ -286,7 +286,7 @@ TEST_CASE("trace events: malformed input is an error at the offending byte") {
       {R"([{"ph":"X","name":"a","ts":1,"tdur":-2}])", "-2", "\"tdur\" is negative"},
       {R"([{"ph":"X","name":"a","ts":1,"dur":null}])", "null", "\"dur\" is not a finite number"},
       {R"([{"ph":"X","name":"a","ts":1e308,"dur":1e308}])", "1e308}", "\"ts\" + \"dur\" is too large"},
-      {R"([{"ph":"B","name":"a","ts":-1e308},{"ph":"E","ts":1e308}])", "1e308}", "times span more than a double holds"},
+      {R"([{"ph":"B","name":"a","ts":-1e308},{"ph":"E","ts":1e308}])", "1e308}]", "times span more than a double holds"},
       {R"([{"ph":"X","name":"a","ts":1,"pid":"main"}])", R"("main")", "\"pid\" is not an integer"},
       {R"([{"ph":"M","name":"thread_name","tid":1.5}])", "1.5", "\"tid\" is not an integer"},
       {R"([{"ph":1,"name":"a","ts":1}])", "1,", "\"ph\" is not a string"},
