@@ -224,7 +224,7 @@ TEST_CASE("trace events: unmatched ends are ignored and open frames closed at th
     {"ph":"B","name":"a","ts":0,"tid":3},
     {"ph":"B","name":"b","ts":1,"tid":3},
     {"ph":"E","ts":2,"tid":3},
-    {"ph":"E","ts":4,"tid":3},
+    {"ph":"E","name":"","ts":4,"tid":3},
 
     {"ph":"E","name":"a","ts":4,"tid":4}
   ])";
@@ -237,7 +237,7 @@ TEST_CASE("trace events: unmatched ends are ignored and open frames closed at th
   CHECK(at(p, "time_us", "pid 0 tid 2;c;d;e") == 6);
   CHECK(at(p, "time_us", "pid 0 tid 2;c;d") == 3);
   CHECK(at(p, "time_us", "pid 0 tid 2;c") == 1);
-  // tid 3: an E without a name closes the top: b [1,2], a [0,4].
+  // tid 3: an E without a name (or with "") closes the top: b [1,2], a [0,4].
   CHECK(at(p, "time_us", "pid 0 tid 3;a;b") == 1);
   CHECK(at(p, "time_us", "pid 0 tid 3;a") == 3);
   // tid 4: only an E: no thread frame, one more ignored end.
@@ -293,6 +293,7 @@ TEST_CASE("trace events: malformed input is an error at the offending byte") {
       {R"([{"ph":"X","name":"a","ts":1},{"name":"a"}])", R"({"name":"a"}])", "an event without \"ph\""},
       {R"([{"ph":"B","ts":1}])", R"({"ph")", "a B event without \"name\""},
       {R"([{"ph":"X","name":5,"ts":1}])", "5,", "an X event whose \"name\" is not a string"},
+      {R"([{"ph":"B","name":"a","ts":1},{"ph":"E","name":[],"ts":2}])", "[],", "an E event whose \"name\" is not a string"},
       {R"([{"ph":"X","name":"","ts":1}])", R"("",)", "an empty event name"},
       {R"([{"ph":"X","name":"a\u0001b","ts":1}])", R"("a\u)", "event name contains a control character"},
       {R"([{"ph":"M","name":"thread_name","args":{"name":"\u0007"}}])", R"("\u0007")", "args.name contains a control character"},

@@ -7,6 +7,7 @@
 #include <ccrc/error.hpp>
 #include <ccrc/formats/json.hpp>
 #include <ccrc/tree/profile.hpp>
+#include <ccrc/tree/symbol_table.hpp>
 
 #include <simdjson.h>
 
@@ -16,13 +17,11 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -47,12 +46,6 @@ struct trace_event_options {
 };
 
 namespace formats::detail {
-
-// Hashing for a map of std::string looked up by std::string_view.
-struct string_hash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-};
 
 // A key as simdjson gives it (the raw bytes after the opening quote) equals `word`.
 template <std::size_t N>
@@ -84,7 +77,7 @@ template <std::size_t N>
 class trace_event_parser {
  public:
   trace_event_parser() : profile_({"calls", "time_us"}) {
-    names_.emplace_back();  // name 0: an E without a name
+    frames_.push_back(root_frame);  // name 0 (the table's root frame): an E without a name
   }
 
   profile read(simdjson::padded_string_view json) {
@@ -175,17 +168,27 @@ class trace_event_parser {
     throw parse_error::at_byte(offset_in(json_, at), reason);
   }
 
-  const char* here() {
-    const char* at = nullptr;
-    if (doc_->current_location().get(at) != simdjson::SUCCESS) at = json_.data() + json_.size();
-    return at;
+  // Where a value not yet read starts (cheaper than the document's current_location()).
+  static const char* start_of(simdjson::ondemand::value& v) noexcept { return v.raw_json_token().data(); }
+
+  // A string value: its bytes in the document when it has no escapes (no copy; the value is
+  // left for the object's iteration to skip), else unescaped by simdjson. Error: not a string.
+  static simdjson::error_code string_of(simdjson::ondemand::value& v, std::string_view& out) noexcept {
+    std::string_view raw = v.raw_json_token();
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r'))
+      raw.remove_suffix(1);
+    if (raw.size() >= 2 && raw.front() == '"' && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+      out = raw.substr(1, raw.size() - 2);
+      return simdjson::SUCCESS;
+    }
+    return v.get_string().get(out);
   }
 
   void read_events(simdjson::ondemand::array& events) {
     for (auto item : events) {
-      const char* at = here();
       simdjson::ondemand::value v;
       if (auto e = item.get(v)) fail("malformed JSON", e);
+      const char* at = start_of(v);
       simdjson::ondemand::object event;
       if (auto e = v.get_object().get(event)) {
         if (e == simdjson::INCORRECT_TYPE) fail_at(at, "an event that is not a JSON object");
@@ -196,14 +199,14 @@ class trace_event_parser {
   }
 
   void number(simdjson::ondemand::value v, number_field& f) {
-    f.at = here();
+    f.at = start_of(v);
     f.present = true;
     f.error = v.get_double().get(f.value);
     if (!f.error && !std::isfinite(f.value)) f.error = simdjson::NUMBER_ERROR;
   }
 
   void id(simdjson::ondemand::value v, id_field& f) {
-    f.at = here();
+    f.at = start_of(v);
     f.error = v.get_int64().get(f.value);
   }
 
@@ -222,12 +225,12 @@ class trace_event_parser {
       simdjson::ondemand::value v;
       if (auto e = field.value().get(v)) fail("malformed JSON", e);
       if (key_is(k, "ph")) {
-        ph_at = here();
-        if (auto e = v.get_string().get(ph)) fail_at(ph_at, "\"ph\" is not a string", e);
+        ph_at = start_of(v);
+        if (auto e = string_of(v, ph)) fail_at(ph_at, "\"ph\" is not a string", e);
         has_ph = true;
       } else if (key_is(k, "name")) {
-        name_at = here();
-        has_name = v.get_string().get(name) == simdjson::SUCCESS;
+        name_at = start_of(v);
+        has_name = string_of(v, name) == simdjson::SUCCESS;
       } else if (key_is(k, "ts")) {
         number(v, ts);
       } else if (key_is(k, "dur")) {
@@ -245,8 +248,10 @@ class trace_event_parser {
           simdjson::ondemand::raw_json_string arg_key;
           if (auto e = arg.key().get(arg_key)) fail("malformed JSON", e);
           if (!key_is(arg_key.raw(), "name")) continue;
-          arg_name_at = here();
-          has_arg_name = arg.value().get_string().get(arg_name) == simdjson::SUCCESS;
+          simdjson::ondemand::value value;
+          if (auto e = arg.value().get(value)) fail("malformed JSON", e);
+          arg_name_at = start_of(value);
+          has_arg_name = value.get_string().get(arg_name) == simdjson::SUCCESS;
         }
       }
     }
@@ -272,7 +277,8 @@ class trace_event_parser {
     if (!ts.present) fail_at(at, std::string(ph_name) + " without \"ts\"");
     check_number(ts, "\"ts\"");
     std::uint32_t n = 0;
-    if (phase != 'E' || has_name) {
+    bool named = name_at != nullptr && !(has_name && name.empty());  // an E's "" is no name
+    if (phase != 'E' || named) {
       if (!has_name) fail_at(name_at ? name_at : at, std::string(ph_name) + (name_at ? " whose \"name\" is not a string" : " without \"name\""));
       n = name_id(name, name_at);
     }
@@ -317,20 +323,17 @@ class trace_event_parser {
   }
 
   std::uint32_t name_id(std::string_view name, const char* at) {
-    auto it = name_ids_.find(name);
-    if (it != name_ids_.end()) return it->second;
-    if (name.empty()) fail_at(at, "an empty event name");
+    if (name.empty()) fail_at(at, "an empty event name");  // before find: "" is the table's root
+    if (auto f = names_.find(name)) return *f;
     if (const char* why = ccrc::detail::check_name_text(name)) fail_at(at, std::string("event name ") + why + " (binary data?)");
-    auto id = static_cast<std::uint32_t>(names_.size());
-    auto inserted = name_ids_.emplace(std::string(name), id).first;
-    names_.push_back(inserted->first);
+    frame_id f = names_.intern(name);
     frames_.push_back(null_frame);
-    return id;
+    return f;
   }
 
   frame_id frame_of(std::uint32_t name) {
-    if (frames_[name - 1] == null_frame) frames_[name - 1] = profile_.intern(names_[name]);
-    return frames_[name - 1];
+    if (frames_[name] == null_frame) frames_[name] = profile_.intern(names_.name(frame_id{name}));
+    return frames_[name];
   }
 
   static std::string thread_frame_name(std::int64_t pid, std::int64_t tid, const std::string* process, const thread& t) {
@@ -341,7 +344,7 @@ class trace_event_parser {
   }
 
   void build() {
-    head_.assign(names_.size(), none);
+    head_.assign(names_.frame_count(), none);
     for (auto& [key, t] : threads_) {
       if (t.opens.empty()) {
         warnings_.unmatched_ends += t.closes.size();
@@ -434,9 +437,8 @@ class trace_event_parser {
   std::map<std::int64_t, std::string> processes_;
   std::pair<std::int64_t, std::int64_t> last_key_{};
   thread* last_thread_ = nullptr;
-  std::unordered_map<std::string, std::uint32_t, string_hash, std::equal_to<>> name_ids_;
-  std::vector<std::string_view> names_;  // by name id; views of name_ids_' keys
-  std::vector<frame_id> frames_;         // frames_[id - 1]: the profile's frame of name id
+  symbol_table names_;                // event names, a name's id is its frame here (0: none)
+  std::vector<frame_id> frames_;      // by name id: its frame in the profile, once it has a node
   std::vector<std::uint32_t> head_;      // per name id: first close of the group, or none
   std::vector<std::uint32_t> next_;      // per close of the group: the next one of its name
   std::vector<frame_on_stack> stack_;
