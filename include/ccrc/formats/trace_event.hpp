@@ -85,7 +85,7 @@ class trace_event_parser {
     simdjson::ondemand::parser parser;
     simdjson::ondemand::document doc;
     if (auto e = parser.iterate(json).get(doc))
-      throw parse_error::at_byte(0, std::string("not JSON (") + simdjson::error_message(e) + ")");
+      throw parse_error::at_byte(0, std::string("simdjson cannot take this document (") + simdjson::error_message(e) + ")");
     doc_ = &doc;
     simdjson::ondemand::json_type type;
     if (auto e = doc_->type().get(type)) fail("not JSON", e);
@@ -482,7 +482,8 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///   ts, stably, with a B first and then X events longer first at equal ts; the ends (E, and X
 ///   at ts + dur) by ts, stably. They are then taken in time order; at one time, an end that
 ///   closes the frame on top of the stack is taken first (an end whose name is the top's, or
-///   an E without a name), then the next begin, until neither applies. So an E at the time of
+///   an E without a name or named "", which the format allows: it closes the top, where
+///   speedscope ignores it), then the next begin, until neither applies. So an E at the time of
 ///   a B closes before the B opens, unless the B is what it closes (zero duration), and of
 ///   several ends at one time the one matching the top is taken. An X of zero duration opens
 ///   and closes at once (a leaf).
@@ -495,13 +496,15 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///   `traceEvents` is not an array, an event that is not an object or has no string `ph`; for
 ///   B, E, X and M events: a `pid` or `tid` that is not an integer (absent: 0); for B, E and X:
 ///   no `ts`, a `ts`, `dur` or `tdur` that is not a finite number, a negative `dur`/`tdur`,
-///   ts + dur overflowing, a thread whose times span more than a double holds; for B and X: no string `name`, an empty one, names (and the M names)
-///   with control characters or invalid UTF-8. Fields of ignored events are not checked.
-///   Keys written with escapes (`"p\u0068"`) are not recognised.
+///   ts + dur overflowing, a thread whose times span more than a double holds; for B and X: no
+///   string `name`, or an empty one; an E's `name` that is not a string; names (and the M
+///   names) with control characters or invalid UTF-8. Fields of ignored events are not
+///   checked. Keys written with escapes (`"p\u0068"`) are not recognised.
 ///
 /// O(bytes + e log e) for e events of a thread out of order (sorted input skips the sort);
-/// memory: the document (with a second copy when a cut-off array is repaired), 24 to 40 bytes
-/// per B/E/X event until its thread's tree is built, and the tree. simdjson On-Demand: no DOM;
+/// memory: the document (with a second copy when a cut-off array is repaired, or when read
+/// from bytes), simdjson's buffers (about five bytes per byte of JSON), 24 to 40 bytes per
+/// B/E/X event until its thread's tree is built, and the tree. simdjson On-Demand: no DOM;
 /// nothing recurses with the depth of the events.
 ///
 ///     ccrc::trace_warnings w;
