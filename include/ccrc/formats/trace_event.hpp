@@ -122,15 +122,18 @@ class trace_event_parser {
  private:
   static constexpr std::uint32_t none = ~std::uint32_t{0};
 
+  // Events carry their position among the thread's begins (ends) so that an unstable sort
+  // keeps the file's order at ties: std::sort moves less than std::stable_sort's merges.
   struct open_event {
     double ts;
-    double order;      // X: its duration; B: +infinity (a B/E scope outlives an X starting with it)
+    double order;        // X: its duration; B: +infinity (a B/E scope outlives an X starting with it)
     std::uint32_t name;
-    bool instant;      // an X of zero duration: closed as soon as it is opened
+    std::uint32_t seq;   // position, times 2, plus 1 for an X of zero duration (closed at once)
   };
   struct close_event {
     double ts;
     std::uint32_t name;  // 0: an E without a name
+    std::uint32_t seq;
   };
   struct thread {
     std::vector<open_event> opens;
@@ -287,9 +290,9 @@ class trace_event_parser {
     t.last = std::max(t.last, ts.value);
     if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
     if (phase == 'B') {
-      t.opens.push_back({ts.value, std::numeric_limits<double>::infinity(), n, false});
+      t.opens.push_back({ts.value, std::numeric_limits<double>::infinity(), n, seq(t.opens.size(), false)});
     } else if (phase == 'E') {
-      t.closes.push_back({ts.value, n});
+      t.closes.push_back({ts.value, n, seq(t.closes.size(), false)});
     } else {
       double d = 0;
       number_field& length = dur.present ? dur : tdur;
@@ -302,9 +305,14 @@ class trace_event_parser {
       if (!std::isfinite(end)) fail_at(length.at, "\"ts\" + \"dur\" is too large");
       t.last = std::max(t.last, end);
       if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
-      t.opens.push_back({ts.value, d, n, end == ts.value});
-      if (end != ts.value) t.closes.push_back({end, n});
+      t.opens.push_back({ts.value, d, n, seq(t.opens.size(), end == ts.value)});
+      if (end != ts.value) t.closes.push_back({end, n, seq(t.closes.size(), false)});
     }
+  }
+
+  std::uint32_t seq(std::size_t position, bool instant) {
+    if (position >= (std::size_t{1} << 31)) throw capacity_error("more than 2^31 events on one thread");
+    return static_cast<std::uint32_t>(2 * position + (instant ? 1 : 0));
   }
 
   void check_number(const number_field& f, const char* what) {
@@ -389,12 +397,13 @@ class trace_event_parser {
 
   void build_thread(thread& t, node_id root) {
     auto by_time = [](const open_event& a, const open_event& b) {
-      return a.ts < b.ts || (a.ts == b.ts && a.order > b.order);
+      if (a.ts != b.ts) return a.ts < b.ts;
+      if (a.order != b.order) return a.order > b.order;
+      return a.seq < b.seq;
     };
-    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) std::stable_sort(t.opens.begin(), t.opens.end(), by_time);
-    auto close_time = [](const close_event& a, const close_event& b) { return a.ts < b.ts; };
-    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time))
-      std::stable_sort(t.closes.begin(), t.closes.end(), close_time);
+    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) std::sort(t.opens.begin(), t.opens.end(), by_time);
+    auto close_time = [](const close_event& a, const close_event& b) { return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq); };
+    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time)) std::sort(t.closes.begin(), t.closes.end(), close_time);
     stack_.clear();
     std::size_t oi = 0, ci = 0;
     const double inf = std::numeric_limits<double>::infinity();
@@ -416,7 +425,7 @@ class trace_event_parser {
           ++taken;
         } else if (oi < t.opens.size() && t.opens[oi].ts == now) {
           open(t.opens[oi], root);
-          if (t.opens[oi].instant) close(now);
+          if (t.opens[oi].seq & 1) close(now);
           ++oi;
         } else {
           break;
