@@ -316,6 +316,11 @@ TEST_CASE("trace events: malformed input is an error at the offending byte") {
     CHECK(byte != ccrc::parse_error::no_byte);
     if (byte != ccrc::parse_error::no_byte) CHECK(byte <= text.size() + 1);
   }
+  // simdjson's first pass over the whole text finds invalid UTF-8 and unclosed strings before
+  // any event is read: those errors name byte 0.
+  CHECK(error_message("[{\"ph\":\"X\",\"name\":\"\xff\",\"ts\":1}]") ==
+        "byte 0: simdjson cannot take this document (The input is not valid UTF-8)");
+  CHECK(error_byte(R"([{"ph":"X","name":"a,"ts":1}])") == 0);
   CHECK_THROWS_AS((void)ccrc::read_trace_events_file("/nonexistent/trace.json"), ccrc::error);
 }
 

@@ -85,7 +85,8 @@ class trace_event_parser {
     simdjson::ondemand::parser parser;
     simdjson::ondemand::document doc;
     if (auto e = parser.iterate(json).get(doc))
-      throw parse_error::at_byte(0, std::string("simdjson cannot take this document (") + simdjson::error_message(e) + ")");
+      throw parse_error::at_byte(0, std::string("simdjson cannot take this document (") +
+                                        simdjson::error_message(e) + ")");
     doc_ = &doc;
     simdjson::ondemand::json_type type;
     if (auto e = doc_->type().get(type)) fail("not JSON", e);
@@ -266,7 +267,8 @@ class trace_event_parser {
     check_id(tid, "tid");
     if (phase == 'M') {
       if (!has_name || !has_arg_name || (name != "process_name" && name != "thread_name")) return;
-      if (const char* why = ccrc::detail::check_name_text(arg_name)) fail_at(arg_name_at, std::string("args.name ") + why);
+      if (const char* why = ccrc::detail::check_name_text(arg_name))
+        fail_at(arg_name_at, std::string("args.name ") + why);
       if (name == "process_name") {
         processes_[pid.value] = std::string(arg_name);
       } else {
@@ -282,7 +284,8 @@ class trace_event_parser {
     std::uint32_t n = 0;
     bool named = name_at != nullptr && !(has_name && name.empty());  // an E's "" is no name
     if (phase != 'E' || named) {
-      if (!has_name) fail_at(name_at ? name_at : at, std::string(ph_name) + (name_at ? " whose \"name\" is not a string" : " without \"name\""));
+      if (!has_name && name_at) fail_at(name_at, std::string(ph_name) + " whose \"name\" is not a string");
+      if (!has_name) fail_at(at, std::string(ph_name) + " without \"name\"");
       n = name_id(name, name_at);
     }
     thread& t = thread_of(pid.value, tid.value);
@@ -316,7 +319,9 @@ class trace_event_parser {
   }
 
   void check_number(const number_field& f, const char* what) {
-    if (f.error) fail_at(f.at, std::string(what) + " is not a finite number", f.error == simdjson::NUMBER_ERROR ? simdjson::SUCCESS : f.error);
+    if (f.error)
+      fail_at(f.at, std::string(what) + " is not a finite number",
+              f.error == simdjson::NUMBER_ERROR ? simdjson::SUCCESS : f.error);
   }
   void check_id(const id_field& f, const char* what) {
     if (f.error) fail_at(f.at, std::string("\"") + what + "\" is not an integer", f.error);
@@ -333,7 +338,8 @@ class trace_event_parser {
   std::uint32_t name_id(std::string_view name, const char* at) {
     if (name.empty()) fail_at(at, "an empty event name");  // before find: "" is the table's root
     if (auto f = names_.find(name)) return *f;
-    if (const char* why = ccrc::detail::check_name_text(name)) fail_at(at, std::string("event name ") + why + " (binary data?)");
+    if (const char* why = ccrc::detail::check_name_text(name))
+      fail_at(at, std::string("event name ") + why + " (binary data?)");
     frame_id f = names_.intern(name);
     frames_.push_back(null_frame);
     return f;
@@ -344,7 +350,8 @@ class trace_event_parser {
     return frames_[name];
   }
 
-  static std::string thread_frame_name(std::int64_t pid, std::int64_t tid, const std::string* process, const thread& t) {
+  static std::string thread_frame_name(std::int64_t pid, std::int64_t tid, const std::string* process,
+                                       const thread& t) {
     std::string s = process ? *process + " (pid " + std::to_string(pid) + ")" : "pid " + std::to_string(pid);
     s += ' ';
     s += t.named ? t.name + " (tid " + std::to_string(tid) + ")" : "tid " + std::to_string(tid);
@@ -402,8 +409,11 @@ class trace_event_parser {
       return a.seq < b.seq;
     };
     if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) std::sort(t.opens.begin(), t.opens.end(), by_time);
-    auto close_time = [](const close_event& a, const close_event& b) { return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq); };
-    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time)) std::sort(t.closes.begin(), t.closes.end(), close_time);
+    auto close_time = [](const close_event& a, const close_event& b) {
+      return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+    };
+    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time))
+      std::sort(t.closes.begin(), t.closes.end(), close_time);
     stack_.clear();
     std::size_t oi = 0, ci = 0;
     const double inf = std::numeric_limits<double>::infinity();
@@ -508,7 +518,9 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///   ts + dur overflowing, a thread whose times span more than a double holds; for B and X: no
 ///   string `name`, or an empty one; an E's `name` that is not a string; names (and the M
 ///   names) with control characters or invalid UTF-8. Fields of ignored events are not
-///   checked. Keys written with escapes (`"p\u0068"`) are not recognised.
+///   checked. What simdjson's first pass over the whole text finds (invalid UTF-8, an
+///   unclosed string, a document over its 4 GB) is reported at byte 0. Keys written with
+///   escapes (`"p\u0068"`) are not recognised.
 ///
 /// O(bytes + e log e) for e events of a thread out of order (sorted input skips the sort);
 /// memory: the document (with a second copy when a cut-off array is repaired, or when read
