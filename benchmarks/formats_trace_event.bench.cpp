@@ -1,0 +1,166 @@
+// Trace Event Format JSON: ccrc::read_trace_events on a generated trace, beside simdjson
+// On-Demand walking the same document (every event's ph, name, ts and dur read, nothing
+// built): the price of sorting the events and building the tree. The trace is the benchmarks'
+// synthetic program run (support/trace.hpp: `nodes` contexts, about 1.5 calls per context)
+// written as one X event per call, on one thread, either as tracers write X events (when the
+// call returns: children before parents, so the reader sorts) or as B/E pairs in time order.
+// Counters: MB of JSON, events, and the heap bytes per context the read allocates at its peak
+// (the document itself excluded: it is read in place) and that the finished tree holds.
+#include "support/main.hpp"
+#include "support/ccrc_trees.hpp"
+
+#include <ccrc/formats/trace_event.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <malloc.h>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::atomic<std::size_t> live{0}, peak{0};
+
+void note_alloc(void* p) {
+  std::size_t now = live += malloc_usable_size(p);
+  std::size_t old = peak;
+  while (now > old && !peak.compare_exchange_weak(old, now)) {
+  }
+}
+
+}  // namespace
+
+// The replacements free what malloc gave them; GCC, inlining them where a new-expression's
+// pointer is deleted, would see free() of a new'd pointer.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t n) {
+  void* p = std::malloc(n == 0 ? 1 : n);
+  if (!p) throw std::bad_alloc();
+  note_alloc(p);
+  return p;
+}
+void operator delete(void* p) noexcept {
+  if (p) live -= malloc_usable_size(p);
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  if (p) live -= malloc_usable_size(p);
+  std::free(p);
+}
+#pragma GCC diagnostic pop
+
+namespace {
+
+struct document {
+  ccrc::formats::json_text text;
+  std::size_t events = 0;
+};
+
+// The trace of `nodes` contexts as X events written on return (post_order) or B/E events.
+const document& document_of(std::size_t nodes, bool post_order) {
+  static std::map<std::pair<std::size_t, bool>, document> cache;
+  auto key = std::make_pair(nodes, post_order);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  const bench::trace& t = bench::trace_of(nodes);
+  std::string json = "{\"traceEvents\":[\n";
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> stack;  // frame, start
+  std::uint64_t now = 0;
+  std::size_t events = 0;
+  auto event = [&](const char* ph, std::uint32_t f, std::uint64_t ts, std::uint64_t dur) {
+    json += R"({"pid":1,"tid":1,"ph":")";
+    json += ph;
+    json += R"(","ts":)" + std::to_string(ts);
+    if (ph[0] == 'X') json += R"(,"dur":)" + std::to_string(dur);
+    json += R"(,"name":")" + t.names[f] + "\"},\n";
+    ++events;
+  };
+  for (std::uint32_t e : t.events) {
+    ++now;
+    if (e != bench::trace::exit_event) {
+      stack.emplace_back(e, now);
+      if (!post_order) event("B", e, now, 0);
+      continue;
+    }
+    auto [f, start] = stack.back();
+    stack.pop_back();
+    if (post_order) event("X", f, start, now - start);
+    else event("E", f, now, 0);
+  }
+  json.resize(json.size() - 2);  // the last ",\n"
+  json += "\n]}\n";
+  document d{ccrc::formats::json_text(std::string_view(json)), events};
+  return cache.emplace(key, std::move(d)).first->second;
+}
+
+void set_counters(benchmark::State& state, const document& d) {
+  bench::set_bytes(state, d.text.bytes().size());
+  state.counters["MB"] = static_cast<double>(d.text.bytes().size()) / 1e6;
+  state.counters["events"] = static_cast<double>(d.events);
+}
+
+void read(benchmark::State& state, bool post_order) {
+  const document& d = document_of(bench::size_of(state), post_order);
+  std::size_t contexts = 0, tree_bytes = 0, read_peak = 0;
+  for (auto _ : state) {
+    std::size_t before = live;
+    peak = before;
+    ccrc::profile p = ccrc::read_trace_events(d.text);
+    read_peak = peak - before;
+    contexts = p.size() - 2;  // without the root and the thread frame
+    tree_bytes = p.memory_bytes();
+    benchmark::DoNotOptimize(p.size());
+  }
+  set_counters(state, d);
+  state.counters["contexts"] = static_cast<double>(contexts);
+  state.counters["peak_bytes_per_context"] = static_cast<double>(read_peak) / static_cast<double>(contexts);
+  state.counters["tree_bytes_per_context"] = static_cast<double>(tree_bytes) / static_cast<double>(contexts);
+}
+
+// The baseline: simdjson On-Demand reads every event's fields, building nothing.
+// With fresh_parser, each iteration makes its parser, as the reader does (its buffers, about
+// five bytes per byte of JSON, are allocated and first touched again).
+void walk(benchmark::State& state, bool post_order, bool fresh_parser = false) {
+  const document& d = document_of(bench::size_of(state), post_order);
+  std::optional<simdjson::ondemand::parser> kept;
+  kept.emplace();
+  for (auto _ : state) {
+    if (fresh_parser) kept.emplace();
+    simdjson::ondemand::parser& parser = *kept;
+    double sum = 0;
+    std::size_t name_bytes = 0;
+    auto doc = parser.iterate(d.text.view());
+    for (auto event : doc["traceEvents"].get_array()) {
+      for (auto field : event.get_object()) {
+        std::string_view key = field.unescaped_key().value();
+        if (key == "ph" || key == "name") name_bytes += field.value().get_string().value().size();
+        else if (key == "ts" || key == "dur") sum += field.value().get_double().value();
+      }
+    }
+    benchmark::DoNotOptimize(sum);
+    benchmark::DoNotOptimize(name_bytes);
+  }
+  set_counters(state, d);
+}
+
+void read_x_on_return(benchmark::State& state) { read(state, true); }
+void ondemand_x_on_return(benchmark::State& state) { walk(state, true); }
+void ondemand_fresh_parser_x_on_return(benchmark::State& state) { walk(state, true, true); }
+void read_b_e_in_order(benchmark::State& state) { read(state, false); }
+void ondemand_b_e_in_order(benchmark::State& state) { walk(state, false); }
+
+}  // namespace
+
+BENCHMARK(read_x_on_return)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(ondemand_x_on_return)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(ondemand_fresh_parser_x_on_return)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(read_b_e_in_order)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(ondemand_b_e_in_order)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+CCRC_BENCHMARK_MAIN()

@@ -1,0 +1,556 @@
+// ccrc - the Trace Event Format (Chrome tracing, Perfetto's JSON export, clang -ftime-trace and
+// many instrumenting profilers): begin/end and complete events into one tree per thread.
+#pragma once
+
+#include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/text.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/formats/json.hpp>
+#include <ccrc/tree/profile.hpp>
+#include <ccrc/tree/symbol_table.hpp>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// What read_trace_events repaired or left out rather than refuse: both kinds are frequent in
+/// real traces (a trace cut off while a scope was open, an `E` written by another layer).
+struct trace_warnings {
+  /// `E` events (and ends of `X` events) that closed nothing: the thread's stack was empty, or
+  /// their name was not the name of the frame on top of it. Ignored.
+  std::uint64_t unmatched_ends = 0;
+  /// Frames still open after the thread's last event, closed at the thread's last time.
+  std::uint64_t unclosed = 0;
+
+  [[nodiscard]] std::uint64_t total() const noexcept { return unmatched_ends + unclosed; }
+};
+
+/// Options of the Trace Event reader.
+struct trace_event_options {
+  /// If not null, receives the counts of what was repaired or ignored (set, not added to).
+  trace_warnings* warnings = nullptr;
+};
+
+namespace formats::detail {
+
+// A key as simdjson gives it (the raw bytes after the opening quote) equals `word`.
+template <std::size_t N>
+[[nodiscard]] inline bool key_is(const char* raw, const char (&word)[N]) noexcept {
+  return std::memcmp(raw, word, N - 1) == 0 && raw[N - 1] == '"';
+}
+
+/// The text of a trace with the repair for a cut-off array applied, or nothing if it needs
+/// none: a text whose first byte is '[' and that does not end in ']' (after white space) gets
+/// one, after dropping a final ','; a ',' just before the final ']' is dropped. Offsets of
+/// the bytes kept do not change.
+[[nodiscard]] inline std::optional<std::string> repaired_trace_text(std::string_view text) {
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  if (first_json_byte(text) != '[') return std::nullopt;
+  std::string_view s = text;
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  if (s.size() > 1 && s.back() == ']') {
+    std::string_view inner = s.substr(0, s.size() - 1);
+    while (!inner.empty() && is_space(inner.back())) inner.remove_suffix(1);
+    if (inner.empty() || inner.back() != ',') return std::nullopt;
+    inner.remove_suffix(1);
+    return std::string(inner) + "]";
+  }
+  if (s.size() > 1 && s.back() == ',') s.remove_suffix(1);
+  return std::string(s) + "]";
+}
+
+// Reads the events into per-thread lists, then builds each thread's tree in time order.
+class trace_event_parser {
+ public:
+  trace_event_parser() : profile_({"calls", "time_us"}) {
+    frames_.push_back(root_frame);  // name 0 (the table's root frame): an E without a name
+  }
+
+  profile read(simdjson::padded_string_view json) {
+    json_ = json;
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document doc;
+    if (auto e = parser.iterate(json).get(doc))
+      throw parse_error::at_byte(0, std::string("simdjson cannot take this document (") +
+                                        simdjson::error_message(e) + ")");
+    doc_ = &doc;
+    simdjson::ondemand::json_type type;
+    if (auto e = doc_->type().get(type)) fail("not JSON", e);
+    if (type == simdjson::ondemand::json_type::array) {
+      simdjson::ondemand::array events;
+      if (auto e = doc_->get_array().get(events)) fail("malformed JSON", e);
+      read_events(events);
+    } else if (type == simdjson::ondemand::json_type::object) {
+      simdjson::ondemand::object top;
+      if (auto e = doc_->get_object().get(top)) fail("malformed JSON", e);
+      bool found = false;
+      for (auto field : top) {
+        simdjson::ondemand::raw_json_string key;
+        if (auto e = field.key().get(key)) fail("malformed JSON", e);
+        if (!key_is(key.raw(), "traceEvents")) continue;  // On-Demand skips the value
+        simdjson::ondemand::array events;
+        if (auto e = field.value().get_array().get(events)) fail("\"traceEvents\" is not an array", e);
+        read_events(events);
+        found = true;
+      }
+      if (!found) throw parse_error::at_byte(0, "a JSON object without \"traceEvents\" (not a Trace Event file)");
+    } else {
+      fail("a trace is a JSON array of events or an object with \"traceEvents\"");
+    }
+    const char* more = nullptr;
+    if (doc_->current_location().get(more) == simdjson::SUCCESS && more < json_.data() + json_.size())
+      fail_at(more, "more after the end of the trace");
+    build();
+    return std::move(profile_);
+  }
+
+  [[nodiscard]] const trace_warnings& warnings() const noexcept { return warnings_; }
+
+ private:
+  static constexpr std::uint32_t none = ~std::uint32_t{0};
+
+  // Events carry their position among the thread's begins (ends) so that an unstable sort
+  // keeps the file's order at ties: std::sort moves less than std::stable_sort's merges.
+  struct open_event {
+    double ts;
+    double order;        // X: its duration; B: +infinity (a B/E scope outlives an X starting with it)
+    std::uint32_t name;
+    std::uint32_t seq;   // position, times 2, plus 1 for an X of zero duration (closed at once)
+  };
+  struct close_event {
+    double ts;
+    std::uint32_t name;  // 0: an E without a name
+    std::uint32_t seq;
+  };
+  struct thread {
+    std::vector<open_event> opens;
+    std::vector<close_event> closes;
+    double first = std::numeric_limits<double>::infinity();  // earliest ts of a B/E/X event
+    double last = -std::numeric_limits<double>::infinity();  // latest ts or ts + dur
+    std::string name;  // from thread_name metadata
+    bool named = false;
+  };
+  struct frame_on_stack {
+    node_id node;
+    double start;
+    double children;  // time spent in children, closed ones
+    std::uint32_t name;
+  };
+  // A number field of the event being read, with where it is and why it did not parse.
+  struct number_field {
+    double value = 0;
+    const char* at = nullptr;
+    simdjson::error_code error = simdjson::SUCCESS;
+    bool present = false;
+  };
+  struct id_field {
+    std::int64_t value = 0;
+    const char* at = nullptr;
+    simdjson::error_code error = simdjson::SUCCESS;
+  };
+
+  [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
+    json_fail(*doc_, json_, what, code);
+  }
+  [[noreturn]] void fail_at(const char* at, const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
+    std::string reason = what;
+    if (code != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(code) + ")";
+    throw parse_error::at_byte(offset_in(json_, at), reason);
+  }
+
+  // Where a value not yet read starts (cheaper than the document's current_location()).
+  static const char* start_of(simdjson::ondemand::value& v) noexcept { return v.raw_json_token().data(); }
+
+  // A string value: its bytes in the document when it has no escapes (no copy; the value is
+  // left for the object's iteration to skip), else unescaped by simdjson. Error: not a string.
+  static simdjson::error_code string_of(simdjson::ondemand::value& v, std::string_view& out) noexcept {
+    std::string_view raw = v.raw_json_token();
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r'))
+      raw.remove_suffix(1);
+    if (raw.size() >= 2 && raw.front() == '"' && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+      out = raw.substr(1, raw.size() - 2);
+      return simdjson::SUCCESS;
+    }
+    return v.get_string().get(out);
+  }
+
+  void read_events(simdjson::ondemand::array& events) {
+    for (auto item : events) {
+      simdjson::ondemand::value v;
+      if (auto e = item.get(v)) fail("malformed JSON", e);
+      const char* at = start_of(v);
+      simdjson::ondemand::object event;
+      if (auto e = v.get_object().get(event)) {
+        if (e == simdjson::INCORRECT_TYPE) fail_at(at, "an event that is not a JSON object");
+        fail("malformed JSON", e);
+      }
+      read_event(event, at);
+    }
+  }
+
+  void number(simdjson::ondemand::value v, number_field& f) {
+    f.at = start_of(v);
+    f.present = true;
+    f.error = v.get_double().get(f.value);
+    if (!f.error && !std::isfinite(f.value)) f.error = simdjson::NUMBER_ERROR;
+  }
+
+  void id(simdjson::ondemand::value v, id_field& f) {
+    f.at = start_of(v);
+    f.error = v.get_int64().get(f.value);
+  }
+
+  void read_event(simdjson::ondemand::object& event, const char* at) {
+    std::string_view ph, name, arg_name;
+    const char* ph_at = nullptr;
+    const char* name_at = nullptr;
+    const char* arg_name_at = nullptr;
+    bool has_ph = false, has_name = false, has_arg_name = false;
+    number_field ts, dur, tdur;
+    id_field pid, tid;
+    for (auto field : event) {
+      simdjson::ondemand::raw_json_string key;
+      if (auto e = field.key().get(key)) fail("malformed JSON", e);
+      const char* k = key.raw();
+      simdjson::ondemand::value v;
+      if (auto e = field.value().get(v)) fail("malformed JSON", e);
+      if (key_is(k, "ph")) {
+        ph_at = start_of(v);
+        if (auto e = string_of(v, ph)) fail_at(ph_at, "\"ph\" is not a string", e);
+        has_ph = true;
+      } else if (key_is(k, "name")) {
+        name_at = start_of(v);
+        has_name = string_of(v, name) == simdjson::SUCCESS;
+      } else if (key_is(k, "ts")) {
+        number(v, ts);
+      } else if (key_is(k, "dur")) {
+        number(v, dur);
+      } else if (key_is(k, "tdur")) {
+        number(v, tdur);
+      } else if (key_is(k, "pid")) {
+        id(v, pid);
+      } else if (key_is(k, "tid")) {
+        id(v, tid);
+      } else if (key_is(k, "args")) {
+        simdjson::ondemand::object args;
+        if (v.get_object().get(args) != simdjson::SUCCESS) continue;
+        for (auto arg : args) {
+          simdjson::ondemand::raw_json_string arg_key;
+          if (auto e = arg.key().get(arg_key)) fail("malformed JSON", e);
+          if (!key_is(arg_key.raw(), "name")) continue;
+          simdjson::ondemand::value value;
+          if (auto e = arg.value().get(value)) fail("malformed JSON", e);
+          arg_name_at = start_of(value);
+          has_arg_name = value.get_string().get(arg_name) == simdjson::SUCCESS;
+        }
+      }
+    }
+    if (!has_ph) fail_at(at, "an event without \"ph\"");
+    if (ph.size() != 1) return;  // not a phase read here
+    char phase = ph[0];
+    if (phase != 'B' && phase != 'E' && phase != 'X' && phase != 'M') return;
+    check_id(pid, "pid");
+    check_id(tid, "tid");
+    if (phase == 'M') {
+      if (!has_name || !has_arg_name || (name != "process_name" && name != "thread_name")) return;
+      if (const char* why = ccrc::detail::check_name_text(arg_name))
+        fail_at(arg_name_at, std::string("args.name ") + why);
+      if (name == "process_name") {
+        processes_[pid.value] = std::string(arg_name);
+      } else {
+        thread& t = thread_of(pid.value, tid.value);
+        t.name.assign(arg_name);
+        t.named = true;
+      }
+      return;
+    }
+    const char* ph_name = phase == 'B' ? "a B event" : phase == 'E' ? "an E event" : "an X event";
+    if (!ts.present) fail_at(at, std::string(ph_name) + " without \"ts\"");
+    check_number(ts, "\"ts\"");
+    std::uint32_t n = 0;
+    bool named = name_at != nullptr && !(has_name && name.empty());  // an E's "" is no name
+    if (phase != 'E' || named) {
+      if (!has_name && name_at) fail_at(name_at, std::string(ph_name) + " whose \"name\" is not a string");
+      if (!has_name) fail_at(at, std::string(ph_name) + " without \"name\"");
+      n = name_id(name, name_at);
+    }
+    thread& t = thread_of(pid.value, tid.value);
+    t.first = std::min(t.first, ts.value);
+    t.last = std::max(t.last, ts.value);
+    if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
+    if (phase == 'B') {
+      t.opens.push_back({ts.value, std::numeric_limits<double>::infinity(), n, seq(t.opens.size(), false)});
+    } else if (phase == 'E') {
+      t.closes.push_back({ts.value, n, seq(t.closes.size(), false)});
+    } else {
+      double d = 0;
+      number_field& length = dur.present ? dur : tdur;
+      if (length.present) {
+        check_number(length, dur.present ? "\"dur\"" : "\"tdur\"");
+        if (length.value < 0) fail_at(length.at, std::string(dur.present ? "\"dur\"" : "\"tdur\"") + " is negative");
+        d = length.value;
+      }
+      double end = ts.value + d;
+      if (!std::isfinite(end)) fail_at(length.at, "\"ts\" + \"dur\" is too large");
+      t.last = std::max(t.last, end);
+      if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
+      t.opens.push_back({ts.value, d, n, seq(t.opens.size(), end == ts.value)});
+      if (end != ts.value) t.closes.push_back({end, n, seq(t.closes.size(), false)});
+    }
+  }
+
+  std::uint32_t seq(std::size_t position, bool instant) {
+    if (position >= (std::size_t{1} << 31)) throw capacity_error("more than 2^31 events on one thread");
+    return static_cast<std::uint32_t>(2 * position + (instant ? 1 : 0));
+  }
+
+  void check_number(const number_field& f, const char* what) {
+    if (f.error)
+      fail_at(f.at, std::string(what) + " is not a finite number",
+              f.error == simdjson::NUMBER_ERROR ? simdjson::SUCCESS : f.error);
+  }
+  void check_id(const id_field& f, const char* what) {
+    if (f.error) fail_at(f.at, std::string("\"") + what + "\" is not an integer", f.error);
+  }
+
+  thread& thread_of(std::int64_t pid, std::int64_t tid) {
+    std::pair<std::int64_t, std::int64_t> key{pid, tid};
+    if (last_thread_ && last_key_ == key) return *last_thread_;
+    last_key_ = key;
+    last_thread_ = &threads_[key];
+    return *last_thread_;
+  }
+
+  std::uint32_t name_id(std::string_view name, const char* at) {
+    if (name.empty()) fail_at(at, "an empty event name");  // before find: "" is the table's root
+    if (auto f = names_.find(name)) return *f;
+    if (const char* why = ccrc::detail::check_name_text(name))
+      fail_at(at, std::string("event name ") + why + " (binary data?)");
+    frame_id f = names_.intern(name);
+    frames_.push_back(null_frame);
+    return f;
+  }
+
+  frame_id frame_of(std::uint32_t name) {
+    if (frames_[name] == null_frame) frames_[name] = profile_.intern(names_.name(frame_id{name}));
+    return frames_[name];
+  }
+
+  static std::string thread_frame_name(std::int64_t pid, std::int64_t tid, const std::string* process,
+                                       const thread& t) {
+    std::string s = process ? *process + " (pid " + std::to_string(pid) + ")" : "pid " + std::to_string(pid);
+    s += ' ';
+    s += t.named ? t.name + " (tid " + std::to_string(tid) + ")" : "tid " + std::to_string(tid);
+    return s;
+  }
+
+  void build() {
+    head_.assign(names_.frame_count(), none);
+    for (auto& [key, t] : threads_) {
+      if (t.opens.empty()) {
+        warnings_.unmatched_ends += t.closes.size();
+        continue;
+      }
+      auto p = processes_.find(key.first);
+      std::string name = thread_frame_name(key.first, key.second, p == processes_.end() ? nullptr : &p->second, t);
+      node_id root = profile_.find_or_add_child(root_node, profile_.intern(name));
+      build_thread(t, root);
+      t = thread{};  // the events are no longer needed
+    }
+  }
+
+  void open(const open_event& o, node_id parent) {
+    node_id n = profile_.find_or_add_child(stack_.empty() ? parent : stack_.back().node, frame_of(o.name));
+    const double one_call[2] = {1, 0};
+    profile_.add(n, one_call);
+    stack_.push_back({n, o.ts, 0, o.name});
+  }
+
+  void close(double at) {
+    frame_on_stack f = stack_.back();
+    stack_.pop_back();
+    double duration = at - f.start;
+    const double self[2] = {0, duration - f.children};
+    profile_.add(f.node, self);
+    if (!stack_.empty()) stack_.back().children += duration;
+  }
+
+  // Takes a close of the current group that matches the top of the stack: one with its name,
+  // else an E without a name. Returns false if there is none.
+  bool take_matching_close() {
+    if (stack_.empty()) return false;
+    for (std::uint32_t name : {stack_.back().name, std::uint32_t{0}}) {
+      std::uint32_t k = head_[name];
+      if (k == none) continue;
+      head_[name] = next_[k];
+      return true;
+    }
+    return false;
+  }
+
+  void build_thread(thread& t, node_id root) {
+    auto by_time = [](const open_event& a, const open_event& b) {
+      if (a.ts != b.ts) return a.ts < b.ts;
+      if (a.order != b.order) return a.order > b.order;
+      return a.seq < b.seq;
+    };
+    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) std::sort(t.opens.begin(), t.opens.end(), by_time);
+    auto close_time = [](const close_event& a, const close_event& b) {
+      return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+    };
+    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time))
+      std::sort(t.closes.begin(), t.closes.end(), close_time);
+    stack_.clear();
+    std::size_t oi = 0, ci = 0;
+    const double inf = std::numeric_limits<double>::infinity();
+    while (oi < t.opens.size() || ci < t.closes.size()) {
+      double now = std::min(oi < t.opens.size() ? t.opens[oi].ts : inf, ci < t.closes.size() ? t.closes[ci].ts : inf);
+      // The closes at `now`, linked in one list per name (last first: any of equal names will do).
+      std::size_t end = ci;
+      while (end < t.closes.size() && t.closes[end].ts == now) ++end;
+      next_.resize(end - ci);
+      for (std::size_t k = ci; k < end; ++k) {
+        std::uint32_t name = t.closes[k].name;
+        next_[k - ci] = head_[name];
+        head_[name] = static_cast<std::uint32_t>(k - ci);
+      }
+      std::size_t taken = 0;
+      for (;;) {
+        if (take_matching_close()) {
+          close(now);
+          ++taken;
+        } else if (oi < t.opens.size() && t.opens[oi].ts == now) {
+          open(t.opens[oi], root);
+          if (t.opens[oi].seq & 1) close(now);
+          ++oi;
+        } else {
+          break;
+        }
+      }
+      warnings_.unmatched_ends += (end - ci) - taken;
+      for (std::size_t k = ci; k < end; ++k) head_[t.closes[k].name] = none;
+      ci = end;
+    }
+    warnings_.unclosed += stack_.size();
+    while (!stack_.empty()) close(t.last);
+  }
+
+  profile profile_;
+  simdjson::padded_string_view json_;
+  simdjson::ondemand::document* doc_ = nullptr;
+  std::map<std::pair<std::int64_t, std::int64_t>, thread> threads_;
+  std::map<std::int64_t, std::string> processes_;
+  std::pair<std::int64_t, std::int64_t> last_key_{};
+  thread* last_thread_ = nullptr;
+  symbol_table names_;                // event names, a name's id is its frame here (0: none)
+  std::vector<frame_id> frames_;      // by name id: its frame in the profile, once it has a node
+  std::vector<std::uint32_t> head_;      // per name id: first close of the group, or none
+  std::vector<std::uint32_t> next_;      // per close of the group: the next one of its name
+  std::vector<frame_on_stack> stack_;
+  trace_warnings warnings_;
+};
+
+inline profile read_trace_events_from(simdjson::padded_string_view json, const trace_event_options& options) {
+  trace_event_parser parser;
+  profile p = parser.read(json);
+  if (options.warnings) *options.warnings = parser.warnings();
+  return p;
+}
+
+}  // namespace formats::detail
+
+/// Reads a Trace Event Format file (Chrome's `chrome://tracing` and Perfetto JSON, clang
+/// `-ftime-trace`, the many profilers that write it): a JSON array of events, or an object
+/// whose `traceEvents` member is one (its other members are ignored). An array cut off before
+/// its final `]` (how Chrome leaves a trace it did not finish), with or without a final ',',
+/// and an array with a ',' before its `]` are accepted: the reader parses a copy with the `]`
+/// put back (an object cut off is an error).
+///
+/// - Events read: `B`/`E` (begin/end) and `X` (complete: `ts` + `dur`, or `tdur` without `dur`,
+///   or 0 without both), on the stack of their (pid, tid); `M` events `process_name` and
+///   `thread_name` (their `args.name`; the last one wins). Every other phase (`i`/`I`, `C`,
+///   `b`/`e`/`n`, `s`/`t`/`f`, `P`, `N`/`O`/`D`, `R`, `S`/`T`/`F`, ...) is ignored, and so are
+///   Chrome DevTools' `Profile`/`ProfileChunk` CPU-profile events (the .cpuprofile reader
+///   reads those profiles).
+/// - Tree: one subtree per thread under a frame naming it, `<process> (pid P) <thread> (tid T)`,
+///   with `pid P` / `tid T` alone for a process or thread without a name (`pid 1 tid 7`), so
+///   that two threads of the same name stay apart; threads in order of pid, then tid; a thread
+///   with no B or X event has none. Below it the events nest as their times say. A frame is the
+///   event's `name` alone: neither `cat` nor `args` is part of it (speedscope keys frames by
+///   `name` + JSON of `args`, so clang's `Source` events with different files are one frame
+///   here, many there).
+/// - Metrics: `calls` (1 per B and per X event) and `time_us`, self time in µs (ts and dur
+///   are µs, fractions kept): the event's duration minus its children's. The self times of a
+///   thread's frames add up to the durations of its outermost events (up to rounding of the
+///   differences).
+/// - Order: events need not be sorted. Per thread, the begins (B, and X at ts) are sorted by
+///   ts, stably, with a B first and then X events longer first at equal ts; the ends (E, and X
+///   at ts + dur) by ts, stably. They are then taken in time order; at one time, an end that
+///   closes the frame on top of the stack is taken first (an end whose name is the top's, or
+///   an E without a name or named "", which the format allows: it closes the top, where
+///   speedscope ignores it), then the next begin, until neither applies. So an E at the time of
+///   a B closes before the B opens, unless the B is what it closes (zero duration), and of
+///   several ends at one time the one matching the top is taken. An X of zero duration opens
+///   and closes at once (a leaf).
+/// - Repairs, counted in options.warnings (trace_warnings) rather than refused: an end left
+///   over at its time (empty stack, or a name other than the top's) is ignored
+///   (`unmatched_ends`); frames still open when the thread's events are done are closed at the
+///   thread's last time, the latest ts or ts + dur among its B/E/X events (`unclosed`).
+/// - Errors (ccrc::parse_error::at_byte, at the offending value or event): malformed JSON, a
+///   top level that is neither array nor object, an object without `traceEvents` or whose
+///   `traceEvents` is not an array, an event that is not an object or has no string `ph`; for
+///   B, E, X and M events: a `pid` or `tid` that is not an integer (absent: 0); for B, E and X:
+///   no `ts`, a `ts`, `dur` or `tdur` that is not a finite number, a negative `dur`/`tdur`,
+///   ts + dur overflowing, a thread whose times span more than a double holds; for B and X: no
+///   string `name`, or an empty one; an E's `name` that is not a string; names (and the M
+///   names) with control characters or invalid UTF-8. Fields of ignored events are not
+///   checked. What simdjson's first pass over the whole text finds (invalid UTF-8, an
+///   unclosed string, a document over its 4 GB) is reported at byte 0. Keys written with
+///   escapes (`"p\u0068"`) are not recognised.
+///
+/// O(bytes + e log e) for e events of a thread out of order (sorted input skips the sort);
+/// memory: the document (with a second copy when a cut-off array is repaired, or when read
+/// from bytes), simdjson's buffers (about five bytes per byte of JSON), 24 to 40 bytes per
+/// B/E/X event until its thread's tree is built, and the tree. simdjson On-Demand: no DOM;
+/// nothing recurses with the depth of the events.
+///
+///     ccrc::trace_warnings w;
+///     ccrc::profile p = ccrc::read_trace_events(
+///         R"([{"ph":"X","name":"main","ts":0,"dur":10,"pid":1,"tid":1},
+///             {"ph":"X","name":"f","ts":2,"dur":3,"pid":1,"tid":1}])", {.warnings = &w});
+///     // path "pid 1 tid 1;main": calls 1, time_us 7; "pid 1 tid 1;main;f": time_us 3
+inline profile read_trace_events(const formats::json_text& text, const trace_event_options& options = {}) {
+  if (auto repaired = formats::detail::repaired_trace_text(text.bytes()))
+    return formats::detail::read_trace_events_from(simdjson::padded_string(*repaired), options);
+  return formats::detail::read_trace_events_from(text.view(), options);
+}
+
+/// read_trace_events from bytes in memory (copied once, for simdjson's padding).
+inline profile read_trace_events(std::string_view text, const trace_event_options& options = {}) {
+  if (auto repaired = formats::detail::repaired_trace_text(text))
+    return formats::detail::read_trace_events_from(simdjson::padded_string(*repaired), options);
+  return formats::detail::read_trace_events_from(simdjson::padded_string(text), options);
+}
+
+/// read_trace_events from a file; throws ccrc::error if it cannot be opened.
+inline profile read_trace_events_file(const std::filesystem::path& path, const trace_event_options& options = {}) {
+  auto file = ccrc::detail::open_for_reading(path);
+  formats::json_text text({}, ccrc::detail::file_source{file.get()});
+  return read_trace_events(text, options);
+}
+
+}  // namespace ccrc
