@@ -110,11 +110,17 @@ ccrc::formats::read_result load(const std::string& path, timings& t, const args&
   t.phase("read");
   ccrc::formats::read_options options{a.value("--profile").value_or("")};
   try {
-    if (path != "-") return ccrc::formats::read_profile(std::filesystem::path(path), options);
-    errno = 0;
-    ccrc::formats::read_result r = ccrc::formats::read_profile(std::cin, options);
-    // std::cin reports a failed read (stdin a directory, an I/O error) as the end of the input.
-    if (std::ferror(stdin)) throw ccrc::error(std::string("read error: ") + (errno ? std::strerror(errno) : "?"));
+    ccrc::formats::read_result r;
+    if (path != "-") {
+      r = ccrc::formats::read_profile(std::filesystem::path(path), options);
+    } else {
+      errno = 0;
+      r = ccrc::formats::read_profile(std::cin, options);
+      // std::cin reports a failed read (stdin a directory, an I/O error) as the end of the input.
+      if (std::ferror(stdin)) throw ccrc::error(std::string("read error: ") + (errno ? std::strerror(errno) : "?"));
+    }
+    for (const std::string& w : r.warnings)
+      std::fprintf(stderr, "ccrc: %s: warning: %s\n", path == "-" ? "<stdin>" : path.c_str(), w.c_str());
     return r;
   } catch (const ccrc::parse_error& e) {
     throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
@@ -132,7 +138,7 @@ ccrc::profile load_profile(const std::string& path, timings& t, const args& a) {
 
 namespace {
 
-constexpr std::string_view writable_names = ".cct, .cctb, .folded or .pb.gz (pprof)";
+constexpr std::string_view writable_names = ".cct, .cctb, .folded, .pb.gz (pprof) or .speedscope.json";
 
 }  // namespace
 

@@ -73,7 +73,7 @@ TEST_CASE("bad native files exit 1 with the file and the reason, a wrong extensi
   CHECK(text.err == "ccrc stats: " + bad_text + ": line 7: frame 2 is not listed (a node has a frame 1..1)\n");
   auto usage = test::run_tool("convert " + test::figure1_path + " out.svg");
   CHECK(usage.status == 2);
-  CHECK(usage.err.rfind("ccrc convert: cannot tell the format of 'out.svg': name it .cct, .cctb, .folded or .pb.gz (pprof)\n", 0) == 0);
+  CHECK(usage.err.rfind("ccrc convert: cannot tell the format of 'out.svg': name it .cct, .cctb, .folded, .pb.gz (pprof) or .speedscope.json\n", 0) == 0);
   CHECK(test::run_tool("convert " + test::figure1_path).status == 2);
   for (const auto& p : {cctb, truncated, folded_named_cctb, bad_text}) std::filesystem::remove(p);
 }

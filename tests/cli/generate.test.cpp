@@ -97,7 +97,7 @@ TEST_CASE("ccrc generate: bad arguments exit 2 with the usage, impossible shapes
   CHECK(unknown.err.rfind("ccrc generate: --like: no benchmark 'specjbb' (known: antlr, bloat,", 0) == 0);
   auto extension = test::run_tool("generate --like pmd -o x.bin");
   CHECK(extension.status == 2);
-  CHECK(extension.err.rfind("ccrc generate: cannot tell the format of 'x.bin': name it .cct, .cctb, .folded or .pb.gz (pprof)\n", 0) == 0);
+  CHECK(extension.err.rfind("ccrc generate: cannot tell the format of 'x.bin': name it .cct, .cctb, .folded, .pb.gz (pprof) or .speedscope.json\n", 0) == 0);
   CHECK(test::run_tool("generate --nodes 10 -o x.cctb").status == 2);
   CHECK(test::run_tool("generate --like pmd --nodes 10 -o x.cctb").status == 2);
   CHECK(test::run_tool("generate --nodes 10.5 --depth 3 --methods 3 -o x.cctb").status == 2);

@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,18 +19,22 @@ namespace ccrc::formats {
 class json_text {
  public:
   json_text() = default;
-  /// Takes `bytes` already read (the start used to detect the format), then the rest of `read`.
+  /// Takes `start` (bytes already read, to detect the format), then the rest of `read`.
+  /// `expected_size` (the file's size, if known) sizes the buffer once; without it, the
+  /// buffer doubles as it fills. Each read asks for at most 1 MiB, so a small document costs
+  /// a small buffer and a pipe's short reads do not refill a large one.
   template <class Read>
-  json_text(std::string_view start, Read&& read) : text_(start) {
+  json_text(std::string_view start, Read&& read, std::size_t expected_size = 0) : text_(start) {
+    text_.reserve(std::max(expected_size, start.size() + min_chunk) + simdjson::SIMDJSON_PADDING);
     for (;;) {
-      if (text_.capacity() - text_.size() < chunk + simdjson::SIMDJSON_PADDING) text_.reserve(2 * text_.capacity() + chunk);
+      if (text_.capacity() - text_.size() < min_chunk + simdjson::SIMDJSON_PADDING) text_.reserve(2 * text_.capacity());
+      std::size_t want = std::min(max_chunk, text_.capacity() - text_.size() - simdjson::SIMDJSON_PADDING);
       std::size_t old = text_.size();
-      text_.resize(old + chunk);
-      std::size_t got = read(text_.data() + old, chunk);
+      text_.resize(old + want);
+      std::size_t got = read(text_.data() + old, want);
       text_.resize(old + got);
       if (got == 0) break;
     }
-    text_.reserve(text_.size() + simdjson::SIMDJSON_PADDING);
   }
   /// A copy of `bytes`, padded.
   explicit json_text(std::string_view bytes) : json_text(bytes, [](char*, std::size_t) { return std::size_t{0}; }) {}
@@ -40,7 +45,7 @@ class json_text {
   [[nodiscard]] std::string_view bytes() const noexcept { return text_; }
 
  private:
-  static constexpr std::size_t chunk = std::size_t{1} << 20;
+  static constexpr std::size_t min_chunk = std::size_t{1} << 12, max_chunk = std::size_t{1} << 20;
   std::string text_;
 };
 

@@ -3,7 +3,10 @@
 
 #include <ccrc/error.hpp>
 #include <ccrc/formats/gzip.hpp>
+#include <ccrc/formats/json.hpp>
 #include <ccrc/formats/pprof.hpp>
+#include <ccrc/formats/speedscope.hpp>
+#include <ccrc/formats/trace_event.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -27,6 +30,8 @@ enum class format {
   cctb,         ///< ccrc's .cctb binary (ccrc::read_cctb)
   perf_script,  ///< the text of `perf script` (ccrc::read_perf_script)
   pprof,        ///< pprof's profile.proto (ccrc::read_pprof)
+  speedscope,   ///< speedscope's JSON (ccrc::read_speedscope)
+  trace_event,  ///< Trace Event Format JSON: Chrome tracing, Perfetto, clang -ftime-trace (ccrc::read_trace_events)
 };
 
 /// The name of a format, as `ccrc stats` prints it.
@@ -37,6 +42,8 @@ enum class format {
     case format::cctb: return "ccrc .cctb";
     case format::perf_script: return "perf script";
     case format::pprof: return "pprof";
+    case format::speedscope: return "speedscope";
+    case format::trace_event: return "Trace Event";
   }
   return "?";
 }
@@ -57,12 +64,81 @@ struct read_result {
   /// The names of the profiles a multi-profile format's file holds (the top-level frames it
   /// put them under), in order; empty for a format that holds one.
   std::vector<std::string> profiles;
+  /// What the reader repaired or ignored, one sentence each (Trace Event: unmatched ends,
+  /// events left open); a user should see them.
+  std::vector<std::string> warnings;
 };
 
 namespace detail {
 
 // True for the formats whose readers put each thread or profile under its own top-level frame.
-[[nodiscard]] constexpr bool holds_profiles(format f) noexcept { return f == format::perf_script; }
+[[nodiscard]] constexpr bool holds_profiles(format f) noexcept {
+  return f == format::perf_script || f == format::speedscope || f == format::trace_event;
+}
+
+// The top-level key of a JSON object that starts `text` ('{', blanks, a key without escapes),
+// or "" if it starts otherwise.
+[[nodiscard]] constexpr std::string_view first_json_key(std::string_view text) noexcept {
+  std::size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || text[i] != '{') return {};
+  i = text.find_first_not_of(" \t\r\n", i + 1);
+  if (i == std::string_view::npos || text[i] != '"') return {};
+  std::size_t end = text.find_first_of("\"\\", i + 1);
+  if (end == std::string_view::npos || text[end] != '"') return {};
+  return text.substr(i + 1, end - i - 1);
+}
+
+// The JSON format whose top-level key `key` is, if it tells one.
+[[nodiscard]] constexpr std::optional<format> json_format_of_key(std::string_view key) noexcept {
+  if (key == "traceEvents") return format::trace_event;
+  if (key == "$schema" || key == "shared" || key == "profiles") return format::speedscope;
+  return std::nullopt;
+}
+
+// The format of a JSON document: an array is a Trace Event list; an object is told by its
+// top-level keys (the first, usually; else all of them, skipping their values).
+[[nodiscard]] inline std::optional<format> json_format_of(const json_text& text) {
+  std::string_view bytes = text.bytes();
+  if (ccrc::formats::detail::first_json_byte(bytes) == '[') return format::trace_event;
+  if (auto f = json_format_of_key(first_json_key(bytes))) return f;
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(text.view()).get(doc) != simdjson::SUCCESS || doc.get_object().get(object) != simdjson::SUCCESS)
+    return std::nullopt;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return std::nullopt;
+    if (auto f = json_format_of_key(key)) return f;
+  }
+  return std::nullopt;
+}
+
+// True if `start` opens a JSON object or array ('{' then '"' or '}', '[' then '{' or ']'):
+// not a folded line such as "[unknown];f 1".
+[[nodiscard]] constexpr bool looks_like_json(std::string_view start) noexcept {
+  std::size_t i = start.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || (start[i] != '{' && start[i] != '[')) return false;
+  std::size_t j = start.find_first_not_of(" \t\r\n", i + 1);
+  if (j == std::string_view::npos) return true;  // all there is; the reader will say what is wrong
+  return start[i] == '{' ? start[j] == '"' || start[j] == '}' : start[j] == '{' || start[j] == ']';
+}
+
+// The profile of a JSON document.
+[[nodiscard]] inline read_result read_json(const json_text& text) {
+  std::optional<format> f = json_format_of(text);
+  if (!f)
+    throw parse_error::at_byte(0, "a JSON document of no format ccrc reads (tried: Trace Event, an array or an "
+                                  "object with \"traceEvents\"; speedscope, with \"$schema\", \"shared\" or \"profiles\")");
+  if (*f == format::speedscope) return {read_speedscope(text), *f, false, {}, {}};
+  trace_warnings w;
+  read_result r{read_trace_events(text, {.warnings = &w}), *f, false, {}, {}};
+  if (w.unmatched_ends != 0)
+    r.warnings.push_back(std::to_string(w.unmatched_ends) + " end events matched no open event and were ignored");
+  if (w.unclosed != 0)
+    r.warnings.push_back(std::to_string(w.unclosed) + " events still open at the end were closed at the thread's last time");
+  return r;
+}
 
 [[nodiscard]] constexpr format of_core(profile_format f) noexcept {
   switch (f) {
@@ -132,10 +208,11 @@ read_result read_plain(std::string_view start, Read&& read) {
   if (looks_like_pprof(start)) {
     std::string message(start);
     append_all(message, read);
-    return {read_pprof(message), format::pprof, false, {}};
+    return {read_pprof(message), format::pprof, false, {}, {}};
   }
+  if (looks_like_json(start)) return read_json(json_text(start, read));
   profile_format core = detect_format(start);
-  return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}};
+  return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}, {}};
 }
 
 // The profile `read` gives, gzip or not, whose first bytes `start` were already taken from it.
@@ -159,7 +236,9 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
 
 /// Reads a profile in any format ccrc knows, from its content whatever the file's name, gzip-
 /// compressed or not (a .gz file is inflated as it is read). Formats: folded stacks, .cct,
-/// .cctb, `perf script` text, pprof (read whole: protocol buffers are not streamed). A file of several profiles (perf script's threads) gives them
+/// .cctb, `perf script` text, pprof, speedscope and Trace Event JSON (the binary and JSON
+/// formats are read whole: the parsers work on the document in memory). A file of several profiles (the threads of perf script and Trace Event
+/// files, the profiles of a speedscope file) gives them
 /// all, each under a top-level frame named after it, or, with read_options::profile, the
 /// one picked. Throws ccrc::parse_error for malformed content (a truncated gzip stream
 /// included) and ccrc::error if the file cannot be read or the picked profile is not in it.
@@ -172,7 +251,7 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
   std::optional<profile_format> named = format_of_extension(path);
   if (named && *named != profile_format::folded) {
     // A file named .cct, .cctb or .perf is that format, or an error (ccrc::read_profile's rule).
-    r = {ccrc::read_profile(path), detail::of_core(*named), false, {}};
+    r = {ccrc::read_profile(path), detail::of_core(*named), false, {}, {}};
   } else {
     auto file = ccrc::detail::open_for_reading(path);
     ccrc::detail::file_source source{file.get()};
@@ -181,7 +260,7 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
     std::error_code ec;
     if (detect_format(first) != profile_format::cctb || !std::filesystem::is_regular_file(path, ec))
       return detail::read_any(first, source, options);
-    r = {read_cctb_file(path), format::cctb, false, {}};  // read in place rather than through a pipe
+    r = {read_cctb_file(path), format::cctb, false, {}, {}};  // read in place rather than through a pipe
   }
   detail::pick_profile(r, options);
   return r;

@@ -4,6 +4,7 @@
 #include <ccrc/error.hpp>
 #include <ccrc/formats/pprof.hpp>
 #include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/speedscope.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
@@ -17,7 +18,8 @@
 namespace ccrc::formats {
 
 /// The format a file named `path` is written in: .cct, .cctb, folded stacks for .folded,
-/// .collapsed and .txt, pprof for .pb.gz (gzip), .pb and .pprof (bare protobuf); nullopt for
+/// .collapsed and .txt, pprof for .pb.gz (gzip), .pb and .pprof (bare protobuf), speedscope
+/// for .speedscope.json (speedscope's and the Firefox Profiler's importers open it); nullopt for
 /// any other name (formats that are read but not written, such as `perf script`, included).
 /// O(length of the name).
 ///
@@ -28,13 +30,15 @@ namespace ccrc::formats {
     return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   if (ends_with(".pb.gz") || ends_with(".pb") || ends_with(".pprof")) return format::pprof;
+  if (ends_with(".speedscope.json")) return format::speedscope;
   std::optional<profile_format> core = format_of_extension(path);
   if (!core || *core == profile_format::perf_script) return std::nullopt;
   return detail::of_core(*core);
 }
 
 /// Writes `p` in `f` to `out`; pprof gzip-compressed if `gzip`. Throws ccrc::error for what
-/// the format cannot hold (see each writer) and for `perf script`, which is read only.
+/// the format cannot hold (see each writer) and for the formats that are read only (`perf
+/// script`, Trace Event).
 /// O(size of the output).
 inline void write_profile(std::ostream& out, const profile& p, format f, bool gzip = false) {
   switch (f) {
@@ -42,7 +46,9 @@ inline void write_profile(std::ostream& out, const profile& p, format f, bool gz
     case format::cct: write_cct(out, p); return;
     case format::folded: write_folded(out, p); return;
     case format::pprof: write_pprof(out, p, {.gzip = gzip}); return;
-    case format::perf_script: break;
+    case format::speedscope: write_speedscope(out, p); return;
+    case format::perf_script:
+    case format::trace_event: break;
   }
   throw error("ccrc does not write " + std::string(name_of(f)));
 }
