@@ -12,7 +12,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -145,10 +147,40 @@ class v8_reader {
     return o;
   }
 
+  // The key of a field: its raw text when it has no escape (always, as V8 writes them), else
+  // unescaped.
   std::string_view key(od::field& f) {
+    const char* raw = f.key().raw();
+    std::size_t n = 0;
+    while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
+    if (raw[n] == '"') return {raw, n};
     std::string_view k;
     if (auto e = f.unescaped_key().get(k)) fail_here("malformed object key", e);
     return k;
+  }
+
+  enum class node_key { other, id, call_frame, hit_count, self_size, children, parent, function_name, url, line, column };
+
+  // Which field of a node (or of its callFrame) `k` names: by length, then bytes.
+  static node_key classify(std::string_view k) noexcept {
+    auto eq = [&](const char* name) { return std::memcmp(k.data(), name, k.size()) == 0; };
+    switch (k.size()) {
+      case 2: return eq("id") ? node_key::id : node_key::other;
+      case 3: return eq("url") ? node_key::url : node_key::other;
+      case 6: return eq("parent") ? node_key::parent : node_key::other;
+      case 8:
+        if (eq("hitCount")) return node_key::hit_count;
+        if (eq("children")) return node_key::children;
+        if (eq("selfSize")) return node_key::self_size;
+        return node_key::other;
+      case 9: return eq("callFrame") ? node_key::call_frame : node_key::other;
+      case 10: return eq("lineNumber") ? node_key::line : node_key::other;
+      case 12:
+        if (eq("functionName")) return node_key::function_name;
+        if (eq("columnNumber")) return node_key::column;
+        return node_key::other;
+      default: return node_key::other;
+    }
   }
 
   // ---- the top level ------------------------------------------------------------------------
@@ -222,16 +254,16 @@ class v8_reader {
       for (auto field_result : o) {
         od::field f;
         if (auto e = std::move(field_result).get(f)) fail_here("malformed node object", e);
-        std::string_view k = key(f);
+        node_key k = classify(key(f));
         od::value& fv = f.value();
-        if (k == "children") {
+        if (k == node_key::children) {
           for (auto c : array(fv, "\"children\"")) {
             od::value cv;
             if (auto e = c.get(cv)) fail_here("malformed \"children\" array", e);
             child_ids_.push_back(integer(cv, "a child id"));
           }
           if (child_ids_.size() >= v8_none) throw capacity_error("too many children in a V8 profile");
-        } else if (k == "parent") {
+        } else if (k == node_key::parent) {
           nodes_[index].parent_id = integer(fv, "\"parent\"");
           nodes_[index].has_parent_id = true;
         } else {
@@ -288,9 +320,9 @@ class v8_reader {
       if (l.field != l.fields_end) {
         od::field f;
         if (auto e = (*l.field).get(f)) fail_here("malformed node object", e);
-        std::string_view k = key(f);
+        node_key k = classify(key(f));
         od::value& fv = f.value();
-        if (k == "children") {
+        if (k == node_key::children) {
           od::array a = array(fv, "\"children\"");
           if (auto e = a.begin().get(l.child)) fail(fv, "\"children\"", e);
           if (auto e = a.end().get(l.children_end)) fail(fv, "\"children\"", e);
@@ -316,20 +348,20 @@ class v8_reader {
     return static_cast<std::uint32_t>(nodes_.size() - 1);
   }
 
-  void node_field(std::string_view k, od::value& v, v8_pending& p, std::uint32_t index) {
-    if (k == "id") {
+  void node_field(node_key k, od::value& v, v8_pending& p, std::uint32_t index) {
+    if (k == node_key::id) {
       nodes_[index].id = integer(v, "a node's \"id\"");
       p.has_id = true;
-    } else if (k == "callFrame") {
+    } else if (k == node_key::call_frame) {
       p.in_call_frame = true;
       for (auto field_result : object(v, "\"callFrame\"")) {
         od::field f;
         if (auto e = std::move(field_result).get(f)) fail_here("malformed \"callFrame\" object", e);
-        call_frame_field(key(f), f.value(), p);
+        call_frame_field(classify(key(f)), f.value(), p);
       }
-    } else if (k == "hitCount") {
+    } else if (k == node_key::hit_count) {
       nodes_[index].self = count(v, "\"hitCount\"");
-    } else if (k == "selfSize") {
+    } else if (k == node_key::self_size) {
       nodes_[index].self = count(v, "\"selfSize\"");
       p.has_self_size = true;
     } else {
@@ -337,18 +369,25 @@ class v8_reader {
     }
   }
 
-  void call_frame_field(std::string_view k, od::value& v, v8_pending& p) {
-    if (k == "functionName") {
+  void call_frame_field(node_key k, od::value& v, v8_pending& p) {
+    if (k == node_key::function_name) {
       p.function_name = string(v, "\"functionName\"");
-    } else if (k == "url") {
+    } else if (k == node_key::url) {
       p.url = string(v, "\"url\"");
-    } else if (k == "lineNumber") {
+    } else if (k == node_key::line) {
       p.line = integer(v, "\"lineNumber\"");
       p.has_line = true;
-    } else if (k == "columnNumber") {
+    } else if (k == node_key::column) {
       p.column = integer(v, "\"columnNumber\"");
       p.has_column = true;
     }
+  }
+
+  void append_number(char before, std::int64_t x) {
+    char digits[24];
+    digits[0] = before;
+    auto end = std::to_chars(digits + 1, digits + sizeof digits, x).ptr;
+    name_.append(digits, static_cast<std::size_t>(end - digits));
   }
 
   // Names the node: `functionName url:line:col`, 1-based. A `callFrame` (the DevTools
@@ -362,12 +401,8 @@ class v8_reader {
       name_ += p.url;
       std::int64_t base = p.in_call_frame ? 1 : 0;
       if (p.has_line && p.line + base > 0) {
-        name_ += ':';
-        name_ += std::to_string(p.line + base);
-        if (p.has_column && p.column + base > 0) {
-          name_ += ':';
-          name_ += std::to_string(p.column + base);
-        }
+        append_number(':', p.line + base);
+        if (p.has_column && p.column + base > 0) append_number(':', p.column + base);
       }
     }
     if (auto f = tree_.symbols().find(name_)) {
@@ -486,14 +521,14 @@ class v8_reader {
     for (std::uint32_t i = 0; i < n; ++i) {
       for (std::uint32_t k = nodes_[i].children_begin; k < nodes_[i].children_end; ++k) {
         std::uint32_t c = lookup(child_ids_[k]);
-        std::string node = "node " + std::to_string(nodes_[i].id);
+        auto node = [&] { return "node " + std::to_string(nodes_[i].id); };
         if (c == v8_none)
-          fail_at(nodes_[i].offset, node + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
+          fail_at(nodes_[i].offset, node() + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
         if (listed[c])
-          fail_at(nodes_[i].offset, node + ": node " + std::to_string(nodes_[c].id) + " is already a child of node " +
+          fail_at(nodes_[i].offset, node() + ": node " + std::to_string(nodes_[c].id) + " is already a child of node " +
                                         std::to_string(nodes_[nodes_[c].parent].id));
         if (nodes_[c].parent != v8_none && nodes_[c].parent != i)
-          fail_at(nodes_[i].offset, node + ": child " + std::to_string(nodes_[c].id) + " names node " +
+          fail_at(nodes_[i].offset, node() + ": child " + std::to_string(nodes_[c].id) + " names node " +
                                         std::to_string(nodes_[nodes_[c].parent].id) + " as its parent");
         nodes_[c].parent = i;
         listed[c] = true;
