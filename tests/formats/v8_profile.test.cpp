@@ -181,6 +181,20 @@ TEST_CASE("a .heapprofile: bytes from selfSize, allocations from the samples") {
   CHECK(q.size() == 1);
 }
 
+TEST_CASE("time_us: deltas or timestamps, whichever the file has; times that overflow are an error") {
+  // The old format with timeDeltas: start and end still in seconds.
+  ccrc::profile old = ccrc::read_v8_profile(R"J({"head":{"functionName":"(root)","id":1,"children":[{"functionName":"f","id":2}]},
+      "startTime":1,"endTime":1.0001,"samples":[2,2],"timeDeltas":[10,30]})J");
+  CHECK(at(old, "time_us", "f") == doctest::Approx(30 + (100 - 40)));
+  // A .cpuprofile with absolute timestamps: start and end in microseconds.
+  ccrc::profile cpu = ccrc::read_v8_profile(R"J({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},
+      {"id":2,"callFrame":{"functionName":"f"}}],"startTime":0,"endTime":100,"samples":[2,2],"timestamps":[10,30]})J");
+  CHECK(at(cpu, "time_us", "f") == 20 + 70);
+  std::string huge = R"J({"head":{"functionName":"(root)","id":1},"samples":[1,1],"timestamps":[-1e308,1e308]})J";
+  CHECK(error_byte(huge) == byte_of(huge, "[-1e308"));
+  CHECK(error_message(huge).find("overflow") != std::string::npos);
+}
+
 TEST_CASE("time_us: no endTime, the last sample weighs 0; samples without times are an error") {
   ccrc::profile p = ccrc::read_v8_profile(R"J({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},
       {"id":2,"callFrame":{"functionName":"f"}}],"startTime":0,"samples":[2,2,1],"timeDeltas":[1,2,4]})J");

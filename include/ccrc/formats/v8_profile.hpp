@@ -636,7 +636,10 @@ class v8_reader {
   // time_us: each sample weighs the time to the next one (negative gaps count 0); the last
   // weighs the time to endTime where the file gives it (and startTime, for timeDeltas).
   void add_times(profile& p, const std::vector<node_id>& sampled) {
-    const bool deltas = kind_ == v8_profile_kind::cpuprofile;
+    const bool cpuprofile = kind_ == v8_profile_kind::cpuprofile;
+    const double scale = cpuprofile ? 1 : 1e6;  // the old format's start and end are seconds
+    // Whichever the file has: deltas (the .cpuprofile's) or absolute timestamps (the old format's).
+    const bool deltas = seen_deltas_ || (!seen_timestamps_ && cpuprofile);
     const char* name = deltas ? "timeDeltas" : "timestamps";
     if (times_.size() != sampled.size())
       fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
@@ -644,13 +647,15 @@ class v8_reader {
                   std::to_string(times_.size()));
     auto time = p.column(1);
     const std::size_t k = sampled.size();
-    double at = deltas ? start_time_ : 0;  // time of sample s
+    double at = deltas ? start_time_ * scale : 0;  // time of sample s
     for (std::size_t s = 0; s < k; ++s) {
       at = deltas ? at + times_[s] : times_[s];
       double next;
       if (s + 1 < k) next = deltas ? at + times_[s + 1] : times_[s + 1];
-      else if (has_end_time_ && (!deltas || has_start_time_)) next = deltas ? end_time_ : end_time_ * 1e6;
+      else if (has_end_time_ && (!deltas || has_start_time_)) next = end_time_ * scale;
       else next = at;
+      if (!std::isfinite(at) || !std::isfinite(next) || !std::isfinite(next - at))
+        fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " + std::to_string(s));
       double w = next - at;
       if (!(w > 0)) w = 0;
       time[sampled[s]] += w;
@@ -706,7 +711,8 @@ class v8_reader {
 ///
 /// Errors throw ccrc::parse_error::at_byte: not JSON, an unknown (in a CPU profile's samples,
 /// in children or parent), duplicate or missing node id, a node with two parents, parents forming a cycle, no
-/// root or two, a root not named `(root)`, samples and time arrays of different lengths, a
+/// root or two, a root not named `(root)`, samples and time arrays of different lengths or
+/// times that overflow, a
 /// value of the wrong type (a count that is not a non-negative integer), a name with control
 /// characters. Errors simdjson finds while indexing the whole text (invalid UTF-8, an
 /// unclosed string) are reported at byte 0.
