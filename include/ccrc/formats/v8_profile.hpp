@@ -709,13 +709,13 @@ class v8_reader {
 /// `allocations` (the samples naming the node; node writes some samples whose `nodeId` is in
 /// no node of the tree, allocated while the profile was taken: those are not counted).
 ///
-/// Errors throw ccrc::parse_error::at_byte: not JSON, an unknown (in a CPU profile's samples,
-/// in children or parent), duplicate or missing node id, a node with two parents, parents forming a cycle, no
-/// root or two, a root not named `(root)`, samples and time arrays of different lengths or
-/// times that overflow, a
-/// value of the wrong type (a count that is not a non-negative integer), a name with control
-/// characters. Errors simdjson finds while indexing the whole text (invalid UTF-8, an
-/// unclosed string) are reported at byte 0.
+/// Errors throw ccrc::parse_error::at_byte at the offending value or node: not JSON; a value of
+/// the wrong type (a count that is not a non-negative integer); a missing or duplicate node
+/// id, or one in children, parent or a CPU profile's samples naming no node; a node with two
+/// parents; parents forming a cycle; no root or two, a root not named `(root)`; samples and
+/// times of different lengths, or times that overflow; a name with control characters.
+/// Errors simdjson finds while indexing the whole text (invalid UTF-8, an unclosed string)
+/// are reported at byte 0. Times: `timeDeltas` or `timestamps`, whichever the file has.
 ///
 /// O(bytes + nodes + samples). Memory: the text, simdjson's index of it (about 5.7 bytes per
 /// byte), about 150 bytes per node while reading, then the tree. No recursion (nested trees
