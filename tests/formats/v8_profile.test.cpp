@@ -351,3 +351,8 @@ TEST_CASE("node --heap-prof: the real file, against values a node one-liner comp
   CHECK(total(p, "bytes") == 359096);
   CHECK(total(p, "allocations") == 81);
 }
+
+TEST_CASE("a file that cannot be opened is a ccrc::error, not a parse error") {
+  CHECK_THROWS_AS((void)ccrc::read_v8_profile_file(source("no such file.cpuprofile")), ccrc::error);
+  CHECK_THROWS_AS((void)ccrc::read_v8_profile_file(source("")), ccrc::error);  // the folder itself
+}
