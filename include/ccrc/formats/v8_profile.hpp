@@ -1,0 +1,744 @@
+// ccrc - V8's profiles: Chrome/Node `.cpuprofile`, Node's `.heapprofile` and the old
+// v8-profiler CPU format. Their node tree is the calling context tree, read one node to one
+// context.
+#pragma once
+
+#include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/text.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/formats/json.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// Options of the V8 profile reader.
+struct v8_profile_options {
+  /// The deepest context (the root's children are at depth 1) the nested forms (`head`:
+  /// .heapprofile, the old format) may hold; a deeper one is an error. simdjson keeps about 17 bytes per level of JSON nesting (two a
+  /// tree level), allocated for min(this, bytes / 8) levels. The `nodes` form has no limit.
+  std::size_t max_depth = std::size_t{1} << 20;
+};
+
+namespace detail {
+
+namespace od = simdjson::ondemand;
+
+// Which of V8's profile shapes a document was read as.
+enum class v8_profile_kind {
+  cpuprofile,      ///< `{nodes, samples, timeDeltas, startTime, endTime}` (DevTools, `node --cpu-prof`)
+  heapprofile,     ///< `{head, samples:[{size, nodeId, ordinal}]}` (`node --heap-prof`)
+  old_cpuprofile,  ///< `{head, samples, timestamps, startTime, endTime}` (the old v8-profiler)
+};
+
+inline constexpr std::uint32_t v8_none = std::numeric_limits<std::uint32_t>::max();
+
+// A node as read, before the tree is built.
+struct v8_node {
+  std::int64_t id = 0;
+  std::uint64_t offset = 0;            // byte of the node's '{'
+  double self = 0;                     // hitCount (CPU) or selfSize (heap)
+  frame_id frame = null_frame;
+  std::uint32_t parent = v8_none;      // index, when known from nesting
+  std::uint32_t children_begin = 0;    // range in child_ids_ (`nodes` form)
+  std::uint32_t children_end = 0;
+  std::int64_t parent_id = 0;          // the `parent` field (`nodes` form)
+  bool has_parent_id = false;
+};
+
+// The fields of one node object that make its name.
+struct v8_pending {
+  std::string_view function_name, url;
+  std::int64_t line = 0, column = 0;
+  bool has_line = false, has_column = false;
+  bool in_call_frame = false;  // the names came from a `callFrame` object (0-based lines)
+  bool has_id = false, has_self_size = false;
+};
+
+class v8_reader {
+ public:
+  v8_reader(const formats::json_text& text, const v8_profile_options& options)
+      : json_(text.view()), max_levels_(options.max_depth) {}
+
+  profile read() {
+    // simdjson's iterator needs room for the document's nesting (a tree level is two JSON
+    // levels, an object and its children array, and takes at least 13 bytes of text).
+    std::size_t levels = std::min(max_levels_, json_.size() / 8);
+    if (auto e = parser_.allocate(json_.size(), 2 * levels + 64))
+      throw parse_error::at_byte(0, std::string("cannot parse this document (") + simdjson::error_message(e) + ")");
+    if (auto e = parser_.iterate(json_).get(doc_))
+      throw parse_error::at_byte(0, std::string("not a JSON document (") + simdjson::error_message(e) + ")");
+    top_level();
+    return build();
+  }
+
+  [[nodiscard]] v8_profile_kind kind() const noexcept { return kind_; }
+
+ private:
+  // ---- errors -------------------------------------------------------------------------------
+
+  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return formats::detail::offset_in(json_, at); }
+
+  [[noreturn]] void fail_at(std::uint64_t at, const std::string& what) const { throw parse_error::at_byte(at, what); }
+
+  [[noreturn]] void fail(od::value& v, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
+    std::string reason = what;
+    if (e != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(e) + ")";
+    fail_at(offset(v.raw_json_token().data()), reason);
+  }
+
+  // A structural error found while iterating: where the document's iterator stands.
+  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) {
+    formats::detail::json_fail(doc_, json_, what, e);
+  }
+
+  // ---- scalars ------------------------------------------------------------------------------
+
+  std::int64_t integer(od::value& v, const char* what) {
+    std::int64_t x = 0;
+    if (auto e = v.get_int64().get(x)) fail(v, std::string(what) + " is not an integer", e);
+    return x;
+  }
+
+  // A count or a size: a whole number a double holds exactly.
+  double count(od::value& v, const char* what) {
+    std::uint64_t x = 0;
+    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
+    if (x > (std::uint64_t{1} << 53)) fail(v, std::string(what) + " is larger than 2^53");
+    return static_cast<double>(x);
+  }
+
+  double number(od::value& v, const char* what) {
+    double x = 0;
+    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
+    return x;
+  }
+
+  std::string_view string(od::value& v, const char* what) {
+    std::string_view s;
+    if (auto e = v.get_string().get(s)) fail(v, std::string(what) + " is not a string", e);
+    return s;
+  }
+
+  od::array array(od::value& v, const char* what) {
+    od::array a;
+    if (auto e = v.get_array().get(a)) fail(v, std::string(what) + " is not an array", e);
+    return a;
+  }
+
+  od::object object(od::value& v, const char* what) {
+    od::object o;
+    if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
+    return o;
+  }
+
+  // The key of a field: its raw text when it has no escape (always, as V8 writes them), else
+  // unescaped.
+  std::string_view key(od::field& f) {
+    const char* raw = f.key().raw();
+    std::size_t n = 0;
+    while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
+    if (raw[n] == '"') return {raw, n};
+    std::string_view k;
+    if (auto e = f.unescaped_key().get(k)) fail_here("malformed object key", e);
+    return k;
+  }
+
+  enum class node_key { other, id, call_frame, hit_count, self_size, children, parent, function_name, url, line, column };
+
+  // Which field of a node (or of its callFrame) `k` names: by length, then bytes.
+  static node_key classify(std::string_view k) noexcept {
+    // A constant length, so that the compare is inlined (called only when the lengths agree).
+    auto eq = [&]<std::size_t N>(const char (&name)[N]) { return std::memcmp(k.data(), name, N - 1) == 0; };
+    switch (k.size()) {
+      case 2: return eq("id") ? node_key::id : node_key::other;
+      case 3: return eq("url") ? node_key::url : node_key::other;
+      case 6: return eq("parent") ? node_key::parent : node_key::other;
+      case 8:
+        if (eq("hitCount")) return node_key::hit_count;
+        if (eq("children")) return node_key::children;
+        if (eq("selfSize")) return node_key::self_size;
+        return node_key::other;
+      case 9: return eq("callFrame") ? node_key::call_frame : node_key::other;
+      case 10: return eq("lineNumber") ? node_key::line : node_key::other;
+      case 12:
+        if (eq("functionName")) return node_key::function_name;
+        if (eq("columnNumber")) return node_key::column;
+        return node_key::other;
+      default: return node_key::other;
+    }
+  }
+
+  // ---- the top level ------------------------------------------------------------------------
+
+  void top_level() {
+    od::object top;
+    if (auto e = doc_.get_object().get(top)) {
+      if (formats::detail::first_json_byte(std::string_view(json_.data(), json_.size())) != '{')
+        fail_at(0, "a V8 profile is a JSON object");
+      fail_here("malformed JSON", e);
+    }
+    bool seen_start = false, seen_end = false;
+    for (auto field_result : top) {
+      od::field f;
+      if (auto e = std::move(field_result).get(f)) fail_here("malformed top-level object", e);
+      std::string_view k = key(f);
+      od::value& v = f.value();
+      auto once = [&](bool& seen) {
+        if (seen) fail(v, "\"" + std::string(k) + "\" appears twice");
+        seen = true;
+      };
+      if (k == "nodes") {
+        once(seen_nodes_);
+        nodes_offset_ = offset(v.raw_json_token().data());
+        flat_nodes(v);
+      } else if (k == "head") {
+        once(seen_head_);
+        nodes_offset_ = offset(v.raw_json_token().data());
+        nested_nodes(v);
+      } else if (k == "samples") {
+        once(seen_samples_);
+        samples(v);
+      } else if (k == "timeDeltas") {
+        once(seen_deltas_);
+        times_offset_ = offset(v.raw_json_token().data());
+        times(v, "timeDeltas");
+      } else if (k == "timestamps") {
+        once(seen_timestamps_);
+        times_offset_ = offset(v.raw_json_token().data());
+        times(v, "timestamps");
+      } else if (k == "startTime") {
+        once(seen_start);
+        start_time_ = number(v, "startTime");
+      } else if (k == "endTime") {
+        once(seen_end);
+        end_time_ = number(v, "endTime");
+        has_end_time_ = true;
+      }
+    }
+    const char* after = nullptr;
+    if (doc_.current_location().get(after) == simdjson::SUCCESS) fail_at(offset(after), "text after the profile's JSON object");
+    has_start_time_ = seen_start;
+    if (seen_nodes_ && seen_head_) fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
+    if (!seen_nodes_ && !seen_head_)
+      fail_at(0, "neither \"nodes\" (.cpuprofile) nor \"head\" (.heapprofile, old v8-profiler format) at the top level");
+    if (seen_deltas_ && seen_timestamps_) fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
+    if (seen_nodes_) kind_ = v8_profile_kind::cpuprofile;
+    else kind_ = head_has_self_size_ ? v8_profile_kind::heapprofile : v8_profile_kind::old_cpuprofile;
+  }
+
+  // `nodes`: an array of node objects naming their children or their parent by id.
+  void flat_nodes(od::value& v) {
+    for (auto element : array(v, "\"nodes\"")) {
+      od::value n;
+      if (auto e = element.get(n)) fail_here("malformed \"nodes\" array", e);
+      std::uint64_t at = offset(n.raw_json_token().data());
+      od::object o = object(n, "a node");
+      auto index = new_node(at, v8_none);
+      v8_pending p;
+      nodes_[index].children_begin = static_cast<std::uint32_t>(child_ids_.size());
+      for (auto field_result : o) {
+        od::field f;
+        if (auto e = std::move(field_result).get(f)) fail_here("malformed node object", e);
+        node_key k = classify(key(f));
+        od::value& fv = f.value();
+        if (k == node_key::children) {
+          for (auto c : array(fv, "\"children\"")) {
+            od::value cv;
+            if (auto e = c.get(cv)) fail_here("malformed \"children\" array", e);
+            child_ids_.push_back(integer(cv, "a child id"));
+          }
+          if (child_ids_.size() >= v8_none) throw capacity_error("too many children in a V8 profile");
+        } else if (k == node_key::parent) {
+          nodes_[index].parent_id = integer(fv, "\"parent\"");
+          nodes_[index].has_parent_id = true;
+        } else {
+          node_field(k, fv, p, index);
+        }
+      }
+      nodes_[index].children_end = static_cast<std::uint32_t>(child_ids_.size());
+      finish_node(p, index);
+    }
+  }
+
+  // `head`: the root node object, its children nested in `children` arrays. Walked with an
+  // explicit stack of iterators, so the depth of the tree is bounded by memory, not by the
+  // call stack.
+  void nested_nodes(od::value& head) {
+    struct level {
+      od::object_iterator field, fields_end;
+      od::array_iterator child, children_end;
+      std::uint32_t node = 0;
+      v8_pending pending;
+      bool in_children = false, child_open = false;
+    };
+    std::vector<level> stack;
+    auto open = [&](od::value& v, std::uint32_t parent, const char* what) {
+      std::uint64_t at = offset(v.raw_json_token().data());
+      od::object o = object(v, what);
+      level l;
+      if (auto e = o.begin().get(l.field)) fail(v, what, e);
+      if (auto e = o.end().get(l.fields_end)) fail(v, what, e);
+      l.node = new_node(at, parent);
+      stack.push_back(l);
+    };
+    open(head, v8_none, "\"head\"");
+    while (!stack.empty()) {
+      level& l = stack.back();
+      if (l.in_children) {
+        if (l.child_open) {
+          ++l.child;
+          l.child_open = false;
+        }
+        if (l.child != l.children_end) {
+          od::value c;
+          if (auto e = (*l.child).get(c)) fail_here("malformed \"children\" array", e);
+          if (stack.size() > max_levels_ || 2 * stack.size() + 8 >= parser_.max_depth())
+            fail(c, "nodes nested deeper than " + std::to_string(max_levels_) + " levels (v8_profile_options::max_depth)");
+          l.child_open = true;
+          open(c, l.node, "a child node");  // invalidates l
+          continue;
+        }
+        l.in_children = false;
+        ++l.field;
+        continue;
+      }
+      if (l.field != l.fields_end) {
+        od::field f;
+        if (auto e = (*l.field).get(f)) fail_here("malformed node object", e);
+        node_key k = classify(key(f));
+        od::value& fv = f.value();
+        if (k == node_key::children) {
+          od::array a = array(fv, "\"children\"");
+          if (auto e = a.begin().get(l.child)) fail(fv, "\"children\"", e);
+          if (auto e = a.end().get(l.children_end)) fail(fv, "\"children\"", e);
+          l.in_children = true;
+          continue;
+        }
+        node_field(k, fv, l.pending, l.node);
+        ++l.field;
+        continue;
+      }
+      if (l.node == 0) head_has_self_size_ = l.pending.has_self_size;
+      finish_node(l.pending, l.node);
+      stack.pop_back();
+    }
+  }
+
+  std::uint32_t new_node(std::uint64_t at, std::uint32_t parent) {
+    if (nodes_.size() >= max_nodes - 1) throw capacity_error("a V8 profile with more nodes than a tree holds");
+    v8_node n;
+    n.offset = at;
+    n.parent = parent;
+    nodes_.push_back(n);
+    return static_cast<std::uint32_t>(nodes_.size() - 1);
+  }
+
+  void node_field(node_key k, od::value& v, v8_pending& p, std::uint32_t index) {
+    if (k == node_key::id) {
+      nodes_[index].id = integer(v, "a node's \"id\"");
+      p.has_id = true;
+    } else if (k == node_key::call_frame) {
+      p.in_call_frame = true;
+      for (auto field_result : object(v, "\"callFrame\"")) {
+        od::field f;
+        if (auto e = std::move(field_result).get(f)) fail_here("malformed \"callFrame\" object", e);
+        call_frame_field(classify(key(f)), f.value(), p);
+      }
+    } else if (k == node_key::hit_count) {
+      nodes_[index].self = count(v, "\"hitCount\"");
+    } else if (k == node_key::self_size) {
+      nodes_[index].self = count(v, "\"selfSize\"");
+      p.has_self_size = true;
+    } else {
+      call_frame_field(k, v, p);  // the old format puts the frame's fields on the node
+    }
+  }
+
+  void call_frame_field(node_key k, od::value& v, v8_pending& p) {
+    if (k == node_key::function_name) {
+      p.function_name = string(v, "\"functionName\"");
+    } else if (k == node_key::url) {
+      p.url = string(v, "\"url\"");
+    } else if (k == node_key::line) {
+      p.line = integer(v, "\"lineNumber\"");
+      p.has_line = true;
+    } else if (k == node_key::column) {
+      p.column = integer(v, "\"columnNumber\"");
+      p.has_column = true;
+    }
+  }
+
+  void append_number(char before, std::int64_t x) {
+    char digits[24];
+    digits[0] = before;
+    auto end = std::to_chars(digits + 1, digits + sizeof digits, x).ptr;
+    name_.append(digits, static_cast<std::size_t>(end - digits));
+  }
+
+  // Names the node: `functionName url:line:col`, 1-based. A `callFrame` (the DevTools
+  // protocol's Runtime.CallFrame) counts from 0, -1 for none; fields on the node itself (the
+  // old format, written from V8's C++ API) count from 1, 0 for none.
+  void finish_node(const v8_pending& p, std::uint32_t index) {
+    if (!p.has_id) fail_at(nodes_[index].offset, "a node without an \"id\"");
+    name_.assign(p.function_name.empty() ? std::string_view("(anonymous)") : p.function_name);
+    if (!p.url.empty()) {
+      name_ += ' ';
+      name_ += p.url;
+      std::int64_t base = p.in_call_frame ? 1 : 0;
+      if (p.has_line && p.line + base > 0) {
+        append_number(':', p.line + base);
+        if (p.has_column && p.column + base > 0) append_number(':', p.column + base);
+      }
+    }
+    if (auto f = tree_.symbols().find(name_)) {
+      nodes_[index].frame = *f;
+      return;
+    }
+    if (const char* why = check_name_text(name_)) fail_at(nodes_[index].offset, "frame name " + std::string(why));
+    nodes_[index].frame = tree_.symbols().intern(name_);
+  }
+
+  // `samples`: node ids (CPU) or {size, nodeId, ordinal} objects (heap).
+  void samples(od::value& v) {
+    for (auto element : array(v, "\"samples\"")) {
+      od::value s;
+      if (auto e = element.get(s)) fail_here("malformed \"samples\" array", e);
+      od::json_type t;
+      if (auto e = s.type().get(t)) fail(s, "a sample", e);
+      bool is_object = t == od::json_type::object;
+      if (sample_ids_.empty()) samples_are_objects_ = is_object;
+      else if (is_object != samples_are_objects_) fail(s, "samples mix node ids and objects");
+      if (!is_object) {
+        sample_ids_.push_back(integer(s, "a sample's node id"));
+        continue;
+      }
+      bool found = false;
+      for (auto field_result : object(s, "a sample")) {
+        od::field f;
+        if (auto e = std::move(field_result).get(f)) fail_here("malformed sample object", e);
+        if (key(f) == "nodeId") {
+          sample_ids_.push_back(integer(f.value(), "a sample's \"nodeId\""));
+          found = true;
+        }
+      }
+      if (!found) fail(s, "a sample object without \"nodeId\"");
+    }
+  }
+
+  void times(od::value& v, const char* what) {
+    for (auto element : array(v, what)) {
+      od::value t;
+      if (auto e = element.get(t)) fail_here(std::string("malformed \"") + what + "\" array", e);
+      times_.push_back(number(t, what));
+    }
+  }
+
+  // ---- after the walk: the offset of the i-th sample, found by walking the document again
+  // (only on an error, so that no offset is stored per sample).
+
+  std::uint64_t sample_offset(std::size_t i) {
+    doc_.rewind();
+    od::value samples;
+    if (doc_.find_field_unordered("samples").get(samples) != simdjson::SUCCESS) return 0;
+    od::array a;
+    if (samples.get_array().get(a) != simdjson::SUCCESS) return 0;
+    std::size_t k = 0;
+    for (auto element : a) {
+      od::value s;
+      if (element.get(s) != simdjson::SUCCESS) return 0;
+      if (k++ == i) return offset(s.raw_json_token().data());
+    }
+    return 0;
+  }
+
+  // ---- building the tree --------------------------------------------------------------------
+
+  // Node index of each id: a table indexed by id when the ids are small (V8 numbers them
+  // 1..n), else sorted (id, index) pairs. Duplicate ids are an error.
+  void index_ids() {
+    const std::size_t n = nodes_.size();
+    std::int64_t most = 0;
+    bool small = true;
+    for (const auto& node : nodes_) {
+      if (node.id < 0) small = false;
+      most = std::max(most, node.id);
+    }
+    small = small && static_cast<std::uint64_t>(most) < 2 * n + 1024;
+    auto duplicate = [&](std::uint32_t later) {
+      fail_at(nodes_[later].offset, "two nodes with id " + std::to_string(nodes_[later].id));
+    };
+    if (small) {
+      by_id_.assign(static_cast<std::size_t>(most) + 1, v8_none);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        auto& slot = by_id_[static_cast<std::size_t>(nodes_[i].id)];
+        if (slot != v8_none) duplicate(i);
+        slot = i;
+      }
+      return;
+    }
+    sorted_ids_.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i) sorted_ids_.emplace_back(nodes_[i].id, i);
+    std::sort(sorted_ids_.begin(), sorted_ids_.end());
+    for (std::size_t i = 1; i < n; ++i)
+      if (sorted_ids_[i].first == sorted_ids_[i - 1].first) duplicate(sorted_ids_[i].second);
+  }
+
+  [[nodiscard]] std::uint32_t lookup(std::int64_t id) const noexcept {
+    if (!sorted_ids_.empty()) {
+      auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair<std::int64_t, std::uint32_t>(id, 0));
+      return it != sorted_ids_.end() && it->first == id ? it->second : v8_none;
+    }
+    if (id < 0 || static_cast<std::uint64_t>(id) >= by_id_.size()) return v8_none;
+    return by_id_[static_cast<std::size_t>(id)];
+  }
+
+  // Parents from `parent` fields and `children` lists (the `nodes` form), checked to agree.
+  void link_parents() {
+    const std::size_t n = nodes_.size();
+    for (auto& node : nodes_) {
+      if (!node.has_parent_id) continue;
+      node.parent = lookup(node.parent_id);
+      if (node.parent == v8_none)
+        fail_at(node.offset, "node " + std::to_string(node.id) + ": parent id " + std::to_string(node.parent_id) +
+                                 " is not a node's id");
+    }
+    std::vector<bool> listed(n, false);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::uint32_t k = nodes_[i].children_begin; k < nodes_[i].children_end; ++k) {
+        std::uint32_t c = lookup(child_ids_[k]);
+        auto node = [&] { return "node " + std::to_string(nodes_[i].id); };
+        if (c == v8_none)
+          fail_at(nodes_[i].offset, node() + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
+        if (listed[c])
+          fail_at(nodes_[i].offset, node() + ": node " + std::to_string(nodes_[c].id) + " is already a child of node " +
+                                        std::to_string(nodes_[nodes_[c].parent].id));
+        if (nodes_[c].parent != v8_none && nodes_[c].parent != i)
+          fail_at(nodes_[i].offset, node() + ": child " + std::to_string(nodes_[c].id) + " names node " +
+                                        std::to_string(nodes_[nodes_[c].parent].id) + " as its parent");
+        nodes_[c].parent = i;
+        listed[c] = true;
+      }
+    }
+  }
+
+  std::uint32_t find_root() {
+    std::uint32_t root = v8_none;
+    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+      if (nodes_[i].parent != v8_none) continue;
+      if (root != v8_none)
+        fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) + " has no parent, and neither has node " +
+                                      std::to_string(nodes_[root].id) + ": a profile has one root");
+      root = i;
+    }
+    if (nodes_.empty()) fail_at(nodes_offset_, "no nodes: a V8 profile has at least its (root) node");
+    if (root == v8_none)
+      fail_at(nodes_[0].offset, "no (root) node: every node has a parent, so the parents form a cycle");
+    if (tree_.symbols().name(nodes_[root].frame) != "(root)")
+      fail_at(nodes_[root].offset, "the root node (without a parent) is '" + std::string(tree_.symbols().name(nodes_[root].frame)) +
+                                       "', not '(root)'");
+    return root;
+  }
+
+  // The context of node i under context `parent`: a new child, even where a sibling has the
+  // same frame (the second such sibling gets call site 2, the third 3, ...).
+  node_id add_context(profile& p, node_id parent, frame_id f) {
+    std::size_t before = p.size();
+    node_id c = p.find_or_add_child(parent, f);
+    if (p.size() != before) return c;
+    std::uint32_t& next = next_site_.try_emplace((std::uint64_t{parent} << 32) | std::uint32_t{f}, 2).first->second;
+    frame_id sited = p.symbols().intern(p.symbols().name(f), next);
+    ++next;
+    return p.find_or_add_child(parent, sited);
+  }
+
+  profile build() {
+    index_ids();
+    if (kind_ == v8_profile_kind::cpuprofile) link_parents();
+    std::uint32_t root = find_root();
+    const std::size_t n = nodes_.size();
+
+    // Children of each node in document order (CSR), then a pre-order walk from the root.
+    std::vector<std::uint32_t> first(n + 1, 0), kids(n);
+    for (const auto& node : nodes_)
+      if (node.parent != v8_none) ++first[node.parent + 1];
+    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    {
+      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (nodes_[i].parent != v8_none) kids[fill[nodes_[i].parent]++] = i;
+    }
+
+    std::vector<std::string> metrics;
+    bool cpu = kind_ != v8_profile_kind::heapprofile;
+    if (cpu) metrics = seen_samples_ ? std::vector<std::string>{"samples", "time_us"} : std::vector<std::string>{"samples"};
+    else metrics = seen_samples_ ? std::vector<std::string>{"bytes", "allocations"} : std::vector<std::string>{"bytes"};
+    profile p(std::move(tree_), std::move(metrics));
+    p.reserve(n);
+
+    std::vector<node_id> context(n, null_node);
+    context[root] = root_node;
+    std::vector<std::uint32_t> stack{root};
+    std::size_t visited = 0;
+    while (!stack.empty()) {
+      std::uint32_t i = stack.back();
+      stack.pop_back();
+      ++visited;
+      if (i != root) context[i] = add_context(p, context[nodes_[i].parent], nodes_[i].frame);
+      for (std::uint32_t k = first[i + 1]; k > first[i]; --k) stack.push_back(kids[k - 1]);
+    }
+    if (visited != n) {
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (context[i] == null_node)
+          fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) +
+                                        " is not reachable from the root: its parents form a cycle");
+    }
+
+    // Metrics. Without `samples`, a CPU profile's samples are the nodes' hitCount.
+    auto first_metric = p.column(0);
+    if (!cpu || !seen_samples_)
+      for (std::uint32_t i = 0; i < n; ++i) first_metric[context[i]] = nodes_[i].self;
+    if (!seen_samples_) return p;
+
+    if (samples_are_objects_ != !cpu && !sample_ids_.empty())
+      fail_at(sample_offset(0), cpu ? "a CPU profile's samples are node ids, not objects"
+                                    : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
+    auto counts = p.column(cpu ? 0 : 1);
+    std::vector<node_id> sampled(sample_ids_.size());
+    for (std::size_t s = 0; s < sample_ids_.size(); ++s) {
+      std::uint32_t i = lookup(sample_ids_[s]);
+      if (i == v8_none && !cpu) continue;  // node writes heap samples of nodes not in its tree
+      if (i == v8_none)
+        fail_at(sample_offset(s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
+                                      " is not a node's id");
+      sampled[s] = context[i];
+      counts[sampled[s]] += 1;
+    }
+    if (cpu) add_times(p, sampled);
+    return p;
+  }
+
+  // time_us: each sample weighs the time to the next one (negative gaps count 0); the last
+  // weighs the time to endTime where the file gives it (and startTime, for timeDeltas).
+  void add_times(profile& p, const std::vector<node_id>& sampled) {
+    const bool cpuprofile = kind_ == v8_profile_kind::cpuprofile;
+    const double scale = cpuprofile ? 1 : 1e6;  // the old format's start and end are seconds
+    // Whichever the file has: deltas (the .cpuprofile's) or absolute timestamps (the old format's).
+    const bool deltas = seen_deltas_ || (!seen_timestamps_ && cpuprofile);
+    const char* name = deltas ? "timeDeltas" : "timestamps";
+    if (times_.size() != sampled.size())
+      fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
+              std::string("\"samples\" has ") + std::to_string(sampled.size()) + " entries but \"" + name + "\" has " +
+                  std::to_string(times_.size()));
+    auto time = p.column(1);
+    const std::size_t k = sampled.size();
+    double at = deltas ? start_time_ * scale : 0;  // time of sample s
+    for (std::size_t s = 0; s < k; ++s) {
+      at = deltas ? at + times_[s] : times_[s];
+      double next;
+      if (s + 1 < k) next = deltas ? at + times_[s + 1] : times_[s + 1];
+      else if (has_end_time_ && (!deltas || has_start_time_)) next = end_time_ * scale;
+      else next = at;
+      if (!std::isfinite(at) || !std::isfinite(next) || !std::isfinite(next - at))
+        fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " + std::to_string(s));
+      double w = next - at;
+      if (!(w > 0)) w = 0;
+      time[sampled[s]] += w;
+    }
+  }
+
+  simdjson::padded_string_view json_;
+  std::size_t max_levels_;
+  od::parser parser_;
+  od::document doc_;
+  v8_profile_kind kind_ = v8_profile_kind::cpuprofile;
+
+  std::vector<v8_node> nodes_;
+  std::vector<std::int64_t> child_ids_;
+  std::vector<std::int64_t> sample_ids_;
+  std::vector<double> times_;
+  call_tree tree_;  // only its symbols, until build() moves it into the profile
+  std::string name_;
+  std::vector<std::uint32_t> by_id_;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> sorted_ids_;
+  std::unordered_map<std::uint64_t, std::uint32_t> next_site_;
+
+  std::uint64_t nodes_offset_ = 0, times_offset_ = 0;
+  double start_time_ = 0, end_time_ = 0;
+  bool seen_nodes_ = false, seen_head_ = false, seen_samples_ = false, seen_deltas_ = false, seen_timestamps_ = false;
+  bool has_start_time_ = false, has_end_time_ = false, samples_are_objects_ = false, head_has_self_size_ = false;
+};
+
+}  // namespace detail
+
+/// Reads one of V8's profiles, the shape told by its top-level keys:
+///
+/// - `.cpuprofile` (Chrome DevTools, `node --cpu-prof`): `{nodes, samples, timeDeltas,
+///   startTime, endTime}`, nodes naming their `children` (or their `parent`) by id, in any order;
+/// - `.heapprofile` (`node --heap-prof`): `{head, samples}`, the tree nested from `head`, each
+///   node with `selfSize`; samples `{size, nodeId, ordinal}`;
+/// - the old v8-profiler CPU format: `{head, samples, timestamps, startTime, endTime}`, nodes
+///   nested, timestamps absolute µs, start and end in seconds.
+///
+/// The file's tree is the calling context tree: every node becomes exactly one context, the
+/// `(root)` node the tree's root, `(program)`, `(idle)` and `(garbage collector)` where V8
+/// put them, so the profile has the file's node count minus one contexts. Siblings with the
+/// same name are not merged: the second gets the same name with call site 2 (the third 3 ...).
+/// Frame names are `functionName url:line:col`, 1-based, `(anonymous)` for an empty function
+/// name; without a url only the function name; without a line (V8 writes -1) no `:line:col`.
+///
+/// Metrics: CPU profiles `samples` (how often the node is in `samples`, or its `hitCount` if
+/// the file has no `samples`) and, with `samples`, `time_us` (each sample weighted by the time
+/// to the next one; the last by the time to `endTime`, 0 if the file has no end time;
+/// negative gaps count 0). Heap profiles `bytes` (`selfSize`) and, with `samples`,
+/// `allocations` (the samples naming the node; node writes some samples whose `nodeId` is in
+/// no node of the tree, allocated while the profile was taken: those are not counted).
+///
+/// Errors throw ccrc::parse_error::at_byte at the offending value or node: not JSON; a value of
+/// the wrong type (a count that is not a non-negative integer); a missing or duplicate node
+/// id, or one in children, parent or a CPU profile's samples naming no node; a node with two
+/// parents; parents forming a cycle; no root or two, a root not named `(root)`; samples and
+/// times of different lengths, or times that overflow; a name with control characters.
+/// Errors simdjson finds while indexing the whole text (invalid UTF-8, an unclosed string)
+/// are reported at byte 0. Times: `timeDeltas` or `timestamps`, whichever the file has.
+///
+/// O(bytes + nodes + samples). Memory: the text, simdjson's index of it (about 5.7 bytes per
+/// byte), about 150 bytes per node while reading, then the tree. No recursion (nested trees
+/// are walked with an explicit stack). docs/formats.md has the decisions and their reasons.
+///
+///     ccrc::formats::json_text text(std::string_view(R"J({"nodes":[
+///       {"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+///       {"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":0,"columnNumber":9}}],
+///       "samples":[2,2],"timeDeltas":[5,10],"startTime":0,"endTime":40})J"));
+///     ccrc::profile p = ccrc::read_v8_profile(text);   // "f a.js:1:10": samples 2, time_us 10 + 25
+inline profile read_v8_profile(const formats::json_text& text, const v8_profile_options& options = {}) {
+  return detail::v8_reader(text, options).read();
+}
+
+/// read_v8_profile over a padded copy of `text`.
+inline profile read_v8_profile(std::string_view text, const v8_profile_options& options = {}) {
+  return read_v8_profile(formats::json_text(text), options);
+}
+
+/// read_v8_profile from a file; throws ccrc::error if it cannot be opened.
+inline profile read_v8_profile_file(const std::filesystem::path& path, const v8_profile_options& options = {}) {
+  auto file = detail::open_for_reading(path);
+  return read_v8_profile(formats::json_text({}, detail::file_source{file.get()}), options);
+}
+
+}  // namespace ccrc
