@@ -98,3 +98,54 @@ TEST_CASE("a real Go pprof profile opens by content; convert writes pprof that r
     std::filesystem::remove(out);
   }
 }
+
+namespace {
+
+json stats_of(const std::string& args) {
+  auto r = test::run_tool("stats " + args + " --json");
+  REQUIRE(r.status == 0);
+  return json::parse(r.out);
+}
+
+const std::string data = std::string(CCRC_SOURCE_DIR) + "/tests/data/";
+
+}  // namespace
+
+TEST_CASE("stats opens the real files of each format by content, with the values their READMEs derive") {
+  // tests/data/v8/README.md: 92 nodes (the root one of them), 103 samples, 78323 us.
+  json cpu = stats_of("'" + data + "v8/work.cpuprofile'");
+  CHECK(cpu["format"] == "V8 profile");
+  CHECK(cpu["nodes"] == 91);
+  CHECK(cpu["metrics"] == json::array({{{"name", "samples"}, {"total", 103}}, {{"name", "time_us"}, {"total", 78323}}}));
+  json heap = stats_of("'" + data + "v8/work.heapprofile'");
+  CHECK(heap["nodes"] == 94);
+  CHECK(heap["metrics"][0] == json{{"name", "bytes"}, {"total", 359096}});
+  // tests/data/trace_event/README.md: 605 events on the compiling thread, nesting to one
+  // 1287276 us top-level event; 85 threads of one `Total` event each.
+  json trace = stats_of("'" + data + "trace_event/small.json'");
+  CHECK(trace["format"] == "Trace Event");
+  CHECK(trace["profiles"].size() == 86);
+  json compiler = stats_of("'" + data + "trace_event/small.json' --profile 0");
+  CHECK(compiler["metrics"] == json::array({{{"name", "calls"}, {"total", 605}}, {{"name", "time_us"}, {"total", 1287276}}}));
+  // tests/data/speedscope/README.md: one profile, 90 contexts, 331139 us.
+  json ss = stats_of("'" + data + "speedscope/node-cpu.speedscope.json'");
+  CHECK(ss["format"] == "speedscope");
+  CHECK(ss["profiles"] == json::array({"main.cpuprofile"}));
+  CHECK(ss["nodes"] == 91);
+  CHECK(ss["metrics"][0] == json{{"name", "microseconds"}, {"total", 331139}});
+}
+
+TEST_CASE("convert writes speedscope, one profile per metric, that reads back with every path and value") {
+  std::string out = test::write_temp("f1.speedscope.json", "");
+  REQUIRE(test::run_tool("convert '" + test::figure1_path + "' '" + out + "'").status == 0);
+  json j = stats_of("'" + out + "'");
+  CHECK(j["format"] == "speedscope");
+  CHECK(j["profiles"] == json::array({"calls", "bytecodes"}));
+  // Each metric's tree under the frame of its profile; both units are "none", read as samples.
+  CHECK(j["nodes"] == 2 * 18 + 2);
+  CHECK(j["metrics"][0] == json{{"name", "samples"}, {"total", 345 + 3238}});
+  json bytecodes = stats_of("'" + out + "' --profile bytecodes");
+  CHECK(bytecodes["nodes"] == 18);
+  CHECK(bytecodes["metrics"][0]["total"] == 3238);
+  std::filesystem::remove(out);
+}

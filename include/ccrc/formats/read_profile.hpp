@@ -7,6 +7,7 @@
 #include <ccrc/formats/pprof.hpp>
 #include <ccrc/formats/speedscope.hpp>
 #include <ccrc/formats/trace_event.hpp>
+#include <ccrc/formats/v8_profile.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -32,6 +33,7 @@ enum class format {
   pprof,        ///< pprof's profile.proto (ccrc::read_pprof)
   speedscope,   ///< speedscope's JSON (ccrc::read_speedscope)
   trace_event,  ///< Trace Event Format JSON: Chrome tracing, Perfetto, clang -ftime-trace (ccrc::read_trace_events)
+  v8_profile,   ///< V8's .cpuprofile and .heapprofile: Chrome, Node (ccrc::read_v8_profile)
 };
 
 /// The name of a format, as `ccrc stats` prints it.
@@ -44,6 +46,7 @@ enum class format {
     case format::pprof: return "pprof";
     case format::speedscope: return "speedscope";
     case format::trace_event: return "Trace Event";
+    case format::v8_profile: return "V8 profile";
   }
   return "?";
 }
@@ -92,6 +95,7 @@ namespace detail {
 [[nodiscard]] constexpr std::optional<format> json_format_of_key(std::string_view key) noexcept {
   if (key == "traceEvents") return format::trace_event;
   if (key == "$schema" || key == "shared" || key == "profiles") return format::speedscope;
+  if (key == "nodes" || key == "head") return format::v8_profile;
   return std::nullopt;
 }
 
@@ -129,8 +133,9 @@ namespace detail {
   std::optional<format> f = json_format_of(text);
   if (!f)
     throw parse_error::at_byte(0, "a JSON document of no format ccrc reads (tried: Trace Event, an array or an "
-                                  "object with \"traceEvents\"; speedscope, with \"$schema\", \"shared\" or \"profiles\")");
+                                  "object with \"traceEvents\"; speedscope, with \"$schema\", \"shared\" or \"profiles\"; V8, with \"nodes\" or \"head\")");
   if (*f == format::speedscope) return {read_speedscope(text), *f, false, {}, {}};
+  if (*f == format::v8_profile) return {read_v8_profile(text), *f, false, {}, {}};
   trace_warnings w;
   read_result r{read_trace_events(text, {.warnings = &w}), *f, false, {}, {}};
   if (w.unmatched_ends != 0)
@@ -236,7 +241,8 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
 
 /// Reads a profile in any format ccrc knows, from its content whatever the file's name, gzip-
 /// compressed or not (a .gz file is inflated as it is read). Formats: folded stacks, .cct,
-/// .cctb, `perf script` text, pprof, speedscope and Trace Event JSON (the binary and JSON
+/// .cctb, `perf script` text, pprof, speedscope and Trace Event JSON, V8's .cpuprofile and
+/// .heapprofile (the binary and JSON
 /// formats are read whole: the parsers work on the document in memory). A file of several profiles (the threads of perf script and Trace Event
 /// files, the profiles of a speedscope file) gives them
 /// all, each under a top-level frame named after it, or, with read_options::profile, the
