@@ -1,6 +1,7 @@
 #include <ccrc/formats/pprof.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/values.hpp"
 #include "support/figure1.hpp"
 #include "support/gzip.hpp"
 #include "support/random.hpp"
@@ -17,6 +18,9 @@
 #include <string>
 
 namespace {
+
+using test::at;
+using test::total;
 
 // Bytes written out by hand, as a protobuf dump would show them.
 std::string bytes(std::initializer_list<int> list) {
@@ -56,18 +60,6 @@ std::string error_message(std::string_view message) {
     return e.what();
   }
   return "";
-}
-
-double at(const ccrc::profile& p, std::string_view metric, std::string_view path) {
-  ccrc::node_id n = ccrc::node_at_path(p.tree(), path);
-  REQUIRE(n != ccrc::null_node);
-  return p.column(metric)[n];
-}
-
-double total(const ccrc::profile& p, std::string_view metric) {
-  double sum = 0;
-  for (double v : p.column(metric)) sum += v;
-  return sum;
 }
 
 // A profile.proto message built field by field with protozero's writer.

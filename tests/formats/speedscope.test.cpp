@@ -1,6 +1,7 @@
 #include <ccrc/formats/speedscope.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/values.hpp"
 #include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/random.hpp"
@@ -23,6 +24,8 @@
 
 namespace {
 
+using test::total;
+
 // The value of `metric` at the context `path` ("a;b;c"); the context must exist.
 double value_at(const ccrc::profile& p, std::string_view path, std::string_view metric) {
   std::vector<ccrc::frame_id> frames;
@@ -34,12 +37,6 @@ double value_at(const ccrc::profile& p, std::string_view path, std::string_view 
   ccrc::node_id n = p.tree().find_path(frames);
   REQUIRE_MESSAGE(n != ccrc::null_node, "no context ", path);
   return p.column(metric)[n];
-}
-
-double total(const ccrc::profile& p, std::string_view metric) {
-  double sum = 0;
-  for (double v : p.column(metric)) sum += v;
-  return sum;
 }
 
 // The parse_error read_speedscope throws for `text`: its byte offset and reason.

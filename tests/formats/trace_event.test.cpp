@@ -1,6 +1,8 @@
 #include <ccrc/formats/trace_event.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/values.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,17 +12,8 @@
 
 namespace {
 
-double at(const ccrc::profile& p, std::string_view metric, std::string_view path) {
-  ccrc::node_id n = ccrc::node_at_path(p.tree(), path);
-  REQUIRE_MESSAGE(n != ccrc::null_node, path);
-  return p.column(metric)[n];
-}
-
-double total(const ccrc::profile& p, std::string_view metric) {
-  double sum = 0;
-  for (double v : p.column(metric)) sum += v;
-  return sum;
-}
+using test::at;
+using test::total;
 
 // The names of the root's children (the thread frames), in order.
 std::vector<std::string> threads(const ccrc::profile& prof) {

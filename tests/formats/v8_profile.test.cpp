@@ -1,12 +1,17 @@
 #include <ccrc/formats/v8_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/values.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <string_view>
 
 namespace {
+
+using test::at;
+using test::total;
 
 // The byte offset a parse error names (parse_error::no_byte if the text parses).
 std::uint64_t error_byte(std::string_view text) {
@@ -34,18 +39,6 @@ std::uint64_t byte_of(std::string_view text, std::string_view what, int k = 0) {
   for (; k > 0 && at != std::string_view::npos; --k) at = text.find(what, at + 1);
   REQUIRE(at != std::string_view::npos);
   return at;
-}
-
-double at(const ccrc::profile& p, std::string_view metric, std::string_view path) {
-  ccrc::node_id n = ccrc::node_at_path(p.tree(), path);
-  REQUIRE_MESSAGE(n != ccrc::null_node, path);
-  return p.column(metric)[n];
-}
-
-double total(const ccrc::profile& p, std::string_view metric) {
-  double sum = 0;
-  for (double v : p.column(metric)) sum += v;
-  return sum;
 }
 
 std::string source(std::string_view file) { return std::string(CCRC_SOURCE_DIR) + "/tests/data/v8/" + std::string(file); }

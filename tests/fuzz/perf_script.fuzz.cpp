@@ -29,14 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (double v : p.column("samples")) samples += v;
   fuzz::check(samples == std::floor(samples));
   fuzz::check(samples <= static_cast<double>(std::count(text.begin(), text.end(), '\n') + 1));
-  std::ostringstream out;
-  try {
-    ccrc::write_folded(out, p);
-  } catch (const ccrc::error&) {
-    return 0;
-  }
-  ccrc::profile q = ccrc::read_folded(out.str());
-  fuzz::check(q.metric_names() == p.metric_names());
-  for (std::size_t m = 0; m < p.metric_count(); ++m) fuzz::check(fuzz::same_total(fuzz::total(p, m), fuzz::total(q, m)));
+  fuzz::check_folded_round_trip(p);
   return 0;
 }

@@ -2,6 +2,8 @@
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/values.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -11,6 +13,9 @@
 #include <unistd.h>
 
 namespace {
+
+using test::at;
+using test::total;
 
 // The line number a parse error names, or 0 if the text parses.
 std::uint64_t error_line(std::string_view text, ccrc::perf_script_options options = {}) {
@@ -29,18 +34,6 @@ std::string error_message(std::string_view text) {
     return e.what();
   }
   return "";
-}
-
-double at(const ccrc::profile& p, std::string_view metric, std::string_view path) {
-  ccrc::node_id n = ccrc::node_at_path(p.tree(), path);
-  REQUIRE(n != ccrc::null_node);
-  return p.column(metric)[n];
-}
-
-double total(const ccrc::profile& p, std::string_view metric) {
-  double sum = 0;
-  for (double v : p.column(metric)) sum += v;
-  return sum;
 }
 
 // Two threads of one process (pid 100: tids 101 and 102), `perf script --header` style, with
