@@ -19,3 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$ccrc" generate --like eclipse -o "$work/eclipse.cctb" >/dev/null
 "$ccrc" render "$work/eclipse.cctb" --metric bytecodes --depth 16 --size 1000x650 -o docs/images/eclipse-depth16.svg
+# Profiles written by other tools, opened as they are: Node's --cpu-prof of tests/data/v8/work.js
+# and Go's runtime/pprof of tests/data/pprof/cpu.go.
+"$ccrc" render tests/data/v8/work.cpuprofile --metric time_us --size 600x400 -o docs/images/node-cpuprofile.svg
+"$ccrc" render tests/data/pprof/cpu.pb.gz --metric cpu_nanoseconds --size 600x400 -o docs/images/go-pprof.svg
