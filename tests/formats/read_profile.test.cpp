@@ -106,3 +106,15 @@ TEST_CASE("formats::read_profile opens a gzip-compressed pprof file by its conte
   for (double v : r.profile.column("samples_count")) samples += v;
   CHECK(samples == 116);
 }
+
+TEST_CASE("a file of no format ccrc reads is an error that names the formats tried") {
+  CHECK_THROWS_WITH_AS((void)read_text("<html>\n<body>\n"),
+                       "line 1: missing count: a line is 'frame;frame;... count' (no format fits: the start is not "
+                       ".cctb, .cct, perf script, pprof, or JSON of Trace Event, speedscope or V8, and it was read as "
+                       "folded stacks)",
+                       ccrc::parse_error);
+  CHECK_THROWS_WITH_AS((void)read_text(R"({"something": "else"})"),
+                       doctest::Contains("byte 0: a JSON document of no format ccrc reads"), ccrc::parse_error);
+  // A folded file whose error is further down keeps the folded reader's message alone.
+  CHECK_THROWS_WITH_AS((void)read_text("main;f 1\nmain;g x\n"), doctest::Contains("line 2: "), ccrc::parse_error);
+}

@@ -217,7 +217,17 @@ read_result read_plain(std::string_view start, Read&& read) {
   }
   if (looks_like_json(start)) return read_json(json_text(start, read));
   profile_format core = detect_format(start);
-  return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}, {}};
+  if (core != profile_format::folded) return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}, {}};
+  try {
+    return {ccrc::detail::read_detected(core, start, read), format::folded, false, {}, {}};
+  } catch (const parse_error& e) {
+    if (e.line() != 1) throw;
+    // Folded stacks are the format of last resort: a first line that is not one is more
+    // likely a file of no format ccrc reads, and the user should learn which were tried.
+    std::string reason = std::string(e.what()).substr(std::string_view("line 1: ").size());
+    throw parse_error(1, reason + " (no format fits: the start is not .cctb, .cct, perf script, pprof, or JSON of "
+                                  "Trace Event, speedscope or V8, and it was read as folded stacks)");
+  }
 }
 
 // The profile `read` gives, gzip or not, whose first bytes `start` were already taken from it.
