@@ -340,31 +340,6 @@ void json::flush() {
   out_.clear();
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  std::size_t run = 0;  // start of the characters that need no escape, copied in one go
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s, run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default: {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-        out += buf;
-      }
-    }
-  }
-  out.append(s, run, s.size() - run);
-  out += '"';
-}
-
 std::string format_value(double v, int decimals) {
   if (!std::isfinite(v)) return "n/a";
   // Every integral value, at any magnitude, in its shortest exact form ("1e+70"); the others

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ccrc/algorithm/search.hpp>
+#include <ccrc/formats/json.hpp>
 #include <ccrc/formats/read_profile.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
@@ -174,8 +175,8 @@ class json {
   bool after_key_ = false;
 };
 
-/// Appends `s` as a JSON string literal.
-void append_json_string(std::string& out, std::string_view s);
+/// Appends `s` as a JSON string literal (the library's, shared with its JSON writers).
+using ccrc::formats::append_json_string;
 
 /// Formats a metric value for text output: integral values exactly at any magnitude ("3238",
 /// "1e+70"), others with `decimals`; "n/a" for a non-finite value.

@@ -60,33 +60,6 @@ inline constexpr std::string_view speedscope_schema = "https://www.speedscope.ap
   return "none";
 }
 
-/// Appends `s` as a JSON string, quotes included: '"', '\\' and the control characters
-/// U+0000..U+001F escaped, every other byte as is (the caller checks UTF-8). O(size).
-inline void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t run = 0;  // start of the bytes not yet copied
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
-}
-
 // Reads a speedscope document into a profile, walking it once with simdjson On-Demand (twice
 // if `profiles` comes before `shared`).
 class speedscope_reader {
@@ -532,7 +505,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
     if (frames > 0) buf += ',';
     index[f] = frames++;
     buf += R"({"name":)";
-    detail::append_json_string(buf, name);
+    formats::append_json_string(buf, name);
     buf += '}';
     flush(false);
   }
@@ -541,7 +514,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
   t.for_each_column([&](std::string_view name, auto column) {
     if (metric++ > 0) buf += ',';
     buf += R"({"type":"evented","name":)";
-    detail::append_json_string(buf, name);
+    formats::append_json_string(buf, name);
     buf.append(R"(,"unit":")").append(detail::speedscope_unit_of_metric(name)).append(R"(","startValue":0,"events":[)");
     double at = 0;
     bool first = true;
@@ -573,7 +546,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
     buf += '}';
   });
   buf += R"(],"name":)";
-  detail::append_json_string(buf, options.name);
+  formats::append_json_string(buf, options.name);
   buf += R"(,"activeProfileIndex":0,"exporter":"ccrc"})";
   buf += '\n';
   flush(true);
