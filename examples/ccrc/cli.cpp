@@ -106,9 +106,21 @@ std::string timings::json() const {
   return j.str();
 }
 
+std::optional<std::uint64_t> whole(const args& a, std::string_view name, double least) {
+  auto v = a.number(name);
+  if (!v) return std::nullopt;
+  if (*v < least || *v != std::floor(*v) || *v > 1e15)
+    throw usage_error(std::string(name) + " expects a whole number of at least " + format_value(least) + ", not '" +
+                      *a.value(name) + "'");
+  return static_cast<std::uint64_t>(*v);
+}
+
 ccrc::formats::read_result load(const std::string& path, timings& t, const args& a) {
   t.phase("read");
-  ccrc::formats::read_options options{a.value("--profile").value_or("")};
+  return read(path, {a.value("--profile").value_or("")});
+}
+
+ccrc::formats::read_result read(const std::string& path, const ccrc::formats::read_options& options) {
   try {
     ccrc::formats::read_result r;
     if (path != "-") {

@@ -55,6 +55,10 @@ class args {
   std::map<std::string, bool, std::less<>> flags_;
 };
 
+/// The value of option `name` as a whole number of at least `least`, if given (a
+/// usage_error if it is something else).
+std::optional<std::uint64_t> whole(const args& a, std::string_view name, double least = 1);
+
 /// Phase durations, printed by --timings as one JSON line on stderr.
 class timings {
  public:
@@ -75,6 +79,9 @@ class timings {
 /// content; "-" reads stdin), the one --profile picks if given, an error in it prefixed with
 /// the path.
 ccrc::formats::read_result load(const std::string& path, timings& t, const args& a);
+
+/// load without the phase: safe to call from several threads at once.
+ccrc::formats::read_result read(const std::string& path, const ccrc::formats::read_options& options);
 
 /// load's profile.
 ccrc::profile load_profile(const std::string& path, timings& t, const args& a);

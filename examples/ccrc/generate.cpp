@@ -10,22 +10,12 @@
 
 namespace {
 
-// A whole number >= `least` from option `name`, if given.
-std::optional<std::uint64_t> whole(const cli::args& a, std::string_view name, double least = 1) {
-  auto v = a.number(name);
-  if (!v) return std::nullopt;
-  if (*v < least || *v != std::floor(*v) || *v > 1e15)
-    throw cli::usage_error(std::string(name) + " expects a whole number of at least " + cli::format_value(least) +
-                           ", not '" + *a.value(name) + "'");
-  return static_cast<std::uint64_t>(*v);
-}
-
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(0);
   auto out = a.value("-o");
   if (!out) throw cli::usage_error("missing -o FILE");
   cli::check_output_path(*out);
-  std::uint64_t seed = whole(a, "--seed", 0).value_or(1);
+  std::uint64_t seed = cli::whole(a, "--seed", 0).value_or(1);
   ccrc::cct_shape shape;
   ccrc::generator_model model;
   std::string what;
@@ -48,18 +38,18 @@ int run(const cli::args& a, cli::timings& t) {
     }
   } else {
     if (a.value("--scale")) throw cli::usage_error("--scale needs --like");
-    auto nodes = whole(a, "--nodes"), depth = whole(a, "--depth"), methods = whole(a, "--methods");
+    auto nodes = cli::whole(a, "--nodes"), depth = cli::whole(a, "--depth"), methods = cli::whole(a, "--methods");
     if (!nodes || !depth || !methods) throw cli::usage_error("give --like NAME, or --nodes, --depth and --methods");
     if (*depth >= ccrc::unlimited_depth) throw cli::usage_error("--depth is too large");
     shape.nodes = *nodes;
     shape.max_depth = static_cast<std::uint32_t>(*depth);
     shape.methods = *methods;
-    shape.calls = static_cast<double>(whole(a, "--calls").value_or(100 * *nodes));
+    shape.calls = static_cast<double>(cli::whole(a, "--calls").value_or(100 * *nodes));
     // Without recursion-free targets: half the contexts come from recursion, the
     // recursion-free tree half as deep (within what the other numbers allow).
-    std::uint64_t free_nodes = whole(a, "--recursion-free-nodes").value_or(std::min(*nodes, std::max(*methods, (*nodes + 1) / 2)));
+    std::uint64_t free_nodes = cli::whole(a, "--recursion-free-nodes").value_or(std::min(*nodes, std::max(*methods, (*nodes + 1) / 2)));
     shape.recursion_free_nodes = free_nodes;
-    std::uint64_t free_depth = whole(a, "--recursion-free-depth").value_or(
+    std::uint64_t free_depth = cli::whole(a, "--recursion-free-depth").value_or(
         free_nodes == *nodes ? *depth : std::min({*methods, free_nodes, std::max<std::uint64_t>(1, (*depth + 1) / 2)}));
     if (free_depth >= ccrc::unlimited_depth) throw cli::usage_error("--recursion-free-depth is too large");
     shape.recursion_free_depth = static_cast<std::uint32_t>(free_depth);

@@ -1,0 +1,134 @@
+// ccrc merge: many profiles into one, read and merged on every core.
+#include "command.hpp"
+
+#include <ccrc/transform/merge_all.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The input files: each argument is a profile, a directory (its files, by name) or @LIST (a
+// file naming one input per line; blank lines and lines starting with '#' are skipped).
+std::vector<std::string> input_paths(const std::vector<std::string>& arguments) {
+  std::vector<std::string> out;
+  for (const std::string& arg : arguments) {
+    std::error_code ec;
+    if (arg.size() > 1 && arg[0] == '@') {
+      std::ifstream list(arg.substr(1));
+      if (!list) throw ccrc::error("cannot open the list of inputs " + arg.substr(1));
+      for (std::string line; std::getline(list, line);)
+        if (!line.empty() && line[0] != '#') out.push_back(line);
+      if (list.bad()) throw ccrc::error("cannot read the list of inputs " + arg.substr(1));
+    } else if (fs::is_directory(arg, ec)) {
+      std::vector<std::string> files;
+      for (const auto& entry : fs::directory_iterator(arg))
+        if (entry.is_regular_file()) files.push_back(entry.path().string());
+      std::sort(files.begin(), files.end());
+      out.insert(out.end(), files.begin(), files.end());
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
+// Counts a context in each input that has it: a "runs" column of 1s (0 at the root), unless
+// the input already counts them (the output of an earlier merge --runs).
+void count_runs(ccrc::profile& p) {
+  if (p.find_metric("runs")) return;
+  auto runs = p.column(p.add_metric("runs"));
+  std::fill(runs.begin() + 1, runs.end(), 1.0);
+}
+
+// "ccrc merge: read 120 of 1000 inputs (3 s)" on stderr, at most once a second.
+class progress {
+ public:
+  explicit progress(std::size_t total) : total_(total) {}
+  void done_one() {
+    std::size_t done = ++done_;
+    auto now = clock::now();
+    std::lock_guard lock(m_);
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    std::fprintf(stderr, "ccrc merge: read %zu of %zu inputs (%.0f s)\n", done, total_,
+                 std::chrono::duration<double>(now - start_).count());
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  std::size_t total_;
+  std::atomic<std::size_t> done_{0};
+  std::mutex m_;
+  clock::time_point start_ = clock::now(), last_ = start_;
+};
+
+int run(const cli::args& a, cli::timings& t) {
+  auto out = a.value("-o");
+  if (!out) throw cli::usage_error("missing -o OUT");
+  cli::check_output_path(*out);
+  if (a.positional().empty()) throw cli::usage_error("missing IN: the profiles to merge");
+  const std::vector<std::string> paths = input_paths(a.positional());
+  if (paths.empty()) throw ccrc::error("no input to merge: the directories and lists given are empty");
+  const auto threads = static_cast<unsigned>(cli::whole(a, "--threads").value_or(0));
+  const bool keep_going = a.flag("--keep-going"), runs = a.flag("--runs");
+  const ccrc::formats::read_options options{a.value("--profile").value_or("")};
+
+  t.phase("read and merge");
+  std::vector<std::string> errors(paths.size());  // with --keep-going, why input i was skipped
+  progress shown(paths.size());
+  ccrc::profile merged = ccrc::merge_all(paths.size(), [&](std::size_t i) -> std::optional<ccrc::profile> {
+    std::optional<ccrc::profile> p;
+    try {
+      p = std::move(cli::read(paths[i], options).profile);
+      if (runs) count_runs(*p);
+    } catch (const ccrc::error& e) {
+      if (!keep_going) throw;
+      errors[i] = e.what();
+    }
+    shown.done_one();
+    return p;
+  }, {.threads = threads});
+
+  std::size_t skipped = 0;
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    if (!errors[i].empty()) ++skipped, std::fprintf(stderr, "ccrc merge: skipped %s\n", errors[i].c_str());
+  if (skipped != 0) std::fprintf(stderr, "ccrc merge: skipped %zu of %zu inputs\n", skipped, paths.size());
+  if (skipped == paths.size()) throw ccrc::error("no input could be read");
+  cli::save_profile(*out, merged, t);
+  return 0;
+}
+
+}  // namespace
+
+const command merge_command{
+    "merge",
+    "merges many profiles into one, on every core",
+    "usage: ccrc merge IN... -o OUT [--threads N] [--runs] [--keep-going] [--profile NAME|INDEX]\n"
+    "\n"
+    "Reads every IN (any format ccrc reads) and writes to OUT the profile in which each calling\n"
+    "context holds the sum of its metrics over the inputs. An IN may be a profile, a directory\n"
+    "(the files in it, by name) or @LIST, a file naming one input per line. Metrics are matched\n"
+    "by name; one an input lacks counts as zero there. The result is the same, context ids\n"
+    "included, whatever the number of threads. OUT is written as its name asks (see convert).\n"
+    "\n"
+    "  --threads N    threads reading and merging (default: one per core)\n"
+    "  --runs         adds a metric 'runs': how many inputs hold each context (summed, if an\n"
+    "                 input is itself a merge made with --runs)\n"
+    "  --keep-going   skips an input that cannot be read (naming it and why) instead of\n"
+    "                 stopping at it; fails only when none can be read\n"
+    "  --profile      picks one profile of each input, as for the other commands\n",
+    {{"-o", "--threads", "--profile"}, {"--runs", "--keep-going"}},
+    run,
+};

@@ -1,0 +1,82 @@
+#include "support/tool.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+// A second run beside Figure 1: one context shared (main;f), one new (main;x), and a metric
+// Figure 1 lacks (samples) beside one it has (calls).
+const std::string second_run = "# metrics: calls samples\nmain;f 2 5\nmain;x 1 7\n";
+
+}  // namespace
+
+TEST_CASE("ccrc merge: contexts summed, metrics matched by name, a missing metric zero, runs counted") {
+  std::string b = test::write_temp("m-b.folded", second_run), out = test::write_temp("m-out.folded", "");
+  auto r = test::run_tool("merge " + test::figure1_path + " '" + b + "' -o '" + out + "' --runs");
+  REQUIRE(r.status == 0);
+  CHECK(r.err.empty());
+  std::string merged = test::read_file(out);
+  // Columns in order of first appearance; main;f: calls 20 + 2, bytecodes 180 + 0, samples 0 + 5,
+  // in both runs; main;x only in the second; main;h;i only in Figure 1. main is in both inputs
+  // (the second holds it as the parent of its two contexts).
+  CHECK(merged.rfind("# metrics: calls bytecodes runs samples\nmain 1 1066 2 0\nmain;f 22 180 2 5\n", 0) == 0);
+  CHECK(merged.find("\nmain;h;i 72 360 1 0\n") != std::string::npos);
+  CHECK(merged.find("\nmain;x 1 0 1 7\n") != std::string::npos);
+  CHECK(std::count(merged.begin(), merged.end(), '\n') == 1 + 18 + 1);
+  for (const auto& p : {b, out}) std::filesystem::remove(p);
+}
+
+TEST_CASE("ccrc merge: a directory, a list file and any number of threads give the same bytes") {
+  std::filesystem::path dir = test::write_temp("m-dir", "");
+  std::filesystem::remove(dir);
+  std::filesystem::create_directories(dir);
+  std::string list = test::write_temp("m-list.txt", "");
+  std::string names;
+  for (int seed = 1; seed <= 6; ++seed) {
+    std::string path = (dir / ("in" + std::to_string(seed) + ".cctb")).string();
+    REQUIRE(test::run_tool("generate --nodes 3000 --depth 12 --methods 40 --seed " + std::to_string(seed) + " -o '" +
+                           path + "'").status == 0);
+    names += "# input " + std::to_string(seed) + "\n" + path + "\n";
+  }
+  test::write_temp("m-list.txt", names);
+  std::string one = test::write_temp("m-1.cctb", ""), two = test::write_temp("m-2.cctb", ""),
+              listed = test::write_temp("m-l.cctb", "");
+  REQUIRE(test::run_tool("merge '" + dir.string() + "' -o '" + one + "' --threads 1").status == 0);
+  REQUIRE(test::run_tool("merge '" + dir.string() + "' -o '" + two + "' --threads 3").status == 0);
+  REQUIRE(test::run_tool("merge '@" + list + "' -o '" + listed + "' --threads 2").status == 0);
+  CHECK(test::read_file(one).size() > 1000);
+  CHECK(test::read_file(one) == test::read_file(two));
+  CHECK(test::read_file(one) == test::read_file(listed));
+  // Six runs with seeds 1-6 each hold 3000 contexts and 300000 calls: the totals add up.
+  auto stats = test::run_tool("stats '" + one + "'");
+  CHECK(stats.out.find("total calls  1800000\n") != std::string::npos);
+  for (const auto& p : {one, two, listed, list}) std::filesystem::remove(p);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ccrc merge: an unreadable input stops it, naming the input, and OUT is left alone") {
+  std::string bad = test::write_temp("m-bad.folded", "main;f 1\nmain;g\n");
+  std::string out = test::write_temp("m-keep.folded", "KEEP\n");
+  auto r = test::run_tool("merge " + test::figure1_path + " '" + bad + "' -o '" + out + "'");
+  CHECK(r.status == 1);
+  CHECK(r.err.find(bad + ": line 2: missing count") != std::string::npos);
+  CHECK(test::read_file(out) == "KEEP\n");
+
+  auto skipped = test::run_tool("merge " + test::figure1_path + " '" + bad + "' '" + bad + "' -o '" + out + "' --keep-going");
+  CHECK(skipped.status == 0);
+  CHECK(skipped.err.find("skipped " + bad + ": line 2: missing count") != std::string::npos);
+  CHECK(skipped.err.find("ccrc merge: skipped 2 of 3 inputs\n") != std::string::npos);
+  CHECK(test::read_file(out) == test::read_file(test::figure1_path).substr(test::read_file(test::figure1_path).find("# metrics")));
+
+  auto none = test::run_tool("merge '" + bad + "' -o '" + out + "' --keep-going");
+  CHECK(none.status == 1);
+  CHECK(none.err.find("no input could be read") != std::string::npos);
+  CHECK(test::run_tool("merge -o '" + out + "'").status == 2);
+  CHECK(test::run_tool("merge " + test::figure1_path).status == 2);
+  CHECK(test::run_tool("merge " + test::figure1_path + " -o x.unknown").status == 2);
+  for (const auto& p : {bad, out}) std::filesystem::remove(p);
+}
