@@ -50,7 +50,13 @@ void run_tasks(std::size_t count, unsigned threads, Task&& task) {
     }
   };
   {
-    std::vector<std::jthread> helpers;
+    std::vector<std::thread> helpers;  // not std::jthread, which libc++ 14 lacks
+    struct join_all {
+      std::vector<std::thread>& threads;
+      ~join_all() {
+        for (auto& t : threads) t.join();
+      }
+    } joined{helpers};
     const std::size_t extra = std::min<std::size_t>(threads, count) - 1;
     for (std::size_t t = 0; t < extra; ++t) helpers.emplace_back(work);
     work();

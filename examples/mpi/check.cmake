@@ -1,0 +1,55 @@
+# The test of ccrc_mpi_merge: on 4 ranks (more than the machine's cores, hence --oversubscribe),
+# the job's output equals, byte for byte, that of `ccrc merge` on the same 9 inputs; an
+# unreadable input ends the job with that input's error, not a hang.
+# cmake -DCCRC=... -DMPI_MERGE=... -DMPIEXEC=... -DWORK=dir -P check.cmake
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  set(status "${status}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+set(inputs)
+foreach(seed RANGE 1 9)
+  # Two shapes, so that the inputs share some contexts and not others.
+  math(EXPR methods "20 + 20 * (${seed} % 2)")
+  run(${CCRC} generate --nodes 2000 --depth 10 --methods ${methods} --seed ${seed} -o ${WORK}/in${seed}.cctb)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ccrc generate failed: ${err}")
+  endif()
+  list(APPEND inputs ${WORK}/in${seed}.cctb)
+endforeach()
+
+run(${CCRC} merge ${inputs} -o ${WORK}/expected.cctb)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "ccrc merge failed: ${err}")
+endif()
+
+# Open MPI refuses to run as root without being told; as another user the flag changes nothing.
+set(mpirun ${MPIEXEC} --allow-run-as-root --oversubscribe -np 4)
+run(${mpirun} ${MPI_MERGE} -o ${WORK}/mpi.cctb --timings ${inputs})
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "ccrc_mpi_merge failed (${status}): ${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/expected.cctb ${WORK}/mpi.cctb RESULT_VARIABLE differ)
+if(NOT differ EQUAL 0)
+  message(FATAL_ERROR "the MPI merge differs from ccrc merge")
+endif()
+string(REGEX MATCHALL "\"rank\": [0-9]" ranks "${err}")
+list(LENGTH ranks rank_lines)
+if(NOT rank_lines EQUAL 4)
+  message(FATAL_ERROR "expected --timings for 4 ranks, got: ${err}")
+endif()
+
+# One bad input among the nine (rank 2's share): the job fails with its name and reason.
+file(WRITE ${WORK}/in5.cctb "not a profile\n")
+run(${mpirun} ${MPI_MERGE} -o ${WORK}/bad.cctb ${inputs})
+if(status EQUAL 0 OR NOT err MATCHES "rank 2: [^\n]*in5.cctb:[ \n]+not a .cctb file")
+  message(FATAL_ERROR "a bad input should fail the job with its name (status ${status}): ${err}")
+endif()
+if(EXISTS ${WORK}/bad.cctb)
+  message(FATAL_ERROR "a failed job left an output file")
+endif()
+message(STATUS "ccrc_mpi_merge on 4 ranks equals ccrc merge; a bad input fails the job")
