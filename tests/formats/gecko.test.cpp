@@ -51,7 +51,7 @@ std::vector<std::string> top_names(const ccrc::profile& p) {
 std::string source(std::string_view file) { return std::string(CCRC_SOURCE_DIR) + "/tests/data/gecko/" + std::string(file); }
 
 // A parent process with two threads (one without samples) and a child process whose thread
-// has the stack table's columns the other way round, rows cut short after their last needed
+// has its keys in another order, the stack table's columns the other way round, rows cut short after their last needed
 // column, a null stack, a JS location with the [N] sources index, an empty location, and
 // times out of order once.
 constexpr std::string_view processes = R"J({
@@ -74,7 +74,7 @@ constexpr std::string_view processes = R"J({
      "threads": [
        {"tid": 20, "pid": 20, "processName": "Web Content", "name": "GeckoMain",
         "stringTable": ["(root)", "", "g (file:///b.js:3:5)[0]", "main"],
-        "frameTable": {"data": [[0], [3], [2], [1]], "schema": {"location": 0}},
+        "frameTable": {"schema": {"location": 0}, "data": [[0], [3], [2], [1]]},
         "stackTable": {"schema": {"frame": 0, "prefix": 1}, "data": [[0, null], [1, 0], [2, 1], [3, 1]]},
         "samples": {"schema": {"time": 0, "stack": 1}, "data": [[5.0, 2], [9.0, null], [8.0, 3], [10.0, 2]]}}
      ],
@@ -232,6 +232,11 @@ TEST_CASE("malformed input: an error at the offending byte") {
   CHECK(error_message(no_column).find("has no \"time\"") != std::string::npos);
   constexpr std::string_view no_data = R"({"meta":{},"threads":[{"samples":{"schema":{"stack":0,"time":1}}}]})";
   CHECK(error_byte(no_data) == byte_of(no_data, "{\"schema\""));
+  // Data before schema: refused (one pass over the document), at the data.
+  constexpr std::string_view data_first =
+      R"({"meta":{},"threads":[{"samples":{"data":[[null,1]],"schema":{"stack":0,"time":1}}}]})";
+  CHECK(error_byte(data_first) == byte_of(data_first, "[[null"));
+  CHECK(error_message(data_first).find("before \"schema\"") != std::string::npos);
 
   // The top level.
   CHECK(error_byte("[1]") == 0);

@@ -260,38 +260,58 @@ class gecko_reader {
 
   // Reads a table `{"schema": {column: index, ...}, "data": [[...], ...]}`: the columns
   // `names` (all required) by their index in the schema; row(k, value) for the k-th name's
-  // value of each row, then end_row(at) after the row. Keys in any order.
+  // value of each row, then end_row(at) after the row. One pass over the table: `schema` must
+  // come before `data` (as every writer of the format puts it; simdjson On-Demand cannot go
+  // back, and its search that wraps around an object is not safe on malformed input).
   template <std::size_t N, class Row, class EndRow>
   void read_table(god::value& v, const char* table, const char* const (&names)[N], Row&& row, EndRow&& end_row) {
     std::string name = std::string("\"") + table + "\"";
-    god::object o = object(v, name);
-    std::uint64_t columns[N];
-    bool known[N] = {};
-    {
-      god::value schema;
-      auto e = o.find_field_unordered("schema").get(schema);
-      if (e == simdjson::NO_SUCH_FIELD)
-        fail(v, name + " has no \"schema\" (a Gecko profile's tables have one; profiler.firefox.com's processed "
-                       "format, which ccrc does not read, has none)");
-      if (e) fail_here("malformed " + name, e);
-      for (auto field_result : object(schema, name + ".schema")) {
-        god::field f;
-        if (auto fe = std::move(field_result).get(f)) fail_here("malformed " + name + ".schema", fe);
-        std::string_view k = key(f);
-        for (std::size_t i = 0; i < N; ++i) {
-          if (k != names[i]) continue;
-          god::value& fv = f.value();
-          columns[i] = index(fv, name + ".schema." + names[i]);
-          known[i] = true;
-        }
+    std::uint64_t columns[N] = {};
+    bool have_schema = false, have_data = false;
+    for (auto field_result : object(v, name)) {
+      god::field f;
+      if (auto e = std::move(field_result).get(f)) fail_here("malformed " + name, e);
+      std::string_view k = key(f);
+      god::value& fv = f.value();
+      if (k == "schema") {
+        if (have_schema) fail(fv, name + " has two \"schema\"");
+        have_schema = true;
+        read_schema(fv, name, names, columns);
+      } else if (k == "data") {
+        if (!have_schema) fail(fv, name + ": \"data\" before \"schema\" (ccrc reads the schema first, as Gecko writes it)");
+        if (have_data) fail(fv, name + " has two \"data\"");
+        have_data = true;
+        read_rows(fv, name, names, columns, row, end_row);
       }
-      for (std::size_t i = 0; i < N; ++i)
-        if (!known[i]) fail(schema, name + ".schema has no \"" + names[i] + "\"");
     }
-    god::value data;
-    auto e = o.find_field_unordered("data").get(data);
-    if (e == simdjson::NO_SUCH_FIELD) fail(v, name + " has no \"data\"");
-    if (e) fail_here("malformed " + name, e);
+    if (!have_schema)
+      fail(v, name + " has no \"schema\" (a Gecko profile's tables have one; profiler.firefox.com's processed "
+                     "format, which ccrc does not read, has none)");
+    if (!have_data) fail(v, name + " has no \"data\"");
+  }
+
+  template <std::size_t N>
+  void read_schema(god::value& schema, const std::string& name, const char* const (&names)[N], std::uint64_t (&columns)[N]) {
+    bool known[N] = {};
+    for (auto field_result : object(schema, name + ".schema")) {
+      god::field f;
+      if (auto e = std::move(field_result).get(f)) fail_here("malformed " + name + ".schema", e);
+      std::string_view k = key(f);
+      for (std::size_t i = 0; i < N; ++i) {
+        if (k != names[i]) continue;
+        god::value& fv = f.value();
+        columns[i] = index(fv, name + ".schema." + names[i]);
+        known[i] = true;
+        break;
+      }
+    }
+    for (std::size_t i = 0; i < N; ++i)
+      if (!known[i]) fail(schema, name + ".schema has no \"" + names[i] + "\"");
+  }
+
+  template <std::size_t N, class Row, class EndRow>
+  void read_rows(god::value& data, const std::string& name, const char* const (&names)[N], const std::uint64_t (&columns)[N],
+                 Row& row, EndRow& end_row) {
     for (auto element : array(data, name + ".data")) {
       god::value r;
       if (auto re = element.get(r)) fail_here("malformed " + name + ".data", re);
@@ -539,7 +559,8 @@ class gecko_reader {
 ///   to the sample before them. A sample whose stack is null counts at the thread's frame.
 /// - Errors (ccrc::parse_error::at_byte, at the offending value or row): not JSON, or not an
 ///   object; no `threads` (and no `profile`); a thread that is a string (versions before 5);
-///   a table without `schema`, `data`, or a needed column (`stack`, `time`; `prefix`, `frame`;
+///   a table without `schema` or `data`, or with `data` before `schema` (Gecko writes the schema
+///   first; the document is read in one pass), or without a needed column (`stack`, `time`; `prefix`, `frame`;
 ///   `location`) in its schema or its row; an index that is not a non-negative integer, or out
 ///   of its table: a location past stringTable, a stack's frame past frameTable, a prefix not
 ///   naming an earlier stack (so prefix chains cannot loop), a sample's stack past stackTable;
