@@ -300,3 +300,19 @@ TEST_CASE("a real profile Firefox 153 wrote (trimmed by tests/data/gecko/trim.js
   CHECK(fib == 254);
   CHECK(work == 1);
 }
+
+TEST_CASE("a stack 1,000,000 frames deep: prefix chains are walked in a loop") {
+  // Stack i has prefix i - 1 and frame i % 2 ("a", "b"): one chain, one sample at its end.
+  constexpr std::size_t depth = 1'000'000;
+  std::string text = R"({"meta":{"interval":1},"threads":[{"name":"T","stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0])";
+  for (std::size_t i = 1; i < depth; ++i) text += ",[" + std::to_string(i - 1) + "," + std::to_string(i % 2) + "]";
+  text += R"(]},"frameTable":{"schema":{"location":0},"data":[[0],[1]]},"stringTable":["a","b"],)";
+  text += R"("samples":{"schema":{"stack":0,"time":1},"data":[[)" + std::to_string(depth - 1) + ",0]]}}]}";
+  ccrc::profile p = ccrc::read_gecko_profile(text);
+  CHECK(p.size() == depth + 2);  // root, the thread, the chain
+  CHECK(total(p, "samples") == 1);
+  const auto last = static_cast<ccrc::node_id>(p.size() - 1);
+  CHECK(p.column("samples")[last] == 1);
+  CHECK(p.tree().name(last) == "b");  // frame (depth - 1) % 2
+  CHECK(total(p, "time_ms") == 1);
+}
