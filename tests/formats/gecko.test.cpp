@@ -1,0 +1,318 @@
+#include <ccrc/formats/gecko.hpp>
+#include <ccrc/tree/path.hpp>
+
+#include "support/values.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using test::at;
+using test::total;
+
+// The byte offset a parse error names (parse_error::no_byte if the text parses).
+std::uint64_t error_byte(std::string_view text) {
+  try {
+    (void)ccrc::read_gecko_profile(text);
+  } catch (const ccrc::parse_error& e) {
+    return e.byte();
+  }
+  return ccrc::parse_error::no_byte;
+}
+
+std::string error_message(std::string_view text) {
+  try {
+    (void)ccrc::read_gecko_profile(text);
+  } catch (const ccrc::parse_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The offset of the `k`-th (0-based) occurrence of `what` in `text`: how the tests name the
+// byte an error must point at, independently of the reader.
+std::uint64_t byte_of(std::string_view text, std::string_view what, int k = 0) {
+  std::size_t at = text.find(what);
+  for (; k > 0 && at != std::string_view::npos; --k) at = text.find(what, at + 1);
+  REQUIRE(at != std::string_view::npos);
+  return at;
+}
+
+std::vector<std::string> top_names(const ccrc::profile& p) {
+  std::vector<std::string> names;
+  for (ccrc::node_id c : p.tree().children(ccrc::root_node)) names.emplace_back(p.tree().name(c));
+  return names;
+}
+
+std::string source(std::string_view file) { return std::string(CCRC_SOURCE_DIR) + "/tests/data/gecko/" + std::string(file); }
+
+// A parent process with two threads (one without samples) and a child process whose thread
+// has its keys in another order, the stack table's columns the other way round, rows cut short after their last needed
+// column, a null stack, a JS location with the [N] sources index, an empty location, and
+// times out of order once.
+constexpr std::string_view processes = R"J({
+  "libs": [],
+  "meta": {"version": 34, "interval": 0.5, "startTime": 1000, "product": "Firefox", "categories": []},
+  "threads": [
+    {"name": "GeckoMain", "processType": "default", "processName": "Parent Process", "pid": 10, "tid": 10,
+     "samples": {"schema": {"stack": 0, "time": 1, "eventDelay": 2}, "data": [[2, 1.0, 0], [3, 2.0, 0], [2, 4.0], [1, 4.5]]},
+     "markers": {"schema": {"name": 0}, "data": []},
+     "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[null, 0], [0, 1], [1, 2], [1, 3], [0, 2]]},
+     "frameTable": {"schema": {"location": 0, "relevantForJS": 1, "line": 2}, "data": [[0, false], [1, false, null], [2, false, 7], [3]]},
+     "stringTable": ["(root)", "main", "f (file:///a.js:1:1)[4]", "0x7f0012"]},
+    {"name": "Idle", "processName": "Parent Process", "pid": 10, "tid": 11,
+     "samples": {"schema": {"stack": 0, "time": 1}, "data": []},
+     "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": []},
+     "frameTable": {"schema": {"location": 0}, "data": []}, "stringTable": []}
+  ],
+  "processes": [
+    {"meta": {"version": 34, "startTime": 1010},
+     "threads": [
+       {"tid": 20, "pid": 20, "processName": "Web Content", "name": "GeckoMain",
+        "stringTable": ["(root)", "", "g (file:///b.js:3:5)[0]", "main"],
+        "frameTable": {"schema": {"location": 0}, "data": [[0], [3], [2], [1]]},
+        "stackTable": {"schema": {"frame": 0, "prefix": 1}, "data": [[0, null], [1, 0], [2, 1], [3, 1]]},
+        "samples": {"schema": {"time": 0, "stack": 1}, "data": [[5.0, 2], [9.0, null], [8.0, 3], [10.0, 2]]}}
+     ],
+     "processes": []}
+  ],
+  "pausedRanges": []
+})J";
+
+}  // namespace
+
+TEST_CASE("the example of the doc comment") {
+  ccrc::profile p = ccrc::read_gecko_profile(std::string_view(R"J({"meta":{"interval":1},
+      "threads":[{"name":"GeckoMain","pid":7,"tid":7,
+        "samples":{"schema":{"stack":0,"time":1},"data":[[1,10.0],[1,12.5]]},
+        "stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0],[0,1]]},
+        "frameTable":{"schema":{"location":0},"data":[[0],[1]]},
+        "stringTable":["(root)","f (a.js:1:1)"]}]})J"));
+  CHECK(p.metric_names() == std::vector<std::string>{"samples", "time_ms"});
+  CHECK(p.size() == 4);  // root, the thread, (root), f
+  CHECK(at(p, "samples", "pid 7 GeckoMain (tid 7);(root);f (a.js:1:1)") == 2);
+  CHECK(at(p, "time_ms", "pid 7 GeckoMain (tid 7);(root);f (a.js:1:1)") == 2.5 + 1);
+}
+
+TEST_CASE("threads and processes: one frame per thread, stacks root first, columns by schema") {
+  ccrc::profile p = ccrc::read_gecko_profile(processes);
+  const std::string parent = "Parent Process (pid 10) GeckoMain (tid 10)";
+  const std::string child = "Web Content (pid 20) GeckoMain (tid 20)";
+  // The thread without samples adds nothing; the child process's thread comes after the parent's.
+  CHECK(top_names(p) == std::vector<std::string>{parent, child});
+
+  // Parent: stacks 2 = (root);main;f, 3 = (root);main;0x7f0012, 1 = (root);main. Stack 4
+  // ((root);f) is not sampled: no context. Contexts: thread, (root), main, f, 0x7f0012.
+  CHECK(at(p, "samples", parent + ";(root);main;f (file:///a.js:1:1)") == 2);
+  CHECK(at(p, "samples", parent + ";(root);main;0x7f0012") == 1);
+  CHECK(at(p, "samples", parent + ";(root);main") == 1);
+  CHECK_THROWS((void)ccrc::node_at_path(p.tree(), parent + ";(root);f (file:///a.js:1:1)"));
+  // Times 1, 2, 4, 4.5: f 1 + 0.5, 0x7f0012 2, main (last) the interval 0.5.
+  CHECK(at(p, "time_ms", parent + ";(root);main;f (file:///a.js:1:1)") == 1.5);
+  CHECK(at(p, "time_ms", parent + ";(root);main;0x7f0012") == 2);
+  CHECK(at(p, "time_ms", parent + ";(root);main") == 0.5);
+
+  // Child: stack table {frame 0, prefix 1}; stacks 2 = (root);main;g and 3 = (root);main;(anonymous)
+  // (the empty location). Samples at 5 (stack 2), 9 (null: the thread's frame), 8 (stack 3),
+  // 10 (stack 2): gaps 4, -1 -> 0, 2, and the interval 0.5 for the last.
+  CHECK(at(p, "samples", child + ";(root);main;g (file:///b.js:3:5)") == 2);
+  CHECK(at(p, "samples", child + ";(root);main;(anonymous)") == 1);
+  CHECK(at(p, "samples", child) == 1);
+  CHECK(at(p, "time_ms", child + ";(root);main;g (file:///b.js:3:5)") == 4 + 0.5);
+  CHECK(at(p, "time_ms", child) == 0);
+  CHECK(at(p, "time_ms", child + ";(root);main;(anonymous)") == 2);
+
+  // 1 root + parent 5 + child 5 (thread, (root), main, g, (anonymous)).
+  CHECK(p.size() == 11);
+  // Conservation: samples = entries of samples.data (4 + 0 + 4); time = per thread the sum of
+  // the positive gaps plus the interval: (1 + 2 + 0.5) + 0.5 and (4 + 0 + 2) + 0.5.
+  CHECK(total(p, "samples") == 8);
+  CHECK(total(p, "time_ms") == 4.0 + 6.5);
+}
+
+TEST_CASE("the [N] sources index recent Gecko appends to JS locations is not part of the name") {
+  CHECK(ccrc::detail::gecko_frame_name("fib (file:///a.html:2:13)[2]") == "fib (file:///a.html:2:13)");
+  CHECK(ccrc::detail::gecko_frame_name("file:///a.html[12]") == "file:///a.html");
+  CHECK(ccrc::detail::gecko_frame_name("f (x.js:1:1)") == "f (x.js:1:1)");
+  CHECK(ccrc::detail::gecko_frame_name("a[]") == "a[]");
+  CHECK(ccrc::detail::gecko_frame_name("a[x1]") == "a[x1]");
+  CHECK(ccrc::detail::gecko_frame_name("[12]") == "[12]");                // nothing before it
+  CHECK(ccrc::detail::gecko_frame_name("a[1234567890]") == "a[1234567890]");  // ten digits
+}
+
+TEST_CASE("thread names: missing parts left out, repeats told apart by their index") {
+  constexpr std::string_view twins = R"J({"meta":{},"threads":[
+    {"name":"W","tid":1,"samples":{"schema":{"stack":0,"time":1},"data":[[null,0]]}},
+    {"name":"W","tid":1,"samples":{"schema":{"stack":0,"time":1},"data":[[null,0],[null,1]]}},
+    {"samples":{"schema":{"stack":0,"time":1},"data":[[null,0]]}},
+    {"processName":"P","pid":"p-1","samples":{"schema":{"stack":0,"time":1},"data":[[null,0]]}}]})J";
+  ccrc::profile p = ccrc::read_gecko_profile(twins);
+  CHECK(top_names(p) == std::vector<std::string>{"W (tid 1)", "W (tid 1) (1)", "thread 2", "P (pid p-1)"});
+  CHECK(at(p, "samples", "W (tid 1) (1)") == 2);
+  CHECK(at(p, "time_ms", "W (tid 1) (1)") == 1);  // no meta.interval: the last sample weighs 0
+}
+
+TEST_CASE("the DevTools performance panel's recording: the Gecko profile under \"profile\"") {
+  constexpr std::string_view recording = R"J({"systemHost":{"name":"Firefox"},"duration":5,
+    "profile":{"meta":{"interval":2},"threads":[{"name":"GeckoMain","tid":3,
+      "samples":{"schema":{"stack":0,"time":1},"data":[[0,1],[0,2]]},
+      "stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0]]},
+      "frameTable":{"schema":{"location":0},"data":[[0]]},"stringTable":["(root)"]}]}})J";
+  ccrc::profile p = ccrc::read_gecko_profile(recording);
+  CHECK(at(p, "samples", "GeckoMain (tid 3);(root)") == 2);
+  CHECK(at(p, "time_ms", "GeckoMain (tid 3);(root)") == 1 + 2);
+}
+
+TEST_CASE("profiler.firefox.com's processed format is refused by name") {
+  constexpr std::string_view processed =
+      R"J({"meta":{"interval":1,"preprocessedProfileVersion":50},"threads":[],"shared":{"stringArray":[]}})J";
+  CHECK(error_byte(processed) == byte_of(processed, "50"));
+  CHECK(error_message(processed).find("processed format") != std::string::npos);
+  // Its tables have no schema: if meta comes last, that is what the error says.
+  constexpr std::string_view late =
+      R"J({"threads":[{"samples":{"stack":[0],"time":[1],"length":1}}],"meta":{"preprocessedProfileVersion":50}})J";
+  CHECK(error_byte(late) == byte_of(late, "{\"stack\""));
+  CHECK(error_message(late).find("processed format") != std::string::npos);
+}
+
+TEST_CASE("malformed input: an error at the offending byte") {
+  auto thread = [](std::string_view samples, std::string_view stacks, std::string_view frames, std::string_view strings) {
+    return std::string(R"({"meta":{"interval":1},"threads":[{"name":"T","samples":{"schema":{"stack":0,"time":1},"data":)") +
+           std::string(samples) + R"(},"stackTable":{"schema":{"prefix":0,"frame":1},"data":)" + std::string(stacks) +
+           R"(},"frameTable":{"schema":{"location":0},"data":)" + std::string(frames) + R"(},"stringTable":)" +
+           std::string(strings) + "}]}";
+  };
+  const std::string good = thread("[[1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(good) == ccrc::parse_error::no_byte);
+
+  // A prefix naming the stack itself (a cycle), a later stack, or none.
+  std::string cycle = thread("[[1,0]]", "[[null,0],[1,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(cycle) == byte_of(cycle, "[1,1]"));
+  CHECK(error_message(cycle).find("not an earlier stack") != std::string::npos);
+  std::string later = thread("[[0,0]]", "[[1,0],[null,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(later) == byte_of(later, "[1,0]"));
+  std::string past = thread("[[1,0]]", "[[null,0],[9,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(past) == byte_of(past, "[9,1]"));
+  // A frame, a location, a sample's stack out of their tables.
+  std::string frame = thread("[[1,0]]", "[[null,0],[0,2]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(frame) == byte_of(frame, "[0,2]"));
+  std::string location = thread("[[1,0]]", "[[null,0],[0,1]]", "[[0],[2]]", R"(["a","b"])");
+  CHECK(error_byte(location) == byte_of(location, "[2]"));
+  std::string stack = thread("[[1,0],[2,1]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(stack) == byte_of(stack, "[2,1]"));
+  // Indexes and times of the wrong type.
+  std::string negative = thread("[[-1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(negative) == byte_of(negative, "-1"));
+  std::string fraction = thread("[[1,0]]", "[[null,0.5],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(fraction) == byte_of(fraction, "0.5"));
+  std::string time = thread("[[1,\"x\"]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(time) == byte_of(time, "\"x\""));
+  std::string null_time = thread("[[1,null]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(null_time) == byte_of(null_time, "null]]"));
+  // A row without a needed column, or not an array.
+  std::string short_row = thread("[[1]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(short_row) == byte_of(short_row, "[1]]"));
+  CHECK(error_message(short_row).find("without column 1 (\"time\")") != std::string::npos);
+  std::string row = thread("[[1,0]]", "[[null,0],{}]", "[[0],[1]]", R"(["a","b"])");
+  CHECK(error_byte(row) == byte_of(row, "{}"));
+  // A name with a control character, or not a string, when a sample uses it.
+  std::string control = thread("[[1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b\u0001"])");
+  CHECK(error_byte(control) == byte_of(control, "\"b\\u0001\""));
+  std::string number = thread("[[1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a",5])");
+  CHECK(error_byte(number) == byte_of(number, "5]"));
+
+  // A schema without a needed column; a table without schema or data.
+  constexpr std::string_view no_column =
+      R"({"meta":{},"threads":[{"samples":{"schema":{"stack":0},"data":[]}}]})";
+  CHECK(error_byte(no_column) == byte_of(no_column, "{\"stack\""));
+  CHECK(error_message(no_column).find("has no \"time\"") != std::string::npos);
+  constexpr std::string_view no_data = R"({"meta":{},"threads":[{"samples":{"schema":{"stack":0,"time":1}}}]})";
+  CHECK(error_byte(no_data) == byte_of(no_data, "{\"schema\""));
+  // Data before schema: refused (one pass over the document), at the data.
+  constexpr std::string_view data_first =
+      R"({"meta":{},"threads":[{"samples":{"data":[[null,1]],"schema":{"stack":0,"time":1}}}]})";
+  CHECK(error_byte(data_first) == byte_of(data_first, "[[null"));
+  CHECK(error_message(data_first).find("before \"schema\"") != std::string::npos);
+
+  // The top level.
+  CHECK(error_byte("[1]") == 0);
+  constexpr std::string_view no_threads = R"({"meta":{"interval":1},"libs":[]})";
+  CHECK(error_byte(no_threads) == 0);
+  CHECK(error_message(no_threads).find("no \"threads\"") != std::string::npos);
+  constexpr std::string_view after = R"({"meta":{},"threads":[]} {})";
+  CHECK(error_byte(after) == byte_of(after, " {}") + 1);
+  constexpr std::string_view string_thread = R"({"meta":{"version":4},"threads":["{}"]})";
+  CHECK(error_byte(string_thread) == byte_of(string_thread, "\"{}\""));
+  constexpr std::string_view interval = R"({"meta":{"interval":-1},"threads":[]})";
+  CHECK(error_byte(interval) == byte_of(interval, "-1"));
+  constexpr std::string_view pid = R"({"meta":{},"threads":[{"pid":[1]}]})";
+  CHECK(error_byte(pid) == byte_of(pid, "[1]"));
+
+  // Processes nested deeper than 16 levels: an error, not a deep recursion.
+  std::string deep = R"({"meta":{},"threads":[])";
+  for (int i = 0; i < 17; ++i) deep += R"(,"processes":[{"threads":[])";
+  std::size_t innermost = deep.rfind("{\"threads\"");
+  for (int i = 0; i < 17; ++i) deep += "}]";
+  deep += "}";
+  CHECK(error_byte(deep) == innermost);
+  CHECK(error_message(deep).find("nested deeper than 16") != std::string::npos);
+}
+
+TEST_CASE("a real profile Firefox 153 wrote (trimmed by tests/data/gecko/trim.js)") {
+  ccrc::profile p = ccrc::read_gecko_profile_file(source("firefox.json"));
+  const std::string renderer = "Parent Process (pid 4545) Renderer (tid 4588)";
+  const std::string compositor = "Parent Process (pid 4545) Compositor (tid 4594)";
+  const std::string content = "file:// Content (pid 4659) GeckoMain (tid 4659)";
+  CHECK(top_names(p) == std::vector<std::string>{renderer, compositor, content});
+  // Values from `node expected.js firefox.json` (tests/data/gecko/README.md): the distinct
+  // sampled paths with their thread frame and prefixes, the samples, and time_ms (per thread
+  // the last sample's time minus the first's plus meta.interval, 1 ms).
+  CHECK(p.size() == 1402 + 1);
+  CHECK(total(p, "samples") == 4172);
+  CHECK(total(p, "time_ms") == doctest::Approx(5683.902207).epsilon(1e-12));
+  auto thread_total = [&](const std::string& thread, std::string_view metric) {
+    ccrc::node_id top = ccrc::node_at_path(p.tree(), thread);
+    REQUIRE(top != ccrc::null_node);
+    double sum = 0;
+    for (ccrc::node_id n = top; n < p.size(); ++n) {
+      ccrc::node_id a = n;
+      while (a != ccrc::root_node && p.tree().parent(a) != ccrc::root_node) a = p.tree().parent(a);
+      if (a == top) sum += p.column(metric)[n];
+    }
+    return sum;
+  };
+  CHECK(thread_total(renderer, "samples") == 1840);
+  CHECK(thread_total(compositor, "samples") == 1843);
+  CHECK(thread_total(content, "samples") == 489);
+  CHECK(thread_total(renderer, "time_ms") == doctest::Approx(2320.3488310000002).epsilon(1e-12));
+  CHECK(thread_total(content, "time_ms") == doctest::Approx(1038.757052).epsilon(1e-12));
+  // The page's fib (tests/data/gecko/page.html) is the leaf of 254 samples, work of 1.
+  double fib = 0, work = 0;
+  for (ccrc::node_id n = 1; n < p.size(); ++n) {
+    std::string_view name = p.tree().name(n);
+    if (name == "fib (file:///tmp/gecko_ff/page.html:2:13)") fib += p.column("samples")[n];
+    if (name == "work (file:///tmp/gecko_ff/page.html:3:14)") work += p.column("samples")[n];
+  }
+  CHECK(fib == 254);
+  CHECK(work == 1);
+}
+
+TEST_CASE("a stack 1,000,000 frames deep: prefix chains are walked in a loop") {
+  // Stack i has prefix i - 1 and frame i % 2 ("a", "b"): one chain, one sample at its end.
+  constexpr std::size_t depth = 1'000'000;
+  std::string text = R"({"meta":{"interval":1},"threads":[{"name":"T","stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0])";
+  for (std::size_t i = 1; i < depth; ++i) text += ",[" + std::to_string(i - 1) + "," + std::to_string(i % 2) + "]";
+  text += R"(]},"frameTable":{"schema":{"location":0},"data":[[0],[1]]},"stringTable":["a","b"],)";
+  text += R"("samples":{"schema":{"stack":0,"time":1},"data":[[)" + std::to_string(depth - 1) + ",0]]}}]}";
+  ccrc::profile p = ccrc::read_gecko_profile(text);
+  CHECK(p.size() == depth + 2);  // root, the thread, the chain
+  CHECK(total(p, "samples") == 1);
+  const auto last = static_cast<ccrc::node_id>(p.size() - 1);
+  CHECK(p.column("samples")[last] == 1);
+  CHECK(p.tree().name(last) == "b");  // frame (depth - 1) % 2
+  CHECK(total(p, "time_ms") == 1);
+}
