@@ -107,10 +107,28 @@ TEST_CASE("formats::read_profile opens a gzip-compressed pprof file by its conte
   CHECK(samples == 116);
 }
 
+TEST_CASE("formats::read_profile opens Firefox's Gecko profile, gzip or not, and picks a thread of it") {
+  // Firefox's profile of tests/data/gecko/page.html: three sampled threads, 4172 samples in all,
+  // 489 of them in the content process's main thread (tests/formats/gecko.test.cpp has the rest).
+  const std::string path = CCRC_SOURCE_DIR "/tests/data/gecko/firefox.json";
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream packed(test::gzip(text));
+  for (auto r : {ccrc::formats::read_profile(path), ccrc::formats::read_profile(packed)}) {
+    CHECK(r.detected == ccrc::formats::format::gecko);
+    CHECK(r.profiles == std::vector<std::string>{"Parent Process (pid 4545) Renderer (tid 4588)",
+                                                 "Parent Process (pid 4545) Compositor (tid 4594)",
+                                                 "file:// Content (pid 4659) GeckoMain (tid 4659)"});
+    CHECK(test::total(r.profile, "samples") == 4172);
+  }
+  auto content = ccrc::formats::read_profile(path, {"2"});
+  CHECK(test::total(content.profile, "samples") == 489);
+}
+
 TEST_CASE("a file of no format ccrc reads is an error that names the formats tried") {
   CHECK_THROWS_WITH_AS((void)read_text("<html>\n<body>\n"),
                        "line 1: missing count: a line is 'frame;frame;... count' (no format fits: the start is not "
-                       ".cctb, .cct, perf script, pprof, or JSON of Trace Event, speedscope or V8, and it was read as "
+                       ".cctb, .cct, perf script, pprof, or JSON of Trace Event, speedscope, V8 or Gecko, and it was read as "
                        "folded stacks)",
                        ccrc::parse_error);
   CHECK_THROWS_WITH_AS((void)read_text(R"({"something": "else"})"),

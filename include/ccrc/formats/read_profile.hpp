@@ -5,6 +5,7 @@
 #include <ccrc/formats/gzip.hpp>
 #include <ccrc/formats/json.hpp>
 #include <ccrc/formats/pprof.hpp>
+#include <ccrc/formats/gecko.hpp>
 #include <ccrc/formats/speedscope.hpp>
 #include <ccrc/formats/trace_event.hpp>
 #include <ccrc/formats/v8_profile.hpp>
@@ -34,6 +35,7 @@ enum class format {
   speedscope,   ///< speedscope's JSON (ccrc::read_speedscope)
   trace_event,  ///< Trace Event Format JSON: Chrome tracing, Perfetto, clang -ftime-trace (ccrc::read_trace_events)
   v8_profile,   ///< V8's .cpuprofile and .heapprofile: Chrome, Node (ccrc::read_v8_profile)
+  gecko,        ///< the Gecko profile Firefox's profiler saves (ccrc::read_gecko_profile)
 };
 
 /// The name of a format, as `ccrc stats` prints it.
@@ -47,6 +49,7 @@ enum class format {
     case format::speedscope: return "speedscope";
     case format::trace_event: return "Trace Event";
     case format::v8_profile: return "V8 profile";
+    case format::gecko: return "Gecko profile";
   }
   return "?";
 }
@@ -76,7 +79,7 @@ namespace detail {
 
 // True for the formats whose readers put each thread or profile under its own top-level frame.
 [[nodiscard]] constexpr bool holds_profiles(format f) noexcept {
-  return f == format::perf_script || f == format::speedscope || f == format::trace_event;
+  return f == format::perf_script || f == format::speedscope || f == format::trace_event || f == format::gecko;
 }
 
 // The top-level key of a JSON object that starts `text` ('{', blanks, a key without escapes),
@@ -96,6 +99,11 @@ namespace detail {
   if (key == "traceEvents") return format::trace_event;
   if (key == "$schema" || key == "shared" || key == "profiles") return format::speedscope;
   if (key == "nodes" || key == "head") return format::v8_profile;
+  // Firefox writes "libs" first; "meta" also starts profiler.firefox.com's processed format,
+  // which the Gecko reader refuses by name; "systemHost" wraps an old DevTools recording.
+  if (key == "libs" || key == "meta" || key == "threads" || key == "processes" || key == "pausedRanges" ||
+      key == "systemHost")
+    return format::gecko;
   return std::nullopt;
 }
 
@@ -133,9 +141,11 @@ namespace detail {
   std::optional<format> f = json_format_of(text);
   if (!f)
     throw parse_error::at_byte(0, "a JSON document of no format ccrc reads (tried: Trace Event, an array or an "
-                                  "object with \"traceEvents\"; speedscope, with \"$schema\", \"shared\" or \"profiles\"; V8, with \"nodes\" or \"head\")");
+                                  "object with \"traceEvents\"; speedscope, with \"$schema\", \"shared\" or \"profiles\"; V8, with \"nodes\" or \"head\"; "
+                                  "Gecko, with \"meta\", \"libs\" or \"threads\")");
   if (*f == format::speedscope) return {read_speedscope(text), *f, false, {}, {}};
   if (*f == format::v8_profile) return {read_v8_profile(text), *f, false, {}, {}};
+  if (*f == format::gecko) return {read_gecko_profile(text), *f, false, {}, {}};
   trace_warnings w;
   read_result r{read_trace_events(text, {.warnings = &w}), *f, false, {}, {}};
   if (w.unmatched_ends != 0)
@@ -226,7 +236,7 @@ read_result read_plain(std::string_view start, Read&& read) {
     // likely a file of no format ccrc reads, and the user should learn which were tried.
     std::string reason = std::string(e.what()).substr(std::string_view("line 1: ").size());
     throw parse_error(1, reason + " (no format fits: the start is not .cctb, .cct, perf script, pprof, or JSON of "
-                                  "Trace Event, speedscope or V8, and it was read as folded stacks)");
+                                  "Trace Event, speedscope, V8 or Gecko, and it was read as folded stacks)");
   }
 }
 
@@ -252,11 +262,11 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
 /// Reads a profile in any format ccrc knows, from its content whatever the file's name, gzip-
 /// compressed or not (a .gz file is inflated as it is read). Formats: folded stacks, .cct,
 /// .cctb, `perf script` text, pprof, speedscope and Trace Event JSON, V8's .cpuprofile and
-/// .heapprofile (the binary and JSON
-/// formats are read whole: the parsers work on the document in memory). A file of several profiles (the threads of perf script and Trace Event
-/// files, the profiles of a speedscope file) gives them
-/// all, each under a top-level frame named after it, or, with read_options::profile, the
-/// one picked. Throws ccrc::parse_error for malformed content (a truncated gzip stream
+/// .heapprofile, Firefox's Gecko profile (the binary and JSON formats are read whole: the
+/// parsers work on the document in memory). A file of several profiles (the threads of perf
+/// script, Trace Event and Gecko files, the profiles of a speedscope file) gives them all,
+/// each under a top-level frame named after it, or, with read_options::profile, the one
+/// picked. Throws ccrc::parse_error for malformed content (a truncated gzip stream
 /// included) and ccrc::error if the file cannot be read or the picked profile is not in it.
 /// O(bytes).
 ///
