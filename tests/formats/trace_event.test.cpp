@@ -587,7 +587,8 @@ TEST_CASE("trace events: a real Chrome DevTools trace (tests/data/trace_event/de
   CHECK(total(p, "samples") == 800);
   CHECK(total(p, "sampled_us") == 161489);
   const std::string main = "Renderer (pid 9362) CrRendererMain (tid 9362)";
-  const std::string page = "file://" CCRC_SOURCE_DIR "/tests/data/trace_event/devtools_page.html";
+  // The page as Chromium named it: where it was when the trace was recorded.
+  const std::string page = "file:///work/wt/chunk/tests/data/trace_event/devtools_page.html";
   const std::string top = main + ";(cpu profile)";
   const std::string work = top + ";(anonymous) " + page + ":2:21;work " + page + ":5:14";
   CHECK(at(p, "samples", top + ";(program)") == 34);
