@@ -152,6 +152,9 @@ namespace detail {
     r.warnings.push_back(std::to_string(w.unmatched_ends) + " end events matched no open event and were ignored");
   if (w.unclosed != 0)
     r.warnings.push_back(std::to_string(w.unclosed) + " events still open at the end were closed at the thread's last time");
+  if (w.profiles_without_start != 0)
+    r.warnings.push_back(std::to_string(w.profiles_without_start) +
+                         " CPU profiles had chunks but no Profile event and were read under their first chunk's thread");
   return r;
 }
 

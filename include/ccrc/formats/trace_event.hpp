@@ -6,6 +6,7 @@
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/formats/json.hpp>
+#include <ccrc/formats/v8_profile.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/symbol_table.hpp>
 
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,8 +37,12 @@ struct trace_warnings {
   std::uint64_t unmatched_ends = 0;
   /// Frames still open after the thread's last event, closed at the thread's last time.
   std::uint64_t unclosed = 0;
+  /// CPU profiles whose `ProfileChunk` events have no `Profile` event (a trace cut at its
+  /// start): read all the same, under the thread of their first chunk (V8's profiler thread,
+  /// not the profiled one), the first sample's time unknown.
+  std::uint64_t profiles_without_start = 0;
 
-  [[nodiscard]] std::uint64_t total() const noexcept { return unmatched_ends + unclosed; }
+  [[nodiscard]] std::uint64_t total() const noexcept { return unmatched_ends + unclosed + profiles_without_start; }
 };
 
 /// Options of the Trace Event reader.
@@ -162,6 +168,24 @@ class trace_event_parser {
     const char* at = nullptr;
     simdjson::error_code error = simdjson::SUCCESS;
   };
+  // The samples a Profile, ProfileChunk or CpuProfile event brought, in the profile's arrays.
+  struct profile_chunk {
+    double ts;                  // the event's; -infinity for a Profile or CpuProfile event without one
+    std::uint32_t samples_begin, samples_end, deltas_begin;
+    std::uint64_t samples_at;   // byte of its `samples` array (or of the event)
+  };
+  // A V8 CPU profile of a DevTools trace: its events, keyed by pid and `id`.
+  struct cpu_profile {
+    explicit cpu_profile(symbol_table& names) : nodes(names) {}
+    ccrc::detail::v8_node_tree nodes;
+    std::vector<std::int64_t> sample_ids;
+    std::vector<double> deltas;
+    std::vector<profile_chunk> chunks;
+    std::pair<std::int64_t, std::int64_t> thread{};  // (pid, tid) of the Profile event, else of the first chunk
+    std::uint64_t at = 0;                            // byte of its first event
+    double start = 0, end = 0;
+    bool has_start_event = false, has_end = false;
+  };
 
   [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
     json_fail(*doc_, json_, what, code);
@@ -222,6 +246,7 @@ class trace_event_parser {
     bool has_ph = false, has_name = false, has_arg_name = false;
     number_field ts, dur, tdur;
     id_field pid, tid;
+    bool has_id = false;
     for (auto field : event) {
       simdjson::ondemand::raw_json_string key;
       if (auto e = field.key().get(key)) fail("malformed JSON", e);
@@ -245,6 +270,8 @@ class trace_event_parser {
         id(v, pid);
       } else if (key_is(k, "tid")) {
         id(v, tid);
+      } else if (key_is(k, "id")) {
+        has_id = profile_id(v);
       } else if (key_is(k, "args")) {
         simdjson::ondemand::object args;
         if (v.get_object().get(args) != simdjson::SUCCESS) continue;
@@ -262,6 +289,15 @@ class trace_event_parser {
     if (!has_ph) fail_at(at, "an event without \"ph\"");
     if (ph.size() != 1) return;  // not a phase read here
     char phase = ph[0];
+    if ((phase == 'P' || phase == 'I') && has_name &&
+        (name == "Profile" || name == "ProfileChunk" || name == "CpuProfile")) {
+      check_id(pid, "pid");
+      check_id(tid, "tid");
+      const char* end = nullptr;
+      if (doc_->current_location().get(end) != simdjson::SUCCESS) end = json_.data() + json_.size();
+      profile_event(name, pid.value, tid.value, has_id, ts, at, end);
+      return;
+    }
     if (phase != 'B' && phase != 'E' && phase != 'X' && phase != 'M') return;
     check_id(pid, "pid");
     check_id(tid, "tid");
@@ -313,6 +349,121 @@ class trace_event_parser {
     }
   }
 
+  // The `id` of an event (a string, as Chrome writes it, or an integer) into id_; false if neither.
+  bool profile_id(simdjson::ondemand::value v) {
+    std::string_view s;
+    if (string_of(v, s) == simdjson::SUCCESS) {
+      id_.assign("s").append(s);
+      return true;
+    }
+    std::int64_t x = 0;
+    if (v.get_int64().get(x) != simdjson::SUCCESS) return false;
+    id_.assign("n").append(std::to_string(x));
+    return true;
+  }
+
+  // A Profile, ProfileChunk or CpuProfile event, from `at` to `end`: the first pass has read
+  // its scalars; its args.data is read by a second On-Demand pass over the event's own bytes
+  // (the first pass met `args` before knowing what the event was: Chrome sorts keys). That
+  // pass parses in place, so offsets stay those of the whole document.
+  void profile_event(std::string_view name, std::int64_t pid, std::int64_t tid, bool has_id, const number_field& ts,
+                     const char* at, const char* end) {
+    bool whole = name == "CpuProfile";  // a whole profile in one event: a profile of its own
+    if (whole) id_.assign("#").append(std::to_string(cpu_profiles_.size()));
+    else if (!has_id) id_.assign("t").append(std::to_string(tid));  // no id: the chunks of one thread
+    auto [it, added] = profile_index_.try_emplace({pid, id_}, cpu_profiles_.size());
+    if (added) {
+      cpu_profiles_.push_back(std::make_unique<cpu_profile>(profile_.symbols()));
+      cpu_profiles_.back()->thread = {pid, tid};
+      cpu_profiles_.back()->at = offset_in(json_, at);
+      (void)thread_of(pid, tid);
+    }
+    cpu_profile& prof = *cpu_profiles_[it->second];
+    bool starts = name != "ProfileChunk";
+    if (starts) {
+      if (prof.has_start_event) fail_at(at, "a second " + std::string(name) + " event for profile " + id_.substr(1));
+      prof.has_start_event = true;
+      prof.thread = {pid, tid};
+      (void)thread_of(pid, tid);
+    }
+    double chunk_ts = -std::numeric_limits<double>::infinity();
+    if (!starts || ts.present) {
+      if (!ts.present) fail_at(at, "a ProfileChunk event without \"ts\"");
+      check_number(ts, "\"ts\"");
+      chunk_ts = ts.value;
+    }
+    profile_chunk chunk{chunk_ts, static_cast<std::uint32_t>(prof.sample_ids.size()), 0,
+                        static_cast<std::uint32_t>(prof.deltas.size()), offset_in(json_, at)};
+    const char* deltas_at = at;
+    read_profile_data(prof, chunk, deltas_at, at, end);
+    if (prof.sample_ids.size() >= (std::size_t{1} << 32) - 1 || prof.deltas.size() >= (std::size_t{1} << 32) - 1)
+      throw capacity_error("more than 2^32 samples in one CPU profile");
+    chunk.samples_end = static_cast<std::uint32_t>(prof.sample_ids.size());
+    std::size_t samples = chunk.samples_end - chunk.samples_begin, deltas = prof.deltas.size() - chunk.deltas_begin;
+    if (samples != deltas)
+      fail_at(deltas_at, std::string(name) + " event with " + std::to_string(samples) + " samples and " +
+                             std::to_string(deltas) + " timeDeltas");
+    if (samples != 0) prof.chunks.push_back(chunk);
+  }
+
+  // args.data of a profile event: `startTime`, `endTime`, `timeDeltas` and `cpuProfile`
+  // ({nodes, samples}, and the same three), wherever V8 puts them.
+  void read_profile_data(cpu_profile& prof, profile_chunk& chunk, const char*& deltas_at, const char* at, const char* end) {
+    namespace od = simdjson::ondemand;
+    std::size_t from = static_cast<std::size_t>(at - json_.data());
+    simdjson::padded_string_view event(at, static_cast<std::size_t>(end - at), json_.capacity() - from);
+    od::document doc;
+    if (auto e = event_parser_.iterate(event).get(doc)) fail_at(at, "cannot parse this event", e);
+    ccrc::detail::v8_json j(json_, doc);
+    auto fields = [&](od::value& v, const char* what, auto&& each) {
+      for (auto field_result : j.object(v, what)) {
+        od::field f;
+        if (auto e = std::move(field_result).get(f)) j.fail_here("malformed JSON", e);
+        each(j.key(f), f.value());
+      }
+    };
+    auto data_field = [&](std::string_view k, od::value& v) {
+      if (k == "startTime") {
+        prof.start = j.number(v, "startTime");
+      } else if (k == "endTime") {
+        prof.end = j.number(v, "endTime");
+        prof.has_end = true;
+      } else if (k == "timeDeltas") {
+        deltas_at = start_of(v);
+        for (auto element : j.array(v, "\"timeDeltas\"")) {
+          od::value t;
+          if (auto e = element.get(t)) j.fail_here("malformed \"timeDeltas\" array", e);
+          prof.deltas.push_back(j.number(t, "a time delta"));
+        }
+      } else if (k == "nodes") {
+        for (auto element : j.array(v, "\"nodes\"")) {
+          od::value n;
+          if (auto e = element.get(n)) j.fail_here("malformed \"nodes\" array", e);
+          prof.nodes.flat_node(j, n);
+        }
+      } else if (k == "samples") {
+        chunk.samples_at = offset_in(json_, start_of(v));
+        for (auto element : j.array(v, "\"samples\"")) {
+          od::value n;
+          if (auto e = element.get(n)) j.fail_here("malformed \"samples\" array", e);
+          prof.sample_ids.push_back(j.integer(n, "a sample's node id"));
+        }
+      }
+    };
+    od::value top;
+    if (auto e = doc.get_value().get(top)) fail_at(at, "cannot parse this event", e);
+    fields(top, "an event", [&](std::string_view k, od::value& v) {
+      if (k != "args") return;
+      fields(v, "\"args\"", [&](std::string_view k2, od::value& v2) {
+        if (k2 != "data") return;
+        fields(v2, "args.data", [&](std::string_view k3, od::value& v3) {
+          if (k3 != "cpuProfile") return data_field(k3, v3);
+          fields(v3, "\"cpuProfile\"", data_field);
+        });
+      });
+    });
+  }
+
   std::uint32_t seq(std::size_t position, bool instant) {
     if (position >= (std::size_t{1} << 31)) throw capacity_error("more than 2^31 events on one thread");
     return static_cast<std::uint32_t>(2 * position + (instant ? 1 : 0));
@@ -360,16 +511,67 @@ class trace_event_parser {
 
   void build() {
     head_.assign(names_.frame_count(), none);
+    // The CPU profiles by thread, in the order of their first event; a Profile event alone
+    // (a trace cut before its chunks) gives nothing.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<cpu_profile*>> profiles;
+    for (auto& prof : cpu_profiles_) {
+      if (prof->nodes.size() == 0 && prof->sample_ids.empty()) continue;
+      if (!prof->has_start_event) ++warnings_.profiles_without_start;
+      profiles[prof->thread].push_back(prof.get());
+    }
+    if (!profiles.empty()) {
+      samples_column_ = profile_.add_metric("samples");
+      sampled_column_ = profile_.add_metric("sampled_us");
+    }
     for (auto& [key, t] : threads_) {
+      auto held = profiles.find(key);
       if (t.opens.empty()) {
         warnings_.unmatched_ends += t.closes.size();
-        continue;
+        if (held == profiles.end()) continue;
       }
       auto p = processes_.find(key.first);
       std::string name = thread_frame_name(key.first, key.second, p == processes_.end() ? nullptr : &p->second, t);
       node_id root = profile_.find_or_add_child(root_node, profile_.intern(name));
-      build_thread(t, root);
+      if (!t.opens.empty()) build_thread(t, root);
       t = thread{};  // the events are no longer needed
+      if (held != profiles.end())
+        for (cpu_profile* prof : held->second) add_cpu_profile(*prof, root);
+    }
+  }
+
+  // A CPU profile's tree as read_v8_profile makes it, under a frame `(cpu profile)` of its
+  // thread (a new one for each profile); its samples in `samples` and `sampled_us`.
+  void add_cpu_profile(cpu_profile& prof, node_id thread_node) {
+    prof.nodes.link(true);
+    std::uint32_t root = prof.nodes.root(prof.at);
+    node_id top = ccrc::detail::v8_node_tree::add_distinct_child(profile_, thread_node, profile_.intern("(cpu profile)"), sites_);
+    std::vector<node_id> context = prof.nodes.add_to(profile_, root, top);
+    std::stable_sort(prof.chunks.begin(), prof.chunks.end(),
+                     [](const profile_chunk& a, const profile_chunk& b) { return a.ts < b.ts; });
+    std::vector<node_id> sampled;
+    std::vector<double> at;
+    sampled.reserve(prof.sample_ids.size());
+    at.reserve(prof.sample_ids.size());
+    double now = prof.start;
+    for (const profile_chunk& c : prof.chunks) {
+      for (std::uint32_t s = c.samples_begin; s < c.samples_end; ++s) {
+        std::uint32_t i = prof.nodes.lookup(prof.sample_ids[s]);
+        if (i == ccrc::detail::v8_none)
+          throw parse_error::at_byte(c.samples_at, "sample " + std::to_string(s - c.samples_begin) + ": node id " +
+                                                       std::to_string(prof.sample_ids[s]) + " is not a node of its profile");
+        sampled.push_back(context[i]);
+        now += prof.deltas[c.deltas_begin + (s - c.samples_begin)];
+        at.push_back(now);
+      }
+    }
+    std::size_t bad = ccrc::detail::add_v8_samples(sampled, at, prof.has_end ? &prof.end : nullptr,
+                                                   profile_.column(samples_column_), profile_.column(sampled_column_));
+    if (bad != sampled.size()) {
+      std::size_t k = 0;
+      for (const profile_chunk& c : prof.chunks) {
+        k += c.samples_end - c.samples_begin;
+        if (bad < k) throw parse_error::at_byte(c.samples_at, "the times of the samples overflow");
+      }
     }
   }
 
@@ -462,6 +664,12 @@ class trace_event_parser {
   std::vector<std::uint32_t> next_;      // per close of the group: the next one of its name
   std::vector<frame_on_stack> stack_;
   trace_warnings warnings_;
+  std::string id_;                                       // the `id` of the event being read
+  std::vector<std::unique_ptr<cpu_profile>> cpu_profiles_;  // in the order of their first event
+  std::map<std::pair<std::int64_t, std::string>, std::size_t> profile_index_;  // (pid, id) -> index
+  simdjson::ondemand::parser event_parser_;              // the second pass over profile events
+  ccrc::detail::v8_node_tree::site_map sites_;           // call sites of `(cpu profile)` twins
+  std::size_t samples_column_ = 0, sampled_column_ = 0;
 };
 
 inline profile read_trace_events_from(simdjson::padded_string_view json, const trace_event_options& options) {
@@ -482,10 +690,23 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///
 /// - Events read: `B`/`E` (begin/end) and `X` (complete: `ts` + `dur`, or `tdur` without `dur`,
 ///   or 0 without both), on the stack of their (pid, tid); `M` events `process_name` and
-///   `thread_name` (their `args.name`; the last one wins). Every other phase (`i`/`I`, `C`,
-///   `b`/`e`/`n`, `s`/`t`/`f`, `P`, `N`/`O`/`D`, `R`, `S`/`T`/`F`, ...) is ignored, and so are
-///   Chrome DevTools' `Profile`/`ProfileChunk` CPU-profile events (the .cpuprofile reader
-///   reads those profiles).
+///   `thread_name` (their `args.name`; the last one wins); the V8 CPU profiles of Chrome
+///   DevTools performance traces (below). Every other phase (`i`/`I`, `C`, `b`/`e`/`n`,
+///   `s`/`t`/`f`, other `P` events, `N`/`O`/`D`, `R`, `S`/`T`/`F`, ...) is ignored.
+/// - CPU profiles: a `Profile` event (`ph` `P` or `I`; `args.data.startTime`) and the
+///   `ProfileChunk` events with its pid and `id` (`args.data.cpuProfile.nodes`, nodes naming
+///   their `parent`, arriving across chunks; `cpuProfile.samples`; `args.data.timeDeltas`),
+///   chunks taken in order of `ts`; also a `CpuProfile` event (a whole profile in
+///   `args.data.cpuProfile`, with `startTime`/`endTime`). Each profile is read as
+///   read_v8_profile reads a .cpuprofile (one implementation: every node one context, names
+///   `functionName url:line:col` 1-based, `(anonymous)`) under a new frame `(cpu profile)` (its
+///   `(root)` node) below the frame of the Profile event's thread (the chunks come from V8's
+///   profiler thread). Its samples are counted in two more columns, `samples` and
+///   `sampled_us` (each sample weighted by the time to the next one, negative gaps 0, the last
+///   by the time to `endTime` where given, else 0), kept apart from the events' `time_us`: the
+///   two measure the same wall time twice (a JS function's samples lie inside the
+///   `FunctionCall` event around it), so their sum means nothing. A trace without CPU
+///   profiles has only `calls` and `time_us`.
 /// - Tree: one subtree per thread under a frame naming it, `<process> (pid P) <thread> (tid T)`,
 ///   with `pid P` / `tid T` alone for a process or thread without a name (`pid 1 tid 7`), so
 ///   that two threads of the same name stay apart; threads in order of pid, then tid; a thread
@@ -510,6 +731,12 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///   over at its time (empty stack, or a name other than the top's) is ignored
 ///   (`unmatched_ends`); frames still open when the thread's events are done are closed at the
 ///   thread's last time, the latest ts or ts + dur among its B/E/X events (`unclosed`).
+/// - Errors of CPU profiles (at the value, node or event): a ProfileChunk without a finite
+///   `ts`, a second Profile event for one (pid, id), samples and timeDeltas of different
+///   lengths in one event, and whatever read_v8_profile refuses in nodes (no or duplicate
+///   id, unknown parent, no `(root)`, cycles, bad names), samples (an id naming no node of
+///   the profile: at the chunk's `samples`) and times. A Profile event without chunks is
+///   ignored; chunks without a Profile event are read (warnings.profiles_without_start).
 /// - Errors (ccrc::parse_error::at_byte, at the offending value or event): malformed JSON, a
 ///   top level that is neither array nor object, an object without `traceEvents` or whose
 ///   `traceEvents` is not an array, an event that is not an object or has no string `ph`; for

@@ -8,6 +8,7 @@
 #include <ccrc/error.hpp>
 #include <ccrc/formats/json.hpp>
 #include <ccrc/tree/profile.hpp>
+#include <ccrc/tree/symbol_table.hpp>
 
 #include <simdjson.h>
 
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -70,6 +72,406 @@ struct v8_pending {
   bool has_id = false, has_self_size = false;
 };
 
+// The values of a JSON document read with simdjson On-Demand, as V8's profiles hold them:
+// every failure a parse_error::at_byte at the value, or, for a structural error, where the
+// document's iterator stands.
+class v8_json {
+ public:
+  v8_json(simdjson::padded_string_view json, od::document& doc) noexcept : json_(json), doc_(&doc) {}
+
+  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return formats::detail::offset_in(json_, at); }
+
+  [[noreturn]] static void fail_at(std::uint64_t at, const std::string& what) { throw parse_error::at_byte(at, what); }
+
+  [[noreturn]] void fail(od::value& v, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
+    std::string reason = what;
+    if (e != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(e) + ")";
+    fail_at(offset(v.raw_json_token().data()), reason);
+  }
+
+  // A structural error found while iterating: where the document's iterator stands.
+  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) const {
+    formats::detail::json_fail(*doc_, json_, what, e);
+  }
+
+  std::int64_t integer(od::value& v, const char* what) const {
+    std::int64_t x = 0;
+    if (auto e = v.get_int64().get(x)) fail(v, std::string(what) + " is not an integer", e);
+    return x;
+  }
+
+  // A count or a size: a whole number a double holds exactly.
+  double count(od::value& v, const char* what) const {
+    std::uint64_t x = 0;
+    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
+    if (x > (std::uint64_t{1} << 53)) fail(v, std::string(what) + " is larger than 2^53");
+    return static_cast<double>(x);
+  }
+
+  double number(od::value& v, const char* what) const {
+    double x = 0;
+    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
+    return x;
+  }
+
+  std::string_view string(od::value& v, const char* what) const {
+    std::string_view s;
+    if (auto e = v.get_string().get(s)) fail(v, std::string(what) + " is not a string", e);
+    return s;
+  }
+
+  od::array array(od::value& v, const char* what) const {
+    od::array a;
+    if (auto e = v.get_array().get(a)) fail(v, std::string(what) + " is not an array", e);
+    return a;
+  }
+
+  od::object object(od::value& v, const char* what) const {
+    od::object o;
+    if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
+    return o;
+  }
+
+  // The key of a field: its raw text when it has no escape (always, as V8 writes them), else
+  // unescaped.
+  std::string_view key(od::field& f) const {
+    const char* raw = f.key().raw();
+    std::size_t n = 0;
+    while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
+    if (raw[n] == '"') return {raw, n};
+    std::string_view k;
+    if (auto e = f.unescaped_key().get(k)) fail_here("malformed object key", e);
+    return k;
+  }
+
+ private:
+  simdjson::padded_string_view json_;
+  od::document* doc_;
+};
+
+enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, parent, function_name, url, line, column };
+
+// Which field of a node (or of its callFrame) `k` names: by length, then bytes.
+[[nodiscard]] inline v8_node_key v8_classify(std::string_view k) noexcept {
+  // A constant length, so that the compare is inlined (called only when the lengths agree).
+  auto eq = [&]<std::size_t N>(const char (&name)[N]) { return std::memcmp(k.data(), name, N - 1) == 0; };
+  switch (k.size()) {
+    case 2: return eq("id") ? v8_node_key::id : v8_node_key::other;
+    case 3: return eq("url") ? v8_node_key::url : v8_node_key::other;
+    case 6: return eq("parent") ? v8_node_key::parent : v8_node_key::other;
+    case 8:
+      if (eq("hitCount")) return v8_node_key::hit_count;
+      if (eq("children")) return v8_node_key::children;
+      if (eq("selfSize")) return v8_node_key::self_size;
+      return v8_node_key::other;
+    case 9: return eq("callFrame") ? v8_node_key::call_frame : v8_node_key::other;
+    case 10: return eq("lineNumber") ? v8_node_key::line : v8_node_key::other;
+    case 12:
+      if (eq("functionName")) return v8_node_key::function_name;
+      if (eq("columnNumber")) return v8_node_key::column;
+      return v8_node_key::other;
+    default: return v8_node_key::other;
+  }
+}
+
+// V8's profile tree as its writers give it, node by node, then added to a profile one node to
+// one context: read_v8_profile's `nodes` and `head` and read_trace_events' ProfileChunk events
+// (a DevTools trace's CPU profiles) share it, so that both name, link and weigh nodes alike.
+// Names are interned in the symbol table given, which must be the one of the profile the tree
+// is added to (or moved into it first).
+class v8_node_tree {
+ public:
+  explicit v8_node_tree(symbol_table& names) noexcept : names_(&names) {}
+
+  [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
+  [[nodiscard]] const v8_node& node(std::uint32_t i) const noexcept { return nodes_[i]; }
+
+  // One element of a `nodes` array: `{id, callFrame, hitCount, children}` or with `parent`.
+  void flat_node(const v8_json& j, od::value& n) {
+    std::uint64_t at = j.offset(n.raw_json_token().data());
+    od::object o = j.object(n, "a node");
+    auto index = new_node(at, v8_none);
+    v8_pending p;
+    nodes_[index].children_begin = static_cast<std::uint32_t>(child_ids_.size());
+    for (auto field_result : o) {
+      od::field f;
+      if (auto e = std::move(field_result).get(f)) j.fail_here("malformed node object", e);
+      v8_node_key k = v8_classify(j.key(f));
+      od::value& fv = f.value();
+      if (k == v8_node_key::children) {
+        for (auto c : j.array(fv, "\"children\"")) {
+          od::value cv;
+          if (auto e = c.get(cv)) j.fail_here("malformed \"children\" array", e);
+          child_ids_.push_back(j.integer(cv, "a child id"));
+        }
+        if (child_ids_.size() >= v8_none) throw capacity_error("too many children in a V8 profile");
+      } else if (k == v8_node_key::parent) {
+        nodes_[index].parent_id = j.integer(fv, "\"parent\"");
+        nodes_[index].has_parent_id = true;
+      } else {
+        node_field(j, k, fv, p, index);
+      }
+    }
+    nodes_[index].children_end = static_cast<std::uint32_t>(child_ids_.size());
+    finish_node(p, index);
+  }
+
+  std::uint32_t new_node(std::uint64_t at, std::uint32_t parent) {
+    if (nodes_.size() >= max_nodes - 1) throw capacity_error("a V8 profile with more nodes than a tree holds");
+    v8_node n;
+    n.offset = at;
+    n.parent = parent;
+    nodes_.push_back(n);
+    return static_cast<std::uint32_t>(nodes_.size() - 1);
+  }
+
+  // A field of a node other than `children` and `parent`.
+  void node_field(const v8_json& j, v8_node_key k, od::value& v, v8_pending& p, std::uint32_t index) {
+    if (k == v8_node_key::id) {
+      nodes_[index].id = j.integer(v, "a node's \"id\"");
+      p.has_id = true;
+    } else if (k == v8_node_key::call_frame) {
+      p.in_call_frame = true;
+      for (auto field_result : j.object(v, "\"callFrame\"")) {
+        od::field f;
+        if (auto e = std::move(field_result).get(f)) j.fail_here("malformed \"callFrame\" object", e);
+        call_frame_field(j, v8_classify(j.key(f)), f.value(), p);
+      }
+    } else if (k == v8_node_key::hit_count) {
+      nodes_[index].self = j.count(v, "\"hitCount\"");
+    } else if (k == v8_node_key::self_size) {
+      nodes_[index].self = j.count(v, "\"selfSize\"");
+      p.has_self_size = true;
+    } else {
+      call_frame_field(j, k, v, p);  // the old format puts the frame's fields on the node
+    }
+  }
+
+  // Names the node: `functionName url:line:col`, 1-based. A `callFrame` (the DevTools
+  // protocol's Runtime.CallFrame) counts from 0, -1 for none; fields on the node itself (the
+  // old format, written from V8's C++ API) count from 1, 0 for none.
+  void finish_node(const v8_pending& p, std::uint32_t index) {
+    if (!p.has_id) v8_json::fail_at(nodes_[index].offset, "a node without an \"id\"");
+    name_.assign(p.function_name.empty() ? std::string_view("(anonymous)") : p.function_name);
+    if (!p.url.empty()) {
+      name_ += ' ';
+      name_ += p.url;
+      std::int64_t base = p.in_call_frame ? 1 : 0;
+      if (p.has_line && p.line + base > 0) {
+        append_number(':', p.line + base);
+        if (p.has_column && p.column + base > 0) append_number(':', p.column + base);
+      }
+    }
+    if (auto f = names_->find(name_)) {
+      nodes_[index].frame = *f;
+      return;
+    }
+    if (const char* why = check_name_text(name_)) v8_json::fail_at(nodes_[index].offset, "frame name " + std::string(why));
+    nodes_[index].frame = names_->intern(name_);
+  }
+
+  // Indexes the ids (duplicates are an error) and, for the `nodes` form, sets each node's
+  // parent from `parent` fields and `children` lists, checked to agree.
+  void link(bool flat) {
+    index_ids();
+    if (flat) link_parents();
+  }
+
+  // The node index of an id, or v8_none. After link().
+  [[nodiscard]] std::uint32_t lookup(std::int64_t id) const noexcept {
+    if (!sorted_ids_.empty()) {
+      auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair<std::int64_t, std::uint32_t>(id, 0));
+      return it != sorted_ids_.end() && it->first == id ? it->second : v8_none;
+    }
+    if (id < 0 || static_cast<std::uint64_t>(id) >= by_id_.size()) return v8_none;
+    return by_id_[static_cast<std::size_t>(id)];
+  }
+
+  // The root's index: the one node without a parent, named `(root)`; `nodes_at` is the
+  // offset for a tree without nodes. After link().
+  std::uint32_t root(std::uint64_t nodes_at) const {
+    std::uint32_t r = v8_none;
+    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+      if (nodes_[i].parent != v8_none) continue;
+      if (r != v8_none)
+        v8_json::fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) + " has no parent, and neither has node " +
+                                               std::to_string(nodes_[r].id) + ": a profile has one root");
+      r = i;
+    }
+    if (nodes_.empty()) v8_json::fail_at(nodes_at, "no nodes: a V8 profile has at least its (root) node");
+    if (r == v8_none)
+      v8_json::fail_at(nodes_[0].offset, "no (root) node: every node has a parent, so the parents form a cycle");
+    if (names_->name(nodes_[r].frame) != "(root)")
+      v8_json::fail_at(nodes_[r].offset, "the root node (without a parent) is '" + std::string(names_->name(nodes_[r].frame)) +
+                                             "', not '(root)'");
+    return r;
+  }
+
+  // Adds the tree to `p`, node `root` as context `under` and every other node as a new
+  // context (a sibling of the same frame gets call site 2, 3, ...), parents before children,
+  // children in the order read. Returns each node's context. O(nodes), no recursion.
+  std::vector<node_id> add_to(profile& p, std::uint32_t root, node_id under) {
+    const std::size_t n = nodes_.size();
+    // Children of each node in document order (CSR), then a pre-order walk from the root.
+    std::vector<std::uint32_t> first(n + 1, 0), kids(n);
+    for (const auto& node : nodes_)
+      if (node.parent != v8_none) ++first[node.parent + 1];
+    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    {
+      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (nodes_[i].parent != v8_none) kids[fill[nodes_[i].parent]++] = i;
+    }
+    p.reserve(p.size() + n);
+    std::vector<node_id> context(n, null_node);
+    context[root] = under;
+    std::vector<std::uint32_t> stack{root};
+    std::size_t visited = 0;
+    while (!stack.empty()) {
+      std::uint32_t i = stack.back();
+      stack.pop_back();
+      ++visited;
+      if (i != root) context[i] = add_distinct_child(p, context[nodes_[i].parent], nodes_[i].frame, next_site_);
+      for (std::uint32_t k = first[i + 1]; k > first[i]; --k) stack.push_back(kids[k - 1]);
+    }
+    if (visited != n) {
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (context[i] == null_node)
+          v8_json::fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) +
+                                                 " is not reachable from the root: its parents form a cycle");
+    }
+    return context;
+  }
+
+  // Call sites already given to twin siblings, by (parent, frame): the next one to give.
+  using site_map = std::unordered_map<std::uint64_t, std::uint32_t>;
+
+  // A new child of `parent` with frame `f`, even where a sibling has that frame: the second
+  // such sibling gets call site 2, the third 3, ...
+  static node_id add_distinct_child(profile& p, node_id parent, frame_id f, site_map& sites) {
+    std::size_t before = p.size();
+    node_id c = p.find_or_add_child(parent, f);
+    if (p.size() != before) return c;
+    std::uint32_t& next = sites.try_emplace((std::uint64_t{parent} << 32) | std::uint32_t{f}, 2).first->second;
+    for (;;) {  // more than once only where a sited frame of that name is a sibling already
+      frame_id sited = p.symbols().intern(p.symbols().name(f), next);
+      ++next;
+      before = p.size();
+      c = p.find_or_add_child(parent, sited);
+      if (p.size() != before) return c;
+    }
+  }
+
+ private:
+  void call_frame_field(const v8_json& j, v8_node_key k, od::value& v, v8_pending& p) {
+    if (k == v8_node_key::function_name) {
+      p.function_name = j.string(v, "\"functionName\"");
+    } else if (k == v8_node_key::url) {
+      p.url = j.string(v, "\"url\"");
+    } else if (k == v8_node_key::line) {
+      p.line = j.integer(v, "\"lineNumber\"");
+      p.has_line = true;
+    } else if (k == v8_node_key::column) {
+      p.column = j.integer(v, "\"columnNumber\"");
+      p.has_column = true;
+    }
+  }
+
+  void append_number(char before, std::int64_t x) {
+    char digits[24];
+    digits[0] = before;
+    auto end = std::to_chars(digits + 1, digits + sizeof digits, x).ptr;
+    name_.append(digits, static_cast<std::size_t>(end - digits));
+  }
+
+  // Node index of each id: a table indexed by id when the ids are small (V8 numbers them
+  // 1..n), else sorted (id, index) pairs. Duplicate ids are an error.
+  void index_ids() {
+    const std::size_t n = nodes_.size();
+    std::int64_t most = 0;
+    bool small = true;
+    for (const auto& node : nodes_) {
+      if (node.id < 0) small = false;
+      most = std::max(most, node.id);
+    }
+    small = small && static_cast<std::uint64_t>(most) < 2 * n + 1024;
+    auto duplicate = [&](std::uint32_t later) {
+      v8_json::fail_at(nodes_[later].offset, "two nodes with id " + std::to_string(nodes_[later].id));
+    };
+    if (small) {
+      by_id_.assign(static_cast<std::size_t>(most) + 1, v8_none);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        auto& slot = by_id_[static_cast<std::size_t>(nodes_[i].id)];
+        if (slot != v8_none) duplicate(i);
+        slot = i;
+      }
+      return;
+    }
+    sorted_ids_.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i) sorted_ids_.emplace_back(nodes_[i].id, i);
+    std::sort(sorted_ids_.begin(), sorted_ids_.end());
+    for (std::size_t i = 1; i < n; ++i)
+      if (sorted_ids_[i].first == sorted_ids_[i - 1].first) duplicate(sorted_ids_[i].second);
+  }
+
+  // Parents from `parent` fields and `children` lists (the `nodes` form), checked to agree.
+  void link_parents() {
+    const std::size_t n = nodes_.size();
+    for (auto& node : nodes_) {
+      if (!node.has_parent_id) continue;
+      node.parent = lookup(node.parent_id);
+      if (node.parent == v8_none)
+        v8_json::fail_at(node.offset, "node " + std::to_string(node.id) + ": parent id " +
+                                          std::to_string(node.parent_id) + " is not a node's id");
+    }
+    std::vector<bool> listed(n, false);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::uint32_t k = nodes_[i].children_begin; k < nodes_[i].children_end; ++k) {
+        std::uint32_t c = lookup(child_ids_[k]);
+        auto node = [&] { return "node " + std::to_string(nodes_[i].id); };
+        if (c == v8_none)
+          v8_json::fail_at(nodes_[i].offset, node() + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
+        if (listed[c])
+          v8_json::fail_at(nodes_[i].offset, node() + ": node " + std::to_string(nodes_[c].id) +
+                                                 " is already a child of node " + std::to_string(nodes_[nodes_[c].parent].id));
+        if (nodes_[c].parent != v8_none && nodes_[c].parent != i)
+          v8_json::fail_at(nodes_[i].offset, node() + ": child " + std::to_string(nodes_[c].id) + " names node " +
+                                                 std::to_string(nodes_[nodes_[c].parent].id) + " as its parent");
+        nodes_[c].parent = i;
+        listed[c] = true;
+      }
+    }
+  }
+
+  symbol_table* names_;
+  std::vector<v8_node> nodes_;
+  std::vector<std::int64_t> child_ids_;
+  std::string name_;
+  std::vector<std::uint32_t> by_id_;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> sorted_ids_;
+  site_map next_site_;
+};
+
+// Weighs samples as read_v8_profile does: sample s (in context sampled[s]; null_node: not
+// counted) adds 1 to `samples` and, where `time` is given, the time to the next sample,
+// at[s + 1] - at[s] (a negative gap counts 0), the last one `*end` - at[last] where `end` is
+// given, else 0. Returns the first sample whose time or weight is not finite (the caller
+// throws: the columns are then half done), or sampled.size(). O(samples).
+inline std::size_t add_v8_samples(std::span<const node_id> sampled, std::span<const double> at, const double* end,
+                                  std::span<double> samples, std::span<double> time) {
+  const std::size_t k = sampled.size();
+  for (std::size_t s = 0; s < k; ++s) {
+    if (!time.empty()) {
+      double next = s + 1 < k ? at[s + 1] : end ? *end : at[s];
+      if (!std::isfinite(at[s]) || !std::isfinite(next) || !std::isfinite(next - at[s])) return s;
+      double w = next - at[s];
+      if (sampled[s] != null_node) time[sampled[s]] += w > 0 ? w : 0;
+    }
+    if (sampled[s] != null_node) samples[sampled[s]] += 1;
+  }
+  return k;
+}
+
 class v8_reader {
  public:
   v8_reader(const formats::json_text& text, const v8_profile_options& options)
@@ -90,99 +492,7 @@ class v8_reader {
   [[nodiscard]] v8_profile_kind kind() const noexcept { return kind_; }
 
  private:
-  // ---- errors -------------------------------------------------------------------------------
-
-  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return formats::detail::offset_in(json_, at); }
-
-  [[noreturn]] void fail_at(std::uint64_t at, const std::string& what) const { throw parse_error::at_byte(at, what); }
-
-  [[noreturn]] void fail(od::value& v, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
-    std::string reason = what;
-    if (e != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(e) + ")";
-    fail_at(offset(v.raw_json_token().data()), reason);
-  }
-
-  // A structural error found while iterating: where the document's iterator stands.
-  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) {
-    formats::detail::json_fail(doc_, json_, what, e);
-  }
-
-  // ---- scalars ------------------------------------------------------------------------------
-
-  std::int64_t integer(od::value& v, const char* what) {
-    std::int64_t x = 0;
-    if (auto e = v.get_int64().get(x)) fail(v, std::string(what) + " is not an integer", e);
-    return x;
-  }
-
-  // A count or a size: a whole number a double holds exactly.
-  double count(od::value& v, const char* what) {
-    std::uint64_t x = 0;
-    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
-    if (x > (std::uint64_t{1} << 53)) fail(v, std::string(what) + " is larger than 2^53");
-    return static_cast<double>(x);
-  }
-
-  double number(od::value& v, const char* what) {
-    double x = 0;
-    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
-    return x;
-  }
-
-  std::string_view string(od::value& v, const char* what) {
-    std::string_view s;
-    if (auto e = v.get_string().get(s)) fail(v, std::string(what) + " is not a string", e);
-    return s;
-  }
-
-  od::array array(od::value& v, const char* what) {
-    od::array a;
-    if (auto e = v.get_array().get(a)) fail(v, std::string(what) + " is not an array", e);
-    return a;
-  }
-
-  od::object object(od::value& v, const char* what) {
-    od::object o;
-    if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
-    return o;
-  }
-
-  // The key of a field: its raw text when it has no escape (always, as V8 writes them), else
-  // unescaped.
-  std::string_view key(od::field& f) {
-    const char* raw = f.key().raw();
-    std::size_t n = 0;
-    while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
-    if (raw[n] == '"') return {raw, n};
-    std::string_view k;
-    if (auto e = f.unescaped_key().get(k)) fail_here("malformed object key", e);
-    return k;
-  }
-
-  enum class node_key { other, id, call_frame, hit_count, self_size, children, parent, function_name, url, line, column };
-
-  // Which field of a node (or of its callFrame) `k` names: by length, then bytes.
-  static node_key classify(std::string_view k) noexcept {
-    // A constant length, so that the compare is inlined (called only when the lengths agree).
-    auto eq = [&]<std::size_t N>(const char (&name)[N]) { return std::memcmp(k.data(), name, N - 1) == 0; };
-    switch (k.size()) {
-      case 2: return eq("id") ? node_key::id : node_key::other;
-      case 3: return eq("url") ? node_key::url : node_key::other;
-      case 6: return eq("parent") ? node_key::parent : node_key::other;
-      case 8:
-        if (eq("hitCount")) return node_key::hit_count;
-        if (eq("children")) return node_key::children;
-        if (eq("selfSize")) return node_key::self_size;
-        return node_key::other;
-      case 9: return eq("callFrame") ? node_key::call_frame : node_key::other;
-      case 10: return eq("lineNumber") ? node_key::line : node_key::other;
-      case 12:
-        if (eq("functionName")) return node_key::function_name;
-        if (eq("columnNumber")) return node_key::column;
-        return node_key::other;
-      default: return node_key::other;
-    }
-  }
+  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return j_.offset(at); }
 
   // ---- the top level ------------------------------------------------------------------------
 
@@ -190,17 +500,17 @@ class v8_reader {
     od::object top;
     if (auto e = doc_.get_object().get(top)) {
       if (formats::detail::first_json_byte(std::string_view(json_.data(), json_.size())) != '{')
-        fail_at(0, "a V8 profile is a JSON object");
-      fail_here("malformed JSON", e);
+        v8_json::fail_at(0, "a V8 profile is a JSON object");
+      j_.fail_here("malformed JSON", e);
     }
     bool seen_start = false, seen_end = false;
     for (auto field_result : top) {
       od::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed top-level object", e);
-      std::string_view k = key(f);
+      if (auto e = std::move(field_result).get(f)) j_.fail_here("malformed top-level object", e);
+      std::string_view k = j_.key(f);
       od::value& v = f.value();
       auto once = [&](bool& seen) {
-        if (seen) fail(v, "\"" + std::string(k) + "\" appears twice");
+        if (seen) j_.fail(v, "\"" + std::string(k) + "\" appears twice");
         seen = true;
       };
       if (k == "nodes") {
@@ -224,55 +534,32 @@ class v8_reader {
         times(v, "timestamps");
       } else if (k == "startTime") {
         once(seen_start);
-        start_time_ = number(v, "startTime");
+        start_time_ = j_.number(v, "startTime");
       } else if (k == "endTime") {
         once(seen_end);
-        end_time_ = number(v, "endTime");
+        end_time_ = j_.number(v, "endTime");
         has_end_time_ = true;
       }
     }
     const char* after = nullptr;
-    if (doc_.current_location().get(after) == simdjson::SUCCESS) fail_at(offset(after), "text after the profile's JSON object");
+    if (doc_.current_location().get(after) == simdjson::SUCCESS)
+      v8_json::fail_at(offset(after), "text after the profile's JSON object");
     has_start_time_ = seen_start;
-    if (seen_nodes_ && seen_head_) fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
+    if (seen_nodes_ && seen_head_)
+      v8_json::fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
     if (!seen_nodes_ && !seen_head_)
-      fail_at(0, "neither \"nodes\" (.cpuprofile) nor \"head\" (.heapprofile, old v8-profiler format) at the top level");
-    if (seen_deltas_ && seen_timestamps_) fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
+      v8_json::fail_at(0, "neither \"nodes\" (.cpuprofile) nor \"head\" (.heapprofile, old v8-profiler format) at the top level");
+    if (seen_deltas_ && seen_timestamps_) v8_json::fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
     if (seen_nodes_) kind_ = v8_profile_kind::cpuprofile;
     else kind_ = head_has_self_size_ ? v8_profile_kind::heapprofile : v8_profile_kind::old_cpuprofile;
   }
 
   // `nodes`: an array of node objects naming their children or their parent by id.
   void flat_nodes(od::value& v) {
-    for (auto element : array(v, "\"nodes\"")) {
+    for (auto element : j_.array(v, "\"nodes\"")) {
       od::value n;
-      if (auto e = element.get(n)) fail_here("malformed \"nodes\" array", e);
-      std::uint64_t at = offset(n.raw_json_token().data());
-      od::object o = object(n, "a node");
-      auto index = new_node(at, v8_none);
-      v8_pending p;
-      nodes_[index].children_begin = static_cast<std::uint32_t>(child_ids_.size());
-      for (auto field_result : o) {
-        od::field f;
-        if (auto e = std::move(field_result).get(f)) fail_here("malformed node object", e);
-        node_key k = classify(key(f));
-        od::value& fv = f.value();
-        if (k == node_key::children) {
-          for (auto c : array(fv, "\"children\"")) {
-            od::value cv;
-            if (auto e = c.get(cv)) fail_here("malformed \"children\" array", e);
-            child_ids_.push_back(integer(cv, "a child id"));
-          }
-          if (child_ids_.size() >= v8_none) throw capacity_error("too many children in a V8 profile");
-        } else if (k == node_key::parent) {
-          nodes_[index].parent_id = integer(fv, "\"parent\"");
-          nodes_[index].has_parent_id = true;
-        } else {
-          node_field(k, fv, p, index);
-        }
-      }
-      nodes_[index].children_end = static_cast<std::uint32_t>(child_ids_.size());
-      finish_node(p, index);
+      if (auto e = element.get(n)) j_.fail_here("malformed \"nodes\" array", e);
+      nodes_.flat_node(j_, n);
     }
   }
 
@@ -290,11 +577,11 @@ class v8_reader {
     std::vector<level> stack;
     auto open = [&](od::value& v, std::uint32_t parent, const char* what) {
       std::uint64_t at = offset(v.raw_json_token().data());
-      od::object o = object(v, what);
+      od::object o = j_.object(v, what);
       level l;
-      if (auto e = o.begin().get(l.field)) fail(v, what, e);
-      if (auto e = o.end().get(l.fields_end)) fail(v, what, e);
-      l.node = new_node(at, parent);
+      if (auto e = o.begin().get(l.field)) j_.fail(v, what, e);
+      if (auto e = o.end().get(l.fields_end)) j_.fail(v, what, e);
+      l.node = nodes_.new_node(at, parent);
       stack.push_back(l);
     };
     open(head, v8_none, "\"head\"");
@@ -307,9 +594,9 @@ class v8_reader {
         }
         if (l.child != l.children_end) {
           od::value c;
-          if (auto e = (*l.child).get(c)) fail_here("malformed \"children\" array", e);
+          if (auto e = (*l.child).get(c)) j_.fail_here("malformed \"children\" array", e);
           if (stack.size() > max_levels_ || 2 * stack.size() + 8 >= parser_.max_depth())
-            fail(c, "nodes nested deeper than " + std::to_string(max_levels_) + " levels (v8_profile_options::max_depth)");
+            j_.fail(c, "nodes nested deeper than " + std::to_string(max_levels_) + " levels (v8_profile_options::max_depth)");
           l.child_open = true;
           open(c, l.node, "a child node");  // invalidates l
           continue;
@@ -320,132 +607,58 @@ class v8_reader {
       }
       if (l.field != l.fields_end) {
         od::field f;
-        if (auto e = (*l.field).get(f)) fail_here("malformed node object", e);
-        node_key k = classify(key(f));
+        if (auto e = (*l.field).get(f)) j_.fail_here("malformed node object", e);
+        v8_node_key k = v8_classify(j_.key(f));
         od::value& fv = f.value();
-        if (k == node_key::children) {
-          od::array a = array(fv, "\"children\"");
-          if (auto e = a.begin().get(l.child)) fail(fv, "\"children\"", e);
-          if (auto e = a.end().get(l.children_end)) fail(fv, "\"children\"", e);
+        if (k == v8_node_key::children) {
+          od::array a = j_.array(fv, "\"children\"");
+          if (auto e = a.begin().get(l.child)) j_.fail(fv, "\"children\"", e);
+          if (auto e = a.end().get(l.children_end)) j_.fail(fv, "\"children\"", e);
           l.in_children = true;
           continue;
         }
-        node_field(k, fv, l.pending, l.node);
+        nodes_.node_field(j_, k, fv, l.pending, l.node);
         ++l.field;
         continue;
       }
       if (l.node == 0) head_has_self_size_ = l.pending.has_self_size;
-      finish_node(l.pending, l.node);
+      nodes_.finish_node(l.pending, l.node);
       stack.pop_back();
     }
   }
 
-  std::uint32_t new_node(std::uint64_t at, std::uint32_t parent) {
-    if (nodes_.size() >= max_nodes - 1) throw capacity_error("a V8 profile with more nodes than a tree holds");
-    v8_node n;
-    n.offset = at;
-    n.parent = parent;
-    nodes_.push_back(n);
-    return static_cast<std::uint32_t>(nodes_.size() - 1);
-  }
-
-  void node_field(node_key k, od::value& v, v8_pending& p, std::uint32_t index) {
-    if (k == node_key::id) {
-      nodes_[index].id = integer(v, "a node's \"id\"");
-      p.has_id = true;
-    } else if (k == node_key::call_frame) {
-      p.in_call_frame = true;
-      for (auto field_result : object(v, "\"callFrame\"")) {
-        od::field f;
-        if (auto e = std::move(field_result).get(f)) fail_here("malformed \"callFrame\" object", e);
-        call_frame_field(classify(key(f)), f.value(), p);
-      }
-    } else if (k == node_key::hit_count) {
-      nodes_[index].self = count(v, "\"hitCount\"");
-    } else if (k == node_key::self_size) {
-      nodes_[index].self = count(v, "\"selfSize\"");
-      p.has_self_size = true;
-    } else {
-      call_frame_field(k, v, p);  // the old format puts the frame's fields on the node
-    }
-  }
-
-  void call_frame_field(node_key k, od::value& v, v8_pending& p) {
-    if (k == node_key::function_name) {
-      p.function_name = string(v, "\"functionName\"");
-    } else if (k == node_key::url) {
-      p.url = string(v, "\"url\"");
-    } else if (k == node_key::line) {
-      p.line = integer(v, "\"lineNumber\"");
-      p.has_line = true;
-    } else if (k == node_key::column) {
-      p.column = integer(v, "\"columnNumber\"");
-      p.has_column = true;
-    }
-  }
-
-  void append_number(char before, std::int64_t x) {
-    char digits[24];
-    digits[0] = before;
-    auto end = std::to_chars(digits + 1, digits + sizeof digits, x).ptr;
-    name_.append(digits, static_cast<std::size_t>(end - digits));
-  }
-
-  // Names the node: `functionName url:line:col`, 1-based. A `callFrame` (the DevTools
-  // protocol's Runtime.CallFrame) counts from 0, -1 for none; fields on the node itself (the
-  // old format, written from V8's C++ API) count from 1, 0 for none.
-  void finish_node(const v8_pending& p, std::uint32_t index) {
-    if (!p.has_id) fail_at(nodes_[index].offset, "a node without an \"id\"");
-    name_.assign(p.function_name.empty() ? std::string_view("(anonymous)") : p.function_name);
-    if (!p.url.empty()) {
-      name_ += ' ';
-      name_ += p.url;
-      std::int64_t base = p.in_call_frame ? 1 : 0;
-      if (p.has_line && p.line + base > 0) {
-        append_number(':', p.line + base);
-        if (p.has_column && p.column + base > 0) append_number(':', p.column + base);
-      }
-    }
-    if (auto f = tree_.symbols().find(name_)) {
-      nodes_[index].frame = *f;
-      return;
-    }
-    if (const char* why = check_name_text(name_)) fail_at(nodes_[index].offset, "frame name " + std::string(why));
-    nodes_[index].frame = tree_.symbols().intern(name_);
-  }
-
   // `samples`: node ids (CPU) or {size, nodeId, ordinal} objects (heap).
   void samples(od::value& v) {
-    for (auto element : array(v, "\"samples\"")) {
+    for (auto element : j_.array(v, "\"samples\"")) {
       od::value s;
-      if (auto e = element.get(s)) fail_here("malformed \"samples\" array", e);
+      if (auto e = element.get(s)) j_.fail_here("malformed \"samples\" array", e);
       od::json_type t;
-      if (auto e = s.type().get(t)) fail(s, "a sample", e);
+      if (auto e = s.type().get(t)) j_.fail(s, "a sample", e);
       bool is_object = t == od::json_type::object;
       if (sample_ids_.empty()) samples_are_objects_ = is_object;
-      else if (is_object != samples_are_objects_) fail(s, "samples mix node ids and objects");
+      else if (is_object != samples_are_objects_) j_.fail(s, "samples mix node ids and objects");
       if (!is_object) {
-        sample_ids_.push_back(integer(s, "a sample's node id"));
+        sample_ids_.push_back(j_.integer(s, "a sample's node id"));
         continue;
       }
       bool found = false;
-      for (auto field_result : object(s, "a sample")) {
+      for (auto field_result : j_.object(s, "a sample")) {
         od::field f;
-        if (auto e = std::move(field_result).get(f)) fail_here("malformed sample object", e);
-        if (key(f) == "nodeId") {
-          sample_ids_.push_back(integer(f.value(), "a sample's \"nodeId\""));
+        if (auto e = std::move(field_result).get(f)) j_.fail_here("malformed sample object", e);
+        if (j_.key(f) == "nodeId") {
+          sample_ids_.push_back(j_.integer(f.value(), "a sample's \"nodeId\""));
           found = true;
         }
       }
-      if (!found) fail(s, "a sample object without \"nodeId\"");
+      if (!found) j_.fail(s, "a sample object without \"nodeId\"");
     }
   }
 
   void times(od::value& v, const char* what) {
-    for (auto element : array(v, what)) {
+    for (auto element : j_.array(v, what)) {
       od::value t;
-      if (auto e = element.get(t)) fail_here(std::string("malformed \"") + what + "\" array", e);
-      times_.push_back(number(t, what));
+      if (auto e = element.get(t)) j_.fail_here(std::string("malformed \"") + what + "\" array", e);
+      times_.push_back(j_.number(t, what));
     }
   }
 
@@ -469,167 +682,44 @@ class v8_reader {
 
   // ---- building the tree --------------------------------------------------------------------
 
-  // Node index of each id: a table indexed by id when the ids are small (V8 numbers them
-  // 1..n), else sorted (id, index) pairs. Duplicate ids are an error.
-  void index_ids() {
-    const std::size_t n = nodes_.size();
-    std::int64_t most = 0;
-    bool small = true;
-    for (const auto& node : nodes_) {
-      if (node.id < 0) small = false;
-      most = std::max(most, node.id);
-    }
-    small = small && static_cast<std::uint64_t>(most) < 2 * n + 1024;
-    auto duplicate = [&](std::uint32_t later) {
-      fail_at(nodes_[later].offset, "two nodes with id " + std::to_string(nodes_[later].id));
-    };
-    if (small) {
-      by_id_.assign(static_cast<std::size_t>(most) + 1, v8_none);
-      for (std::uint32_t i = 0; i < n; ++i) {
-        auto& slot = by_id_[static_cast<std::size_t>(nodes_[i].id)];
-        if (slot != v8_none) duplicate(i);
-        slot = i;
-      }
-      return;
-    }
-    sorted_ids_.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i) sorted_ids_.emplace_back(nodes_[i].id, i);
-    std::sort(sorted_ids_.begin(), sorted_ids_.end());
-    for (std::size_t i = 1; i < n; ++i)
-      if (sorted_ids_[i].first == sorted_ids_[i - 1].first) duplicate(sorted_ids_[i].second);
-  }
-
-  [[nodiscard]] std::uint32_t lookup(std::int64_t id) const noexcept {
-    if (!sorted_ids_.empty()) {
-      auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair<std::int64_t, std::uint32_t>(id, 0));
-      return it != sorted_ids_.end() && it->first == id ? it->second : v8_none;
-    }
-    if (id < 0 || static_cast<std::uint64_t>(id) >= by_id_.size()) return v8_none;
-    return by_id_[static_cast<std::size_t>(id)];
-  }
-
-  // Parents from `parent` fields and `children` lists (the `nodes` form), checked to agree.
-  void link_parents() {
-    const std::size_t n = nodes_.size();
-    for (auto& node : nodes_) {
-      if (!node.has_parent_id) continue;
-      node.parent = lookup(node.parent_id);
-      if (node.parent == v8_none)
-        fail_at(node.offset, "node " + std::to_string(node.id) + ": parent id " + std::to_string(node.parent_id) +
-                                 " is not a node's id");
-    }
-    std::vector<bool> listed(n, false);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      for (std::uint32_t k = nodes_[i].children_begin; k < nodes_[i].children_end; ++k) {
-        std::uint32_t c = lookup(child_ids_[k]);
-        auto node = [&] { return "node " + std::to_string(nodes_[i].id); };
-        if (c == v8_none)
-          fail_at(nodes_[i].offset, node() + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
-        if (listed[c])
-          fail_at(nodes_[i].offset, node() + ": node " + std::to_string(nodes_[c].id) + " is already a child of node " +
-                                        std::to_string(nodes_[nodes_[c].parent].id));
-        if (nodes_[c].parent != v8_none && nodes_[c].parent != i)
-          fail_at(nodes_[i].offset, node() + ": child " + std::to_string(nodes_[c].id) + " names node " +
-                                        std::to_string(nodes_[nodes_[c].parent].id) + " as its parent");
-        nodes_[c].parent = i;
-        listed[c] = true;
-      }
-    }
-  }
-
-  std::uint32_t find_root() {
-    std::uint32_t root = v8_none;
-    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
-      if (nodes_[i].parent != v8_none) continue;
-      if (root != v8_none)
-        fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) + " has no parent, and neither has node " +
-                                      std::to_string(nodes_[root].id) + ": a profile has one root");
-      root = i;
-    }
-    if (nodes_.empty()) fail_at(nodes_offset_, "no nodes: a V8 profile has at least its (root) node");
-    if (root == v8_none)
-      fail_at(nodes_[0].offset, "no (root) node: every node has a parent, so the parents form a cycle");
-    if (tree_.symbols().name(nodes_[root].frame) != "(root)")
-      fail_at(nodes_[root].offset, "the root node (without a parent) is '" + std::string(tree_.symbols().name(nodes_[root].frame)) +
-                                       "', not '(root)'");
-    return root;
-  }
-
-  // The context of node i under context `parent`: a new child, even where a sibling has the
-  // same frame (the second such sibling gets call site 2, the third 3, ...).
-  node_id add_context(profile& p, node_id parent, frame_id f) {
-    std::size_t before = p.size();
-    node_id c = p.find_or_add_child(parent, f);
-    if (p.size() != before) return c;
-    std::uint32_t& next = next_site_.try_emplace((std::uint64_t{parent} << 32) | std::uint32_t{f}, 2).first->second;
-    frame_id sited = p.symbols().intern(p.symbols().name(f), next);
-    ++next;
-    return p.find_or_add_child(parent, sited);
-  }
-
   profile build() {
-    index_ids();
-    if (kind_ == v8_profile_kind::cpuprofile) link_parents();
-    std::uint32_t root = find_root();
+    nodes_.link(kind_ == v8_profile_kind::cpuprofile);
+    std::uint32_t root = nodes_.root(nodes_offset_);
     const std::size_t n = nodes_.size();
-
-    // Children of each node in document order (CSR), then a pre-order walk from the root.
-    std::vector<std::uint32_t> first(n + 1, 0), kids(n);
-    for (const auto& node : nodes_)
-      if (node.parent != v8_none) ++first[node.parent + 1];
-    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
-    {
-      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-      for (std::uint32_t i = 0; i < n; ++i)
-        if (nodes_[i].parent != v8_none) kids[fill[nodes_[i].parent]++] = i;
-    }
 
     std::vector<std::string> metrics;
     bool cpu = kind_ != v8_profile_kind::heapprofile;
     if (cpu) metrics = seen_samples_ ? std::vector<std::string>{"samples", "time_us"} : std::vector<std::string>{"samples"};
     else metrics = seen_samples_ ? std::vector<std::string>{"bytes", "allocations"} : std::vector<std::string>{"bytes"};
     profile p(std::move(tree_), std::move(metrics));
-    p.reserve(n);
-
-    std::vector<node_id> context(n, null_node);
-    context[root] = root_node;
-    std::vector<std::uint32_t> stack{root};
-    std::size_t visited = 0;
-    while (!stack.empty()) {
-      std::uint32_t i = stack.back();
-      stack.pop_back();
-      ++visited;
-      if (i != root) context[i] = add_context(p, context[nodes_[i].parent], nodes_[i].frame);
-      for (std::uint32_t k = first[i + 1]; k > first[i]; --k) stack.push_back(kids[k - 1]);
-    }
-    if (visited != n) {
-      for (std::uint32_t i = 0; i < n; ++i)
-        if (context[i] == null_node)
-          fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) +
-                                        " is not reachable from the root: its parents form a cycle");
-    }
+    std::vector<node_id> context = nodes_.add_to(p, root, root_node);
 
     // Metrics. Without `samples`, a CPU profile's samples are the nodes' hitCount.
     auto first_metric = p.column(0);
     if (!cpu || !seen_samples_)
-      for (std::uint32_t i = 0; i < n; ++i) first_metric[context[i]] = nodes_[i].self;
+      for (std::uint32_t i = 0; i < n; ++i) first_metric[context[i]] = nodes_.node(i).self;
     if (!seen_samples_) return p;
 
     if (samples_are_objects_ != !cpu && !sample_ids_.empty())
-      fail_at(sample_offset(0), cpu ? "a CPU profile's samples are node ids, not objects"
-                                    : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
-    auto counts = p.column(cpu ? 0 : 1);
+      v8_json::fail_at(sample_offset(0), cpu ? "a CPU profile's samples are node ids, not objects"
+                                             : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
     std::vector<node_id> sampled(sample_ids_.size());
     for (std::size_t s = 0; s < sample_ids_.size(); ++s) {
-      std::uint32_t i = lookup(sample_ids_[s]);
-      if (i == v8_none && !cpu) continue;  // node writes heap samples of nodes not in its tree
+      std::uint32_t i = nodes_.lookup(sample_ids_[s]);
+      if (i == v8_none && !cpu) {  // node writes heap samples of nodes not in its tree
+        sampled[s] = null_node;
+        continue;
+      }
       if (i == v8_none)
-        fail_at(sample_offset(s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
-                                      " is not a node's id");
+        v8_json::fail_at(sample_offset(s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
+                                               " is not a node's id");
       sampled[s] = context[i];
-      counts[sampled[s]] += 1;
     }
-    if (cpu) add_times(p, sampled);
+    if (!cpu) {
+      add_v8_samples(sampled, {}, nullptr, p.column(1), {});
+      return p;
+    }
+    add_times(p, sampled);
     return p;
   }
 
@@ -642,41 +732,31 @@ class v8_reader {
     const bool deltas = seen_deltas_ || (!seen_timestamps_ && cpuprofile);
     const char* name = deltas ? "timeDeltas" : "timestamps";
     if (times_.size() != sampled.size())
-      fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
-              std::string("\"samples\" has ") + std::to_string(sampled.size()) + " entries but \"" + name + "\" has " +
-                  std::to_string(times_.size()));
-    auto time = p.column(1);
-    const std::size_t k = sampled.size();
-    double at = deltas ? start_time_ * scale : 0;  // time of sample s
-    for (std::size_t s = 0; s < k; ++s) {
-      at = deltas ? at + times_[s] : times_[s];
-      double next;
-      if (s + 1 < k) next = deltas ? at + times_[s + 1] : times_[s + 1];
-      else if (has_end_time_ && (!deltas || has_start_time_)) next = end_time_ * scale;
-      else next = at;
-      if (!std::isfinite(at) || !std::isfinite(next) || !std::isfinite(next - at))
-        fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " + std::to_string(s));
-      double w = next - at;
-      if (!(w > 0)) w = 0;
-      time[sampled[s]] += w;
+      v8_json::fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
+                       std::string("\"samples\" has ") + std::to_string(sampled.size()) + " entries but \"" + name +
+                           "\" has " + std::to_string(times_.size()));
+    if (deltas) {  // the time of each sample, in place
+      double at = start_time_ * scale;
+      for (double& t : times_) t = at += t;
     }
+    double end = end_time_ * scale;
+    bool has_end = has_end_time_ && (!deltas || has_start_time_);
+    std::size_t bad = add_v8_samples(sampled, times_, has_end ? &end : nullptr, p.column(0), p.column(1));
+    if (bad != sampled.size())
+      v8_json::fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " + std::to_string(bad));
   }
 
   simdjson::padded_string_view json_;
   std::size_t max_levels_;
   od::parser parser_;
   od::document doc_;
+  v8_json j_{json_, doc_};
   v8_profile_kind kind_ = v8_profile_kind::cpuprofile;
 
-  std::vector<v8_node> nodes_;
-  std::vector<std::int64_t> child_ids_;
+  call_tree tree_;  // only its symbols, until build() moves it into the profile
+  v8_node_tree nodes_{tree_.symbols()};
   std::vector<std::int64_t> sample_ids_;
   std::vector<double> times_;
-  call_tree tree_;  // only its symbols, until build() moves it into the profile
-  std::string name_;
-  std::vector<std::uint32_t> by_id_;
-  std::vector<std::pair<std::int64_t, std::uint32_t>> sorted_ids_;
-  std::unordered_map<std::uint64_t, std::uint32_t> next_site_;
 
   std::uint64_t nodes_offset_ = 0, times_offset_ = 0;
   double start_time_ = 0, end_time_ = 0;
