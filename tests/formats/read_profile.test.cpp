@@ -2,6 +2,7 @@
 #include <ccrc/io/folded.hpp>
 
 #include "support/gzip.hpp"
+#include "support/values.hpp"
 #include "support/figure1.hpp"
 
 #include <doctest/doctest.h>

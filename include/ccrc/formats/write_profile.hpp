@@ -38,7 +38,7 @@ namespace ccrc::formats {
 
 /// Writes `p` in `f` to `out`; pprof gzip-compressed if `gzip`. Throws ccrc::error for what
 /// the format cannot hold (see each writer) and for the formats that are read only (`perf
-/// script`, Trace Event, V8).
+/// script`, Trace Event, V8, Gecko).
 /// O(size of the output).
 inline void write_profile(std::ostream& out, const profile& p, format f, bool gzip = false) {
   switch (f) {
@@ -49,7 +49,8 @@ inline void write_profile(std::ostream& out, const profile& p, format f, bool gz
     case format::speedscope: write_speedscope(out, p); return;
     case format::perf_script:
     case format::trace_event:
-    case format::v8_profile: break;
+    case format::v8_profile:
+    case format::gecko: break;
   }
   throw error("ccrc does not write " + std::string(name_of(f)));
 }

@@ -33,6 +33,7 @@ namespace detail {
 // failed one was handed out before it, so that is the lowest failing index of all.
 template <class Task>
 void run_tasks(std::size_t count, unsigned threads, Task&& task) {
+  if (count == 0) return;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex m;
