@@ -133,6 +133,20 @@ TEST_CASE("stats opens the real files of each format by content, with the values
   CHECK(ss["profiles"] == json::array({"main.cpuprofile"}));
   CHECK(ss["nodes"] == 91);
   CHECK(ss["metrics"][0] == json{{"name", "microseconds"}, {"total", 331139}});
+  // tests/data/gecko/README.md: three sampled threads, 1402 contexts, 4172 samples.
+  json gecko = stats_of("'" + data + "gecko/firefox.json'");
+  CHECK(gecko["format"] == "Gecko profile");
+  CHECK(gecko["profiles"].size() == 3);
+  CHECK(gecko["nodes"] == 1402);
+  CHECK(gecko["metrics"][0] == json{{"name", "samples"}, {"total", 4172}});
+  // tests/data/trace_event/README.md: a DevTools trace, gzip, whose CPU profile has 800
+  // samples over 161489 us, beside 6204 complete and begin events.
+  json devtools = stats_of("'" + data + "trace_event/devtools.json.gz'");
+  CHECK(devtools["format"] == "Trace Event, gzip");
+  CHECK(devtools["metrics"] == json::array({{{"name", "calls"}, {"total", 6204}},
+                                            {{"name", "time_us"}, {"total", devtools["metrics"][1]["total"]}},
+                                            {{"name", "samples"}, {"total", 800}},
+                                            {{"name", "sampled_us"}, {"total", 161489}}}));
 }
 
 TEST_CASE("convert writes speedscope, one profile per metric, that reads back with every path and value") {
