@@ -80,9 +80,10 @@ void write_atomically(const std::string& path, const ccrc::profile& p) {
 }
 
 struct rank_times {
-  double read_ms = 0;      // reading and merging this rank's inputs
-  double message_ms = 0;   // serialising, sending, waiting for and reading the trees of others
-  double merge_ms = 0;     // merging the trees received
+  double read_ms = 0;     // reading and merging this rank's inputs
+  double wait_ms = 0;     // for the slowest rank to have read its inputs (--timings only)
+  double message_ms = 0;  // serialising, sending, receiving and reading the trees of others
+  double merge_ms = 0;    // merging the trees received
 };
 
 int run(int rank, int ranks, const std::string& out, const std::vector<std::string>& inputs, bool timings) {
@@ -101,6 +102,11 @@ int run(int rank, int ranks, const std::string& out, const std::vector<std::stri
       }
     }, {.threads = 1});
   times.read_ms = ms_since(start);
+  if (timings) {  // so that message_ms is the messages' cost, not a wait for a slower rank
+    start = clock_type::now();
+    MPI_Barrier(MPI_COMM_WORLD);
+    times.wait_ms = ms_since(start);
+  }
 
   // Round k: rank r (a multiple of 2^(k+1)) takes the tree of rank r + 2^k, which is done.
   for (int step = 1; step < ranks; step *= 2) {
@@ -122,14 +128,13 @@ int run(int rank, int ranks, const std::string& out, const std::vector<std::stri
   }
 
   if (timings) {
-    double mine[3] = {times.read_ms, times.message_ms, times.merge_ms};
-    std::vector<double> all(3 * static_cast<std::size_t>(ranks));
-    MPI_Gather(mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    double mine[4] = {times.read_ms, times.wait_ms, times.message_ms, times.merge_ms};
+    std::vector<double> all(4 * static_cast<std::size_t>(ranks));
+    MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rank == 0)
-      for (int r = 0; r < ranks; ++r)
-        std::fprintf(stderr, "{\"rank\": %d, \"read_ms\": %.3f, \"message_ms\": %.3f, \"merge_ms\": %.3f}\n", r,
-                     all[3 * static_cast<std::size_t>(r)], all[3 * static_cast<std::size_t>(r) + 1],
-                     all[3 * static_cast<std::size_t>(r) + 2]);
+      for (std::size_t r = 0; r < all.size() / 4; ++r)
+        std::fprintf(stderr, "{\"rank\": %zu, \"read_ms\": %.3f, \"wait_ms\": %.3f, \"message_ms\": %.3f, \"merge_ms\": %.3f}\n",
+                     r, all[4 * r], all[4 * r + 1], all[4 * r + 2], all[4 * r + 3]);
   }
   if (rank == 0) {
     if (!tree) throw ccrc::error("no inputs");
