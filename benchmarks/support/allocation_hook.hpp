@@ -59,6 +59,10 @@ void measure_memory(benchmark::State& state, const trace& t, Make make, Build bu
 
 }  // namespace bench
 
+// The replacements free what malloc gave them; GCC, inlining them where a new-expression's
+// pointer is deleted, would see free() of a new'd pointer.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t n) {
   std::size_t now = bench::live_bytes += bench::malloc_footprint(n);
   ++bench::live_blocks;
@@ -73,3 +77,4 @@ void operator delete(void* p, std::size_t n) noexcept {
   std::free(p);
 }
 void operator delete(void* p) noexcept { std::free(p); }  // unsized: not used by the code measured
+#pragma GCC diagnostic pop
