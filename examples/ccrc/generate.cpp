@@ -10,6 +10,8 @@
 
 namespace {
 
+constexpr std::uint64_t max_contexts = 1'000'000'000;
+
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(0);
   auto out = a.value("-o");
@@ -31,13 +33,23 @@ int run(const cli::args& a, cli::timings& t) {
     shape = b->shape;
     model = b->model;
     what = std::string(b->name);
+    if (a.value("--scale") && a.value("--contexts")) throw cli::usage_error("--scale and --contexts exclude each other");
     if (auto scale = a.number("--scale")) {
       if (!(*scale > 0) || *scale > 1000) throw cli::usage_error("--scale expects a factor above 0 (and at most 1000)");
       shape = ccrc::scaled(shape, *scale);
       what += " x" + cli::format_value(*scale, 4);
     }
+    if (auto contexts = cli::whole(a, "--contexts")) {
+      // A billion contexts take about 70 GB to generate; node ids are 32-bit.
+      if (*contexts > max_contexts)
+        throw cli::usage_error("--contexts expects at most " + std::to_string(max_contexts) + " contexts");
+      // The row scaled by N / its nodes: llround(nodes x (N / nodes)) is N exactly, the
+      // rounding error of the factor being a few units in the last place.
+      shape = ccrc::scaled(shape, static_cast<double>(*contexts) / static_cast<double>(shape.nodes));
+    }
   } else {
     if (a.value("--scale")) throw cli::usage_error("--scale needs --like");
+    if (a.value("--contexts")) throw cli::usage_error("--contexts needs --like (else give --nodes)");
     auto nodes = cli::whole(a, "--nodes"), depth = cli::whole(a, "--depth"), methods = cli::whole(a, "--methods");
     if (!nodes || !depth || !methods) throw cli::usage_error("give --like NAME, or --nodes, --depth and --methods");
     if (*depth >= ccrc::unlimited_depth) throw cli::usage_error("--depth is too large");
@@ -72,7 +84,7 @@ int run(const cli::args& a, cli::timings& t) {
 const command generate_command{
     "generate",
     "a synthetic profile shaped like one of the papers' DaCapo CCTs (Table I), or as you say",
-    "usage: ccrc generate --like NAME [--scale F] [--seed S] -o FILE\n"
+    "usage: ccrc generate --like NAME [--scale F | --contexts N] [--seed S] -o FILE\n"
     "       ccrc generate --nodes N --depth D --methods U [--calls C]\n"
     "                     [--recursion-free-nodes N2] [--recursion-free-depth D2] [--seed S] -o FILE\n"
     "\n"
@@ -82,6 +94,8 @@ const command generate_command{
     "  --like NAME   a row of Table I: antlr, bloat, chart, eclipse, fop, hsqldb, jython,\n"
     "                luindex, lusearch, pmd or xalan\n"
     "  --scale F     with --like: F times the contexts and calls, the same depths\n"
+    "  --contexts N  with --like: exactly N contexts (at most 10^9), the contexts and calls\n"
+    "                scaled by N over the row's contexts, the same depths\n"
     "  --nodes N     calling contexts\n"
     "  --depth D     maximum depth\n"
     "  --methods U   distinct methods\n"
@@ -92,7 +106,7 @@ const command generate_command{
     "  -o FILE       the output; its extension says the format: .cctb (binary), .cct (text),\n"
     "                .folded (folded stacks: large for deep trees), .pb.gz (pprof); '-'\n"
     "                writes folded stacks to stdout\n",
-    {{"--like", "--scale", "--nodes", "--depth", "--methods", "--calls", "--recursion-free-nodes",
+    {{"--like", "--scale", "--contexts", "--nodes", "--depth", "--methods", "--calls", "--recursion-free-nodes",
       "--recursion-free-depth", "--seed", "-o"},
      {}},
     run,

@@ -88,6 +88,34 @@ TEST_CASE("ccrc generate writes every format, the same tree in each, --seed chan
   for (const auto& p : {cctb, cct, folded, other, small}) std::filesystem::remove(p);
 }
 
+TEST_CASE("ccrc generate --like NAME --contexts N: exactly N contexts, the row scaled by N over its contexts") {
+  // antlr's row: 627,577 contexts, depth 164, 2,498 methods, 165,465,913 calls; without
+  // recursion 254,289 contexts, depth 39. Scaled by 50,000 / 627,577 (ccrc::scaled): the
+  // contexts and calls are rounded products, the depths and methods are the row's.
+  const double factor = 50000.0 / 627577.0;
+  std::string path = test::write_temp("antlr50k.cctb", "");
+  auto r = test::run_tool("generate --like antlr --contexts 50000 -o '" + path + "'");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("antlr (seed 1): 50000 contexts, depth 164, 2498 methods", 0) == 0);
+  json j = stats_of(path);
+  CHECK(j["nodes"] == 50000);
+  CHECK(j["max_depth"] == 164);
+  CHECK(j["methods"] == 2498);
+  CHECK(j["metrics"][0]["total"] == std::round(165465913 * factor));
+  CHECK(j["recursion_free"]["nodes"] == std::llround(254289 * factor));
+  CHECK(j["recursion_free"]["max_depth"] == 39);
+  std::filesystem::remove(path);
+
+  auto both = test::run_tool("generate --like antlr --scale 2 --contexts 50000 -o x.cctb");
+  CHECK(both.status == 2);
+  CHECK(both.err.rfind("ccrc generate: --scale and --contexts exclude each other\n", 0) == 0);
+  auto too_many = test::run_tool("generate --like antlr --contexts 1000000001 -o x.cctb");
+  CHECK(too_many.status == 2);
+  CHECK(too_many.err.rfind("ccrc generate: --contexts expects at most 1000000000 contexts\n", 0) == 0);
+  CHECK(test::run_tool("generate --like antlr --contexts 0 -o x.cctb").status == 2);
+  CHECK(test::run_tool("generate --nodes 100 --depth 10 --methods 20 --contexts 100 -o x.cctb").status == 2);
+}
+
 TEST_CASE("ccrc generate: bad arguments exit 2 with the usage, impossible shapes exit 1 saying why") {
   auto no_output = test::run_tool("generate --like pmd");
   CHECK(no_output.status == 2);
