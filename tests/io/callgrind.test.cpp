@@ -120,6 +120,16 @@ TEST_CASE("callgrind: compression, hex, omitted costs, positions, parts, objects
   CHECK(total(p, "Dr") == 1);
 }
 
+TEST_CASE("callgrind: names shared by functions of several objects stay apart") {
+  // "a (x)" is a function's own name; the two functions named a become "a (x) #2" and "a (y)".
+  ccrc::profile p = ccrc::read_callgrind(
+      "events: Ir\nob=x\nfn=a (x)\n0 1\nfn=a\n0 2\nob=y\nfn=a\n0 4\n");
+  CHECK(at(p, "Ir", "a (x)") == 1);
+  CHECK(at(p, "Ir", "a (x) #2") == 2);
+  CHECK(at(p, "Ir", "a (y)") == 4);
+  CHECK(p.size() == 4);
+}
+
 TEST_CASE("callgrind: the real file's self totals are its totals: line, its functions as callgrind_annotate sees them") {
   // prog.callgrind: valgrind 3.19 on prog.c, events Ir. callgrind_annotate prog.callgrind:
   // PROGRAM TOTALS 182,353; self: fib'2 28,587, leaf 27,018; --inclusive=yes: f 9,026,

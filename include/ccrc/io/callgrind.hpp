@@ -196,10 +196,38 @@ class callgrind_parser {
     // version, creator, cmd, pid, thread, part, desc, event and other header keys: ignored.
   }
 
-  // `(id) name`, `(id)` or `name`: the name, through the table of its kind.
-  std::string_view name(std::string_view value, std::unordered_map<std::uint64_t, std::string>& table) {
+  // Compressed ids (`(id)`) of one kind: the dense small ones in a vector, others hashed.
+  struct id_table {
+    static constexpr std::uint32_t unset = ~std::uint32_t{0};
+    std::vector<std::uint32_t> dense;
+    std::unordered_map<std::uint64_t, std::uint32_t> sparse;
+    void set(std::uint64_t id, std::uint32_t v) {
+      if (id < (std::uint64_t{1} << 20)) {
+        if (dense.size() <= id) dense.resize(static_cast<std::size_t>(id) + 1, unset);
+        dense[static_cast<std::size_t>(id)] = v;
+      } else {
+        sparse[id] = v;
+      }
+    }
+    [[nodiscard]] std::uint32_t get(std::uint64_t id) const {
+      if (id < dense.size()) return dense[static_cast<std::size_t>(id)];
+      auto it = sparse.find(id);
+      return it == sparse.end() ? unset : it->second;
+    }
+  };
+
+  // The id in `symbols` of a name, interned (and checked) at first sight.
+  std::uint32_t intern(std::string_view n, symbol_table& symbols, const char* what) {
+    if (auto f = symbols.find(n)) return static_cast<std::uint32_t>(*f);
+    if (const char* why = check_name_text(n)) fail(std::string(what) + " name " + why + " (binary data?)");
+    return static_cast<std::uint32_t>(symbols.intern(n));
+  }
+
+  // `(id) name`, `(id)` or `name`: the name's id in `symbols` (0 if none is kept), through
+  // the compression table of its kind.
+  std::uint32_t name(std::string_view value, id_table& table, symbol_table* symbols, const char* what) {
     if (value.empty()) fail("an empty name");
-    if (value.front() != '(') return value;
+    if (value.front() != '(') return symbols ? intern(value, *symbols, what) : 0;
     std::size_t close = value.find(')');
     std::uint64_t id;
     if (close == std::string_view::npos || !number(value.substr(1, close - 1), id))
@@ -207,47 +235,42 @@ class callgrind_parser {
     std::string_view rest = value.substr(close + 1);
     while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
     if (rest.empty()) {
-      auto it = table.find(id);
-      if (it == table.end()) fail("name (" + std::to_string(id) + ") used before it is defined");
-      return it->second;
+      std::uint32_t v = table.get(id);
+      if (v == id_table::unset) fail("name (" + std::to_string(id) + ") used before it is defined");
+      return v;
     }
-    std::string& slot = table[id];
-    slot.assign(rest);
-    return slot;
+    std::uint32_t v = symbols ? intern(rest, *symbols, what) : 0;
+    table.set(id, v);
+    return v;
   }
 
-  // The function called `n` in object `ob`, added at first sight.
-  std::size_t function(std::string_view ob, std::string_view n) {
-    key_.assign(ob).push_back('\0');
-    key_.append(n);
-    auto it = fn_index_.find(key_);
-    if (it != fn_index_.end()) return it->second;
-    if (const char* why = check_name_text(n)) fail("function name " + std::string(why) + " (binary data?)");
-    if (const char* why = check_name_text(ob)) fail("object name " + std::string(why) + " (binary data?)");
-    std::size_t f = fn_names_.size();
-    fn_names_.emplace_back(n);
-    fn_objects_.emplace_back(ob);
-    fn_index_.emplace(key_, f);
-    self_.resize(self_.size() + events_.size(), 0);
-    return f;
+  // The function of name id `n` in object id `ob`, added at first sight.
+  std::size_t function(std::uint32_t ob, std::uint32_t n) {
+    auto [it, added] = fn_index_.try_emplace((std::uint64_t{ob} << 32) | n, fn_names_.size());
+    if (added) {
+      fn_names_.push_back(n);
+      fn_objects_.push_back(ob);
+      self_.resize(self_.size() + events_.size(), 0);
+    }
+    return it->second;
   }
 
   void body(std::string_view key, std::string_view value) {
     if (key == "fn") {
-      fn_ = function(ob_, name(value, fn_table_));
+      fn_ = function(ob_, name(value, fn_table_, &names_, "function"));
       has_cfn_ = has_cob_ = false;
     } else if (key == "cfn") {
-      cfn_.assign(name(value, fn_table_));
+      cfn_ = name(value, fn_table_, &names_, "function");
       has_cfn_ = true;
     } else if (key == "jfn") {
-      static_cast<void>(name(value, fn_table_));
+      static_cast<void>(name(value, fn_table_, &names_, "function"));
     } else if (key == "ob") {
-      ob_.assign(name(value, ob_table_));
+      ob_ = name(value, ob_table_, &objects_, "object");
     } else if (key == "cob") {
-      cob_.assign(name(value, ob_table_));
+      cob_ = name(value, ob_table_, &objects_, "object");
       has_cob_ = true;
     } else if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
-      static_cast<void>(name(value, fl_table_));
+      static_cast<void>(name(value, fl_table_, nullptr, "file"));
     } else if (key == "calls") {
       need_events();
       if (fn_ == none) fail("calls= before any fn= line");
@@ -283,10 +306,11 @@ class callgrind_parser {
   callgrind_options options_;
   std::vector<std::string> events_;
   std::size_t positions_ = 1;
-  std::unordered_map<std::uint64_t, std::string> fn_table_, fl_table_, ob_table_;
-  std::vector<std::string> fn_names_, fn_objects_;
-  std::unordered_map<std::string, std::size_t> fn_index_;  // object '\0' name -> function
-  std::string ob_, cob_, cfn_, key_;
+  id_table fn_table_, fl_table_, ob_table_;
+  symbol_table names_, objects_;                 // function and object names, interned
+  std::vector<std::uint32_t> fn_names_, fn_objects_;  // per function: its name and object ids
+  std::unordered_map<std::uint64_t, std::size_t> fn_index_;  // object << 32 | name -> function
+  std::uint32_t ob_ = 0, cob_ = 0, cfn_ = 0;  // 0: no object yet (the root's empty name)
   bool has_cob_ = false, has_cfn_ = false;
   std::vector<std::uint64_t> self_;       // function * events + event
   std::vector<edge> edges_;
@@ -362,12 +386,17 @@ inline profile callgrind_parser::finish() {
   // (then `#2`, `#3`... should that still collide).
   std::vector<frame_id> frame(F);
   {
-    std::unordered_map<std::string_view, std::size_t> uses;
-    for (const std::string& n : fn_names_) ++uses[n];
+    std::vector<std::uint32_t> uses(names_.frame_count(), 0);
+    for (std::uint32_t n : fn_names_) ++uses[n];
     std::string n;
     for (std::size_t f = 0; f < F; ++f) {
-      n = fn_names_[f];
-      if (uses[fn_names_[f]] > 1) n.append(" (").append(fn_objects_[f]).append(")");
+      std::string_view plain = names_.name(frame_id{fn_names_[f]});
+      // A name of one function only, unless a `name (object)` made before took it.
+      if (uses[fn_names_[f]] == 1 && !p.symbols().find(plain)) {
+        frame[f] = p.intern(plain);
+        continue;
+      }
+      n.assign(plain).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
       std::string base = n;
       for (std::size_t i = 2; p.symbols().find(n); ++i) n = base + " #" + std::to_string(i);
       frame[f] = p.intern(n);
