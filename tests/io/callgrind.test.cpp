@@ -120,6 +120,14 @@ TEST_CASE("callgrind: compression, hex, omitted costs, positions, parts, objects
   CHECK(total(p, "Dr") == 1);
 }
 
+TEST_CASE("callgrind: a caller's calls to one callee in two blocks add up") {
+  ccrc::profile p = ccrc::read_callgrind(
+      "events: Ir\nfn=main\ncfn=a\ncalls=1 0\n0 5\nfn=b\n0 1\nfn=main\ncfn=a\ncalls=1 0\n0 7\nfn=a\n0 12\n");
+  CHECK(p.size() == 4);  // root, main, main;a, b (nobody calls b)
+  CHECK(at(p, "Ir", "main;a") == 12);
+  CHECK(at(p, "Ir", "b") == 1);
+}
+
 TEST_CASE("callgrind: names shared by functions of several objects stay apart") {
   // "a (x)" is a function's own name; the two functions named a become "a (x) #2" and "a (y)".
   ccrc::profile p = ccrc::read_callgrind(

@@ -244,15 +244,24 @@ class callgrind_parser {
     return v;
   }
 
-  // The function of name id `n` in object id `ob`, added at first sight.
+  // The function of name id `n` in object id `ob`, added at first sight. Most names belong
+  // to one object: the first function of each name is found by index, others hashed.
   std::size_t function(std::uint32_t ob, std::uint32_t n) {
-    auto [it, added] = fn_index_.try_emplace((std::uint64_t{ob} << 32) | n, fn_names_.size());
-    if (added) {
-      fn_names_.push_back(n);
-      fn_objects_.push_back(ob);
-      self_.resize(self_.size() + events_.size(), 0);
+    if (first_of_name_.size() <= n) first_of_name_.resize(std::size_t{n} + 1, none);
+    std::size_t& first_f = first_of_name_[n];
+    if (first_f != none && fn_objects_[first_f] == ob) return first_f;
+    std::size_t f = fn_names_.size();
+    if (first_f == none) {
+      first_f = f;
+    } else {
+      auto [it, added] = other_objects_.try_emplace((std::uint64_t{ob} << 32) | n, f);
+      if (!added) return it->second;
     }
-    return it->second;
+    fn_names_.push_back(n);
+    fn_objects_.push_back(ob);
+    last_edge_to_.push_back(none);
+    self_.resize(self_.size() + events_.size(), 0);
+    return f;
   }
 
   void body(std::string_view key, std::string_view value) {
@@ -280,13 +289,15 @@ class callgrind_parser {
       positions(value, positions_);  // the target position; anything after it is ignored
       std::size_t callee = function(has_cob_ ? cob_ : ob_, cfn_);
       has_cob_ = false;  // cob= names the object of the next call only
-      std::uint64_t key64 = (std::uint64_t{static_cast<std::uint32_t>(fn_)} << 32) | static_cast<std::uint32_t>(callee);
-      auto [it, added] = edge_index_.try_emplace(key64, edges_.size());
-      if (added) {
+      // The edge of the last call to this callee, if from this caller; else a new one (a
+      // pair seen in an earlier block again is merged in finish()).
+      std::size_t e = last_edge_to_[callee];
+      if (e == none || edges_[e].caller != fn_) {
+        e = last_edge_to_[callee] = edges_.size();
         edges_.push_back({fn_, callee});
         edge_cost_.resize(edge_cost_.size() + events_.size(), 0);
       }
-      pending_edge_ = it->second;
+      pending_edge_ = e;
       pending_call_ = true;
     } else if (key == "jump" || key == "jcnd") {
       // Jumps (--collect-jumps=yes) carry no cost.
@@ -309,13 +320,14 @@ class callgrind_parser {
   id_table fn_table_, fl_table_, ob_table_;
   symbol_table names_, objects_;                 // function and object names, interned
   std::vector<std::uint32_t> fn_names_, fn_objects_;  // per function: its name and object ids
-  std::unordered_map<std::uint64_t, std::size_t> fn_index_;  // object << 32 | name -> function
+  std::vector<std::size_t> first_of_name_;  // name id -> its first function (none)
+  std::unordered_map<std::uint64_t, std::size_t> other_objects_;  // object << 32 | name -> function
+  std::vector<std::size_t> last_edge_to_;  // per function: the last edge calling it (none)
   std::uint32_t ob_ = 0, cob_ = 0, cfn_ = 0;  // 0: no object yet (the root's empty name)
   bool has_cob_ = false, has_cfn_ = false;
   std::vector<std::uint64_t> self_;       // function * events + event
   std::vector<edge> edges_;
   std::vector<std::uint64_t> edge_cost_;  // edge * events + event: inclusive cost of the calls
-  std::unordered_map<std::uint64_t, std::size_t> edge_index_;
   std::size_t fn_ = none, pending_edge_ = 0;
   bool pending_call_ = false, seen_cost_ = false;
   std::uint64_t number_ = 0;
@@ -339,13 +351,35 @@ inline profile callgrind_parser::finish() {
     std::vector<std::size_t> fill(first.begin(), first.end() - 1);
     for (std::size_t i = 0; i < edges_.size(); ++i) out[fill[edges_[i].caller]++] = i;
   }
+  // The same caller -> callee pair in several blocks: one edge, the others emptied into it
+  // and marked cut (never followed).
+  std::vector<bool> cut(edges_.size(), false);
+  {
+    std::vector<std::size_t> seen_by(F, none), kept(F, 0);
+    for (std::size_t f = 0; f < F; ++f)
+      for (std::size_t s = first[f]; s < first[f + 1]; ++s) {
+        std::size_t ei = out[s], g = edges_[ei].callee;
+        if (seen_by[g] != f) {
+          seen_by[g] = f;
+          kept[g] = ei;
+          continue;
+        }
+        for (std::size_t e = 0; e < E; ++e) {
+          std::uint64_t& into = edge_cost_[kept[g] * E + e];
+          std::uint64_t v = edge_cost_[ei * E + e];
+          if (v > max_exact - into) throw parse_error(number_, "a cost sum above 2^53, which a double cannot hold exactly");
+          into += v;
+        }
+        cut[ei] = true;
+      }
+  }
   std::vector<std::size_t> indegree(F, 0);
-  for (const edge& e : edges_) ++indegree[e.callee];
+  for (std::size_t i = 0; i < edges_.size(); ++i)
+    if (!cut[i]) ++indegree[edges_[i].callee];
 
   // Cycles cut: an iterative depth-first search, from the functions nobody calls, then from
   // any left, in file order; an edge to a function on the search path (a recursive call,
   // f -> f included) is cut. The finishing order reversed is a topological order of the rest.
-  std::vector<bool> cut(edges_.size(), false);
   std::vector<std::uint8_t> state(F, 0);  // 0 new, 1 on the path, 2 done
   std::vector<std::size_t> order;  // finishing order
   order.reserve(F);
@@ -362,6 +396,7 @@ inline profile callgrind_parser::finish() {
         continue;
       }
       std::size_t ei = out[slot++];
+      if (cut[ei]) continue;  // a pair merged into its first edge
       std::size_t g = edges_[ei].callee;
       if (state[g] == 1) cut[ei] = true;
       else if (state[g] == 0) {
