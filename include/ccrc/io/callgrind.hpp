@@ -584,10 +584,13 @@ profile read_callgrind_from(Read&& read, const callgrind_options& options) {
 ///   integers. The costs of every `part:` add up (all parts must name the same events).
 /// - Graph: a function's cost lines are its self cost; the cost line after `calls=` is the
 ///   inclusive cost of those calls, charged to the edge caller -> `cfn=` callee. Functions
-///   are told apart by name alone (`fn=`/`cfn=`, as written, e.g. `fib'2` for callgrind's
-///   second recursion level); positions, files (`fl= fi= fe=`) and objects (`ob=`) are read
-///   and checked but not kept. Name compression `(id) name` / `(id)`, subposition
-///   compression `+n -n *`, hex numbers and omitted trailing costs are understood.
+///   are told apart by name and object (`fn=` under the current `ob=`; a callee's object is
+///   `cob=` if given for that call, else the caller's). The frame is the name as written
+///   (`fib'2` for callgrind's second recursion level); a name several objects' functions
+///   share becomes `name (object)`. Positions and files (`fl= fi= fe= cfi= cfl=`) are
+///   checked but not kept. Name compression `(id) name` / `(id)`, subposition compression
+///   `+n -n *`, hex numbers and omitted trailing costs are understood; a caller's calls to one
+///   callee in several blocks add up.
 /// - Tree: cycles are cut first (a depth-first search from the functions nobody calls, then
 ///   from the rest in file order; an edge back to a function on the search path, a recursive
 ///   call, is cut and its cost dropped: it is already counted in the callee's own self cost
@@ -596,10 +599,12 @@ profile read_callgrind_from(Read&& read, const callgrind_options& options) {
 ///   function's self cost and each kept edge's cost are split among the function's contexts
 ///   in proportion to the contexts' weights, per event, exactly (integer floors, the rest one
 ///   unit at a time to the largest remainders); an edge's share becomes the weight of the
-///   callee's context under that context. So each function's self cost lands whole in the
+///   callee's context under that context (none is made where the share is zero in every
+///   event; a function left with no context is a root). So each function's self cost lands whole in the
 ///   tree: per event, the sum of self costs over all nodes equals the sum of the file's self
 ///   cost lines, which callgrind writes as `totals:` (and, without a cache simulation, as
-///   `summary:`). In a call graph without recursion a context's inclusive cost is its weight,
+///   `summary:`). In a call graph without recursion a context's inclusive cost is its weight
+///   (up to one unit of rounding per split below it),
 ///   as speedscope's importer computes it (which prunes small subtrees and turns cut edges
 ///   into self cost; this reader does neither). The split is an estimate: callgrind does not
 ///   record which caller's call cost what.
@@ -610,7 +615,7 @@ profile read_callgrind_from(Read&& read, const callgrind_options& options) {
 ///   function name with control characters or invalid UTF-8, a line over max_line_bytes.
 ///   More than options.max_contexts contexts throws ccrc::capacity_error.
 ///
-/// O(bytes) to read the graph, then O(contexts x events x (1 + log)) to unfold it; memory
+/// O(bytes) to read the graph, then O(contexts x events) to unfold it; memory
 /// O(graph + tree).
 ///
 ///     ccrc::profile p = ccrc::read_callgrind(
