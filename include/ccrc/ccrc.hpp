@@ -41,6 +41,7 @@
 
 #include <ccrc/io/folded.hpp>
 #include <ccrc/io/perf_script.hpp>
+#include <ccrc/io/callgrind.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/number.hpp>

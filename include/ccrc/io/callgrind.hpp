@@ -1,0 +1,639 @@
+// ccrc - valgrind's callgrind format (`callgrind.out.<pid>`): a call graph (self cost per
+// function, inclusive cost per caller -> callee edge), unfolded into a calling context tree.
+#pragma once
+
+#include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/text.hpp>
+#include <ccrc/error.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// Options of the callgrind reader.
+struct callgrind_options {
+  /// A longer line is an error (it is refused as soon as this many bytes are seen).
+  std::size_t max_line_bytes = std::size_t{64} << 20;
+  /// The call graph unfolds into at most this many calling contexts; more throws
+  /// ccrc::capacity_error. A graph of n functions can unfold into 2^n contexts (a chain of
+  /// functions each calling the next through two callers), so a limit replaces running out of
+  /// memory with a message.
+  std::size_t max_contexts = 10'000'000;
+};
+
+namespace detail {
+
+/// floor(a * b / c) and (a * b) mod c, without overflow (c > 0).
+struct callgrind_quotient {
+  std::uint64_t q = 0, r = 0;
+};
+
+[[nodiscard]] constexpr callgrind_quotient mul_div(std::uint64_t a, std::uint64_t b, std::uint64_t c) noexcept {
+  if (b == 0 || a <= ~std::uint64_t{0} / b) return {a * b / c, a * b % c};
+  // The 128-bit product as hi:lo from 32-bit halves, then long division, bit by bit (rare).
+  std::uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+  std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  std::uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+  std::uint64_t lo = (p00 & 0xffffffffu) | (mid << 32);
+  std::uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+  std::uint64_t q = 0, r = 0;
+  for (int i = 127; i >= 0; --i) {
+    std::uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1 : (lo >> i) & 1;
+    bool carry = (r >> 63) != 0;
+    r = (r << 1) | bit;
+    q <<= 1;  // the quotient fits 64 bits where it is used: b <= c, so a * b / c <= a
+    if (carry || r >= c) {
+      r -= c;
+      q |= 1;
+    }
+  }
+  return {q, r};
+}
+
+// Parses callgrind lines into the call graph, then unfolds it (finish()).
+class callgrind_parser {
+ public:
+  explicit callgrind_parser(const callgrind_options& options) : options_(options) {}
+
+  void line(std::string_view s, std::uint64_t number) {
+    number_ = number;
+    while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    if (pending_call_) {
+      if (s.empty() || !is_cost_start(s.front())) fail("a calls= line must be followed by its cost line");
+      cost_line(s);
+      return;
+    }
+    if (s.empty() || s.front() == '#') return;
+    if (is_cost_start(s.front())) return cost_line(s);
+    std::size_t key_end = 0;
+    while (key_end < s.size() && (is_alpha(s[key_end]) || s[key_end] == '_')) ++key_end;
+    if (key_end == 0 || key_end == s.size() || (s[key_end] != '=' && s[key_end] != ':'))
+      fail("not a cost line, a key=value line nor a header line: '" + std::string(s.substr(0, 40)) + "'");
+    std::string_view key = s.substr(0, key_end);
+    std::string_view value = s.substr(key_end + 1);
+    while (!value.empty() && is_blank(value.front())) value.remove_prefix(1);
+    if (s[key_end] == ':') return header(key, value);
+    body(key, value);
+  }
+
+  profile finish();
+
+ private:
+  [[noreturn]] void fail(const std::string& reason) const { throw parse_error(number_, reason); }
+
+  static constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+  static constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+  static constexpr bool is_cost_start(char c) noexcept { return is_digit(c) || c == '+' || c == '-' || c == '*'; }
+
+  // A decimal or 0x-hexadecimal number: the whole token, below 2^64.
+  [[nodiscard]] bool number(std::string_view t, std::uint64_t& out) const {
+    out = 0;
+    bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    if (hex) t.remove_prefix(2);
+    if (t.empty()) return false;
+    for (char c : t) {
+      unsigned d;
+      if (is_digit(c)) d = static_cast<unsigned>(c - '0');
+      else if (hex && c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+      else if (hex && c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+      else return false;
+      std::uint64_t base = hex ? 16 : 10;
+      if (out > (~std::uint64_t{0} - d) / base) return false;
+      out = out * base + d;
+    }
+    return true;
+  }
+
+  // The next blank-separated word of `s`, removed from it.
+  static std::string_view next_word(std::string_view& s) {
+    while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+    std::size_t end = 0;
+    while (end < s.size() && !is_blank(s[end])) ++end;
+    std::string_view w = s.substr(0, end);
+    s.remove_prefix(end);
+    return w;
+  }
+
+  // `count` subpositions: a number, +n, -n or * (positions are not kept, only checked).
+  void positions(std::string_view& s, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string_view w = next_word(s);
+      if (w.empty()) fail("a cost line needs " + std::to_string(count) + " position(s) (positions:)");
+      if (w == "*") continue;
+      if (w.front() == '+' || w.front() == '-') w.remove_prefix(1);
+      std::uint64_t v;
+      if (!number(w, v)) fail("position '" + std::string(w.substr(0, 40)) + "' is not a number, +n, -n or *");
+    }
+  }
+
+  // Up to one cost per event, each added to `into` (missing trailing costs are zero).
+  void costs(std::string_view s, std::uint64_t* into) {
+    for (std::size_t e = 0;; ++e) {
+      std::string_view w = next_word(s);
+      if (w.empty()) return;
+      if (e == events_.size())
+        fail("more costs than events (" + std::to_string(events_.size()) + ", events:)");
+      std::uint64_t v;
+      if (!number(w, v)) fail("cost '" + std::string(w.substr(0, 40)) + "' is not a number");
+      if (v > max_exact - into[e]) fail("a cost sum above 2^53, which a double cannot hold exactly");
+      into[e] += v;
+    }
+  }
+
+  void need_events() {
+    if (events_.empty()) fail("a cost before the events: line");
+  }
+
+  void cost_line(std::string_view s) {
+    need_events();
+    positions(s, positions_);
+    if (pending_call_) {
+      pending_call_ = false;
+      return costs(s, &edge_cost_[pending_edge_ * events_.size()]);
+    }
+    if (fn_ == none) fail("a cost line before any fn= line");
+    costs(s, &self_[fn_ * events_.size()]);
+  }
+
+  void header(std::string_view key, std::string_view value) {
+    if (key == "events") {
+      std::vector<std::string> names;
+      for (std::string_view w; !(w = next_word(value)).empty();) {
+        if (std::find(names.begin(), names.end(), w) != names.end())
+          fail("event '" + std::string(w.substr(0, 40)) + "' named twice");
+        if (const char* why = check_name_text(w)) fail("event name " + std::string(why));
+        names.emplace_back(w);
+      }
+      if (names.empty()) fail("events: names no event");
+      if (!events_.empty() && names != events_)
+        fail("a part with other events than the first part's (not supported)");
+      if (events_.empty()) {
+        events_ = std::move(names);
+        self_.assign(fn_names_.size() * events_.size(), 0);
+      }
+    } else if (key == "positions") {
+      std::size_t n = 0;
+      for (std::string_view w; !(w = next_word(value)).empty(); ++n)
+        if (w != "line" && w != "instr") fail("positions: '" + std::string(w.substr(0, 40)) + "' is not instr or line");
+      if (n == 0 || n > 2) fail("positions: needs instr, line or both");
+      if (!events_.empty() && n != positions_ && seen_cost_) fail("positions: changed after cost lines");
+      positions_ = n;
+    } else if (key == "summary" || key == "totals") {
+      need_events();
+      std::vector<std::uint64_t> scratch(events_.size(), 0);
+      costs(value, scratch.data());
+    }
+    // version, creator, cmd, pid, thread, part, desc, event and other header keys: ignored.
+  }
+
+  // Compressed ids (`(id)`) of one kind: the dense small ones in a vector, others hashed.
+  struct id_table {
+    static constexpr std::uint32_t unset = ~std::uint32_t{0};
+    std::vector<std::uint32_t> dense;
+    std::unordered_map<std::uint64_t, std::uint32_t> sparse;
+    void set(std::uint64_t id, std::uint32_t v) {
+      if (id < (std::uint64_t{1} << 20)) {
+        if (dense.size() <= id) dense.resize(static_cast<std::size_t>(id) + 1, unset);
+        dense[static_cast<std::size_t>(id)] = v;
+      } else {
+        sparse[id] = v;
+      }
+    }
+    [[nodiscard]] std::uint32_t get(std::uint64_t id) const {
+      if (id < dense.size()) return dense[static_cast<std::size_t>(id)];
+      auto it = sparse.find(id);
+      return it == sparse.end() ? unset : it->second;
+    }
+  };
+
+  // The id in `symbols` of a name, interned (and checked) at first sight.
+  std::uint32_t intern(std::string_view n, symbol_table& symbols, const char* what) {
+    if (auto f = symbols.find(n)) return static_cast<std::uint32_t>(*f);
+    if (const char* why = check_name_text(n)) fail(std::string(what) + " name " + why + " (binary data?)");
+    return static_cast<std::uint32_t>(symbols.intern(n));
+  }
+
+  // `(id) name`, `(id)` or `name`: the name's id in `symbols` (0 if none is kept), through
+  // the compression table of its kind.
+  std::uint32_t name(std::string_view value, id_table& table, symbol_table* symbols, const char* what) {
+    if (value.empty()) fail("an empty name");
+    if (value.front() != '(') return symbols ? intern(value, *symbols, what) : 0;
+    std::size_t close = value.find(')');
+    std::uint64_t id;
+    if (close == std::string_view::npos || !number(value.substr(1, close - 1), id))
+      fail("a compressed name must start with (number)");
+    std::string_view rest = value.substr(close + 1);
+    while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
+    if (rest.empty()) {
+      std::uint32_t v = table.get(id);
+      if (v == id_table::unset) fail("name (" + std::to_string(id) + ") used before it is defined");
+      return v;
+    }
+    std::uint32_t v = symbols ? intern(rest, *symbols, what) : 0;
+    table.set(id, v);
+    return v;
+  }
+
+  // The function of name id `n` in object id `ob`, added at first sight. Most names belong
+  // to one object: the first function of each name is found by index, others hashed.
+  std::size_t function(std::uint32_t ob, std::uint32_t n) {
+    if (first_of_name_.size() <= n) first_of_name_.resize(std::size_t{n} + 1, none);
+    std::size_t& first_f = first_of_name_[n];
+    if (first_f != none && fn_objects_[first_f] == ob) return first_f;
+    std::size_t f = fn_names_.size();
+    if (first_f == none) {
+      first_f = f;
+    } else {
+      auto [it, added] = other_objects_.try_emplace((std::uint64_t{ob} << 32) | n, f);
+      if (!added) return it->second;
+    }
+    fn_names_.push_back(n);
+    fn_objects_.push_back(ob);
+    last_edge_to_.push_back(none);
+    self_.resize(self_.size() + events_.size(), 0);
+    return f;
+  }
+
+  void body(std::string_view key, std::string_view value) {
+    if (key == "fn") {
+      fn_ = function(ob_, name(value, fn_table_, &names_, "function"));
+      has_cfn_ = has_cob_ = false;
+    } else if (key == "cfn") {
+      cfn_ = name(value, fn_table_, &names_, "function");
+      has_cfn_ = true;
+    } else if (key == "jfn") {
+      static_cast<void>(name(value, fn_table_, &names_, "function"));
+    } else if (key == "ob") {
+      ob_ = name(value, ob_table_, &objects_, "object");
+    } else if (key == "cob") {
+      cob_ = name(value, ob_table_, &objects_, "object");
+      has_cob_ = true;
+    } else if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
+      static_cast<void>(name(value, fl_table_, nullptr, "file"));
+    } else if (key == "calls") {
+      need_events();
+      if (fn_ == none) fail("calls= before any fn= line");
+      if (!has_cfn_) fail("calls= without a cfn= line naming the called function");
+      std::uint64_t count;
+      if (!number(next_word(value), count)) fail("calls= needs a call count");
+      positions(value, positions_);  // the target position; anything after it is ignored
+      std::size_t callee = function(has_cob_ ? cob_ : ob_, cfn_);
+      has_cob_ = false;  // cob= names the object of the next call only
+      // The edge of the last call to this callee, if from this caller; else a new one (a
+      // pair seen in an earlier block again is merged in finish()).
+      std::size_t e = last_edge_to_[callee];
+      if (e == none || edges_[e].caller != fn_) {
+        e = last_edge_to_[callee] = edges_.size();
+        edges_.push_back({fn_, callee});
+        edge_cost_.resize(edge_cost_.size() + events_.size(), 0);
+      }
+      pending_edge_ = e;
+      pending_call_ = true;
+    } else if (key == "jump" || key == "jcnd") {
+      // Jumps (--collect-jumps=yes) carry no cost.
+    } else {
+      fail("unknown key '" + std::string(key.substr(0, 40)) + "='");
+    }
+    seen_cost_ = true;
+  }
+
+  static constexpr std::size_t none = ~std::size_t{0};
+  static constexpr std::uint64_t max_exact = std::uint64_t{1} << 53;
+
+  struct edge {
+    std::size_t caller, callee;
+  };
+
+  callgrind_options options_;
+  std::vector<std::string> events_;
+  std::size_t positions_ = 1;
+  id_table fn_table_, fl_table_, ob_table_;
+  symbol_table names_, objects_;                 // function and object names, interned
+  std::vector<std::uint32_t> fn_names_, fn_objects_;  // per function: its name and object ids
+  std::vector<std::size_t> first_of_name_;  // name id -> its first function (none)
+  std::unordered_map<std::uint64_t, std::size_t> other_objects_;  // object << 32 | name -> function
+  std::vector<std::size_t> last_edge_to_;  // per function: the last edge calling it (none)
+  std::uint32_t ob_ = 0, cob_ = 0, cfn_ = 0;  // 0: no object yet (the root's empty name)
+  bool has_cob_ = false, has_cfn_ = false;
+  std::vector<std::uint64_t> self_;       // function * events + event
+  std::vector<edge> edges_;
+  std::vector<std::uint64_t> edge_cost_;  // edge * events + event: inclusive cost of the calls
+  std::size_t fn_ = none, pending_edge_ = 0;
+  bool pending_call_ = false, seen_cost_ = false;
+  std::uint64_t number_ = 0;
+};
+
+inline profile callgrind_parser::finish() {
+  if (pending_call_) fail("the input ends after a calls= line, without its cost line");
+  if (events_.empty()) {
+    if (!fn_names_.empty()) fail("no events: line");
+    return profile{{"Ir"}};  // empty input: valgrind's default event
+  }
+  const std::size_t E = events_.size(), F = fn_names_.size();
+  self_.resize(F * E, 0);  // functions named before the events: line
+  profile p{std::vector<std::string>(events_)};
+
+  // Out-edges per caller, in the order first seen (counting sort).
+  std::vector<std::size_t> first(F + 1, 0), out(edges_.size());
+  for (const edge& e : edges_) ++first[e.caller + 1];
+  for (std::size_t f = 0; f < F; ++f) first[f + 1] += first[f];
+  {
+    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
+    for (std::size_t i = 0; i < edges_.size(); ++i) out[fill[edges_[i].caller]++] = i;
+  }
+  // The same caller -> callee pair in several blocks: one edge, the others emptied into it
+  // and marked cut (never followed).
+  std::vector<bool> cut(edges_.size(), false);
+  {
+    std::vector<std::size_t> seen_by(F, none), kept(F, 0);
+    for (std::size_t f = 0; f < F; ++f)
+      for (std::size_t s = first[f]; s < first[f + 1]; ++s) {
+        std::size_t ei = out[s], g = edges_[ei].callee;
+        if (seen_by[g] != f) {
+          seen_by[g] = f;
+          kept[g] = ei;
+          continue;
+        }
+        for (std::size_t e = 0; e < E; ++e) {
+          std::uint64_t& into = edge_cost_[kept[g] * E + e];
+          std::uint64_t v = edge_cost_[ei * E + e];
+          if (v > max_exact - into) throw parse_error(number_, "a cost sum above 2^53, which a double cannot hold exactly");
+          into += v;
+        }
+        cut[ei] = true;
+      }
+  }
+  std::vector<std::size_t> indegree(F, 0);
+  for (std::size_t i = 0; i < edges_.size(); ++i)
+    if (!cut[i]) ++indegree[edges_[i].callee];
+
+  // Cycles cut: an iterative depth-first search, from the functions nobody calls, then from
+  // any left, in file order; an edge to a function on the search path (a recursive call,
+  // f -> f included) is cut. The finishing order reversed is a topological order of the rest.
+  std::vector<std::uint8_t> state(F, 0);  // 0 new, 1 on the path, 2 done
+  std::vector<std::size_t> order;  // finishing order
+  order.reserve(F);
+  std::vector<std::pair<std::size_t, std::size_t>> stack;  // function, next out-edge slot
+  auto search = [&](std::size_t start) {
+    state[start] = 1;
+    stack.emplace_back(start, first[start]);
+    while (!stack.empty()) {
+      auto& [f, slot] = stack.back();
+      if (slot == first[f + 1]) {
+        state[f] = 2;
+        order.push_back(f);
+        stack.pop_back();
+        continue;
+      }
+      std::size_t ei = out[slot++];
+      if (cut[ei]) continue;  // a pair merged into its first edge
+      std::size_t g = edges_[ei].callee;
+      if (state[g] == 1) cut[ei] = true;
+      else if (state[g] == 0) {
+        state[g] = 1;
+        stack.emplace_back(g, first[g]);
+      }
+    }
+  };
+  for (std::size_t f = 0; f < F; ++f)
+    if (indegree[f] == 0 && state[f] == 0) search(f);
+  for (std::size_t f = 0; f < F; ++f)
+    if (state[f] == 0) search(f);
+  std::reverse(order.begin(), order.end());
+  std::vector<bool> called(F, false);  // by a kept edge
+  for (std::size_t i = 0; i < edges_.size(); ++i)
+    if (!cut[i]) called[edges_[i].callee] = true;
+
+  // Contexts of each function, linked: head[f], then next[node]. The profile's columns hold
+  // a context's weights (the share of the cost flowing into it) until its function is
+  // unfolded, then its self cost.
+  // Frames: the function's name; where functions of several objects share it, `name (object)`
+  // (then `#2`, `#3`... should that still collide).
+  std::vector<frame_id> frame(F);
+  {
+    std::vector<std::uint32_t> uses(names_.frame_count(), 0);
+    for (std::uint32_t n : fn_names_) ++uses[n];
+    std::string n;
+    for (std::size_t f = 0; f < F; ++f) {
+      std::string_view plain = names_.name(frame_id{fn_names_[f]});
+      // A name of one function only, unless a `name (object)` made before took it.
+      if (uses[fn_names_[f]] == 1 && !p.symbols().find(plain)) {
+        frame[f] = p.intern(plain);
+        continue;
+      }
+      n.assign(plain).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
+      std::string base = n;
+      for (std::size_t i = 2; p.symbols().find(n); ++i) n = base + " #" + std::to_string(i);
+      frame[f] = p.intern(n);
+    }
+  }
+  constexpr node_id no_node = ~node_id{0};
+  std::vector<node_id> head(F, no_node), next;
+  auto add_context = [&](node_id parent, std::size_t f, const std::uint64_t* weights) {
+    if (p.size() >= options_.max_contexts + 1)
+      throw capacity_error("callgrind: the call graph unfolds into more than " +
+                           std::to_string(options_.max_contexts) +
+                           " calling contexts (callgrind_options::max_contexts)");
+    node_id n = p.find_or_add_child(parent, frame[f]);
+    for (std::size_t e = 0; e < E; ++e) p.column(e)[n] = static_cast<double>(std::min(weights[e], max_exact));
+    next.resize(p.size(), no_node);
+    next[n] = head[f];
+    head[f] = n;
+  };
+  auto total_of = [&](std::size_t f, std::vector<std::uint64_t>& t) {
+    t.assign(self_.begin() + static_cast<std::ptrdiff_t>(f * E), self_.begin() + static_cast<std::ptrdiff_t>((f + 1) * E));
+    for (std::size_t s = first[f]; s < first[f + 1]; ++s)
+      if (!cut[out[s]])
+        for (std::size_t e = 0; e < E; ++e) {
+          std::uint64_t v = edge_cost_[out[s] * E + e];
+          t[e] = t[e] > ~std::uint64_t{0} - v ? ~std::uint64_t{0} : t[e] + v;
+        }
+    return std::any_of(t.begin(), t.end(), [](std::uint64_t v) { return v != 0; });
+  };
+
+  std::vector<std::uint64_t> total(E), weights, share, amounts, sums(E);
+  std::vector<node_id> contexts;
+  std::vector<std::uint64_t> remainder;
+  std::vector<std::size_t> rank;
+  // Splits `amount` among the contexts in proportion to weights[c * E + we] (summing to
+  // sum > 0), exactly: floors, then one more to the largest remainders (ties: list order).
+  auto split = [&](std::uint64_t amount, std::size_t we, std::uint64_t sum) {
+    std::size_t k = contexts.size();
+    share.assign(k, 0);
+    remainder.assign(k, 0);
+    std::uint64_t given = 0;
+    for (std::size_t c = 0; c < k; ++c) {
+      callgrind_quotient d = mul_div(amount, weights[c * E + we], sum);
+      share[c] = d.q;
+      remainder[c] = d.r;
+      given += d.q;
+    }
+    std::uint64_t left = amount - given;  // < k
+    if (left == 0) return;
+    for (std::size_t c = 0; c < k; ++c) share[c] += left / k;  // none: left < k
+    left %= k;
+    rank.resize(k);
+    for (std::size_t c = 0; c < k; ++c) rank[c] = c;
+    auto larger = [&](std::size_t a, std::size_t b) { return remainder[a] != remainder[b] ? remainder[a] > remainder[b] : a < b; };
+    auto cut_at = rank.begin() + static_cast<std::ptrdiff_t>(left);
+    std::nth_element(rank.begin(), cut_at, rank.end(), larger);
+    for (auto it = rank.begin(); it != cut_at; ++it) ++share[*it];
+  };
+
+  for (std::size_t f : order) {
+    if (!called[f] || head[f] == no_node) {
+      // A root (no kept caller), or a function its callers gave no cost: under the root,
+      // with its whole cost as weight.
+      if (!total_of(f, total)) continue;
+      add_context(root_node, f, total.data());
+    }
+    contexts.clear();
+    for (node_id n = head[f]; n != no_node; n = next[n]) contexts.push_back(n);
+    std::reverse(contexts.begin(), contexts.end());  // creation order
+    std::size_t k = contexts.size();
+    weights.resize(k * E);
+    for (std::size_t e = 0; e < E; ++e) {
+      bool overflow = false;
+      sums[e] = 0;
+      for (std::size_t c = 0; c < k; ++c) {
+        auto w = static_cast<std::uint64_t>(p.column(e)[contexts[c]]);  // <= 2^53
+        weights[c * E + e] = w;
+        overflow = overflow || sums[e] > ~std::uint64_t{0} - w;
+        sums[e] += w;
+        p.column(e)[contexts[c]] = 0;
+      }
+      if (overflow) {  // over 2^11 contexts of weight near 2^53: coarser weights, same split rule
+        sums[e] = 0;
+        for (std::size_t c = 0; c < k; ++c) sums[e] += weights[c * E + e] >>= 32;
+      }
+    }
+    // An event no context carries weight in splits by the first event one does.
+    std::size_t fallback = 0;
+    while (fallback < E && sums[fallback] == 0) ++fallback;
+    if (fallback == E) {  // every weight zero: all to the first context
+      for (std::size_t e = 0; e < E; ++e) weights[e] = sums[e] = 1;
+      fallback = 0;
+    }
+    auto which = [&](std::size_t e) { return sums[e] != 0 ? e : fallback; };
+    // Self cost.
+    for (std::size_t e = 0; e < E; ++e) {
+      std::uint64_t amount = self_[f * E + e];
+      if (amount == 0) continue;
+      split(amount, which(e), sums[which(e)]);
+      for (std::size_t c = 0; c < k; ++c) p.column(e)[contexts[c]] = static_cast<double>(share[c]);
+    }
+    // Each kept call edge: the callee's contexts under each of f's, weighted by their share.
+    for (std::size_t s = first[f]; s < first[f + 1]; ++s) {
+      std::size_t ei = out[s];
+      if (cut[ei]) continue;
+      amounts.assign(k * E, 0);
+      for (std::size_t e = 0; e < E; ++e) {
+        std::uint64_t amount = edge_cost_[ei * E + e];
+        if (amount == 0) continue;
+        split(amount, which(e), sums[which(e)]);
+        for (std::size_t c = 0; c < k; ++c) amounts[c * E + e] = share[c];
+      }
+      for (std::size_t c = 0; c < k; ++c) {
+        const std::uint64_t* w = &amounts[c * E];
+        if (std::any_of(w, w + E, [](std::uint64_t v) { return v != 0; })) add_context(contexts[c], edges_[ei].callee, w);
+      }
+    }
+  }
+  return p;
+}
+
+template <class Read>
+profile read_callgrind_from(Read&& read, const callgrind_options& options) {
+  callgrind_parser parser(options);
+  for_each_line(read, options.max_line_bytes,
+                [&](std::string_view line, std::uint64_t number) { parser.line(line, number); });
+  return parser.finish();
+}
+
+}  // namespace detail
+
+/// True if `start` (the first bytes of a file) reads as callgrind output: it starts with
+/// `# callgrind format`, or, before any `fn=` line, has an `events:` line. O(length).
+[[nodiscard]] constexpr bool looks_like_callgrind(std::string_view start) noexcept {
+  if (start.substr(0, 18) == "# callgrind format") return true;
+  for (std::size_t pos = 0; pos < start.size();) {
+    std::size_t nl = start.find('\n', pos);
+    std::string_view line = start.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    if (line.substr(0, 7) == "events:") return true;
+    if (line.substr(0, 3) == "fn=") return false;
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return false;
+}
+
+/// Reads valgrind's callgrind format (`valgrind --tool=callgrind`, `callgrind.out.<pid>`;
+/// also what other tools write in it): a call graph, unfolded into a calling context tree.
+///
+/// - Metrics: one column per event of `events:`, named as the event (`Ir`, `Dr`, ...), all
+///   integers. The costs of every `part:` add up (all parts must name the same events).
+/// - Graph: a function's cost lines are its self cost; the cost line after `calls=` is the
+///   inclusive cost of those calls, charged to the edge caller -> `cfn=` callee. Functions
+///   are told apart by name and object (`fn=` under the current `ob=`; a callee's object is
+///   `cob=` if given for that call, else the caller's). The frame is the name as written
+///   (`fib'2` for callgrind's second recursion level); a name several objects' functions
+///   share becomes `name (object)`. Positions and files (`fl= fi= fe= cfi= cfl=`) are
+///   checked but not kept. Name compression `(id) name` / `(id)`, subposition compression
+///   `+n -n *`, hex numbers and omitted trailing costs are understood; a caller's calls to one
+///   callee in several blocks add up.
+/// - Tree: cycles are cut first (a depth-first search from the functions nobody calls, then
+///   from the rest in file order; an edge back to a function on the search path, a recursive
+///   call, is cut and its cost dropped: it is already counted in the callee's own self cost
+///   and edges). A function no kept edge calls is a root context, under the synthetic root,
+///   weighted by its self cost plus its kept edges. Then, in topological order, each
+///   function's self cost and each kept edge's cost are split among the function's contexts
+///   in proportion to the contexts' weights, per event, exactly (integer floors, the rest one
+///   unit at a time to the largest remainders); an edge's share becomes the weight of the
+///   callee's context under that context (none is made where the share is zero in every
+///   event; a function left with no context is a root). So each function's self cost lands whole in the
+///   tree: per event, the sum of self costs over all nodes equals the sum of the file's self
+///   cost lines, which callgrind writes as `totals:` (and, without a cache simulation, as
+///   `summary:`). In a call graph without recursion a context's inclusive cost is its weight
+///   (up to one unit of rounding per split below it),
+///   as speedscope's importer computes it (which prunes small subtrees and turns cut edges
+///   into self cost; this reader does neither). The split is an estimate: callgrind does not
+///   record which caller's call cost what.
+/// - Errors throw ccrc::parse_error naming the line: a line of no known kind, an unknown
+///   `key=`, a number that is not decimal or 0x-hex or is over 2^64, a sum of costs over 2^53,
+///   more costs than events, too few positions, a cost before `events:` or `fn=`, `calls=`
+///   without `cfn=` or not followed by its cost line, `(id)` before its definition, a
+///   function name with control characters or invalid UTF-8, a line over max_line_bytes.
+///   More than options.max_contexts contexts throws ccrc::capacity_error.
+///
+/// O(bytes) to read the graph, then O(contexts x events) to unfold it; memory
+/// O(graph + tree).
+///
+///     ccrc::profile p = ccrc::read_callgrind(
+///         "events: Ir\nfn=main\n1 5\ncfn=f\ncalls=2 10\n1 30\nfn=f\n10 30\n");
+///     // main: Ir 5; main;f: Ir 30
+inline profile read_callgrind(std::string_view text, const callgrind_options& options = {}) {
+  return detail::read_callgrind_from(detail::memory_source{text}, options);
+}
+
+/// read_callgrind from a stream.
+inline profile read_callgrind(std::istream& in, const callgrind_options& options = {}) {
+  return detail::read_callgrind_from(detail::stream_source{&in}, options);
+}
+
+/// read_callgrind from a file; throws ccrc::error if it cannot be opened.
+inline profile read_callgrind_file(const std::filesystem::path& path, const callgrind_options& options = {}) {
+  auto file = detail::open_for_reading(path);
+  return detail::read_callgrind_from(detail::file_source{file.get()}, options);
+}
+
+}  // namespace ccrc
