@@ -139,6 +139,17 @@ TEST_CASE("stats opens the real files of each format by content, with the values
   CHECK(gecko["profiles"].size() == 3);
   CHECK(gecko["nodes"] == 1402);
   CHECK(gecko["metrics"][0] == json{{"name", "samples"}, {"total", 4172}});
+  // tests/data/callgrind/README.md: valgrind's totals, 182353 Ir, told by the content
+  // whatever the name; a name ending .callgrind must be callgrind.
+  json cg = stats_of("'" + data + "callgrind/prog.callgrind'");
+  CHECK(cg["format"] == "callgrind");
+  CHECK(cg["metrics"] == json::array({{{"name", "Ir"}, {"total", 182353}}}));
+  std::string renamed = test::write_temp("cg.profile", test::read_file(data + "callgrind/prog.callgrind"));
+  CHECK(stats_of("'" + renamed + "'")["format"] == "callgrind");
+  std::string wrong = test::write_temp("x.callgrind", "main;f 1\n");
+  CHECK(test::run_tool("stats '" + wrong + "'").status == 1);
+  std::filesystem::remove(renamed);
+  std::filesystem::remove(wrong);
   // tests/data/trace_event/README.md: a DevTools trace, gzip, whose CPU profile has 800
   // samples over 161489 us, beside 6204 complete and begin events.
   json devtools = stats_of("'" + data + "trace_event/devtools.json.gz'");

@@ -129,7 +129,7 @@ TEST_CASE("formats::read_profile opens Firefox's Gecko profile, gzip or not, and
 TEST_CASE("a file of no format ccrc reads is an error that names the formats tried") {
   CHECK_THROWS_WITH_AS((void)read_text("<html>\n<body>\n"),
                        "line 1: missing count: a line is 'frame;frame;... count' (no format fits: the start is not "
-                       ".cctb, .cct, perf script, pprof, or JSON of Trace Event, speedscope, V8 or Gecko, and it was read as "
+                       ".cctb, .cct, callgrind, perf script, pprof, or JSON of Trace Event, speedscope, V8 or Gecko, and it was read as "
                        "folded stacks)",
                        ccrc::parse_error);
   CHECK_THROWS_WITH_AS((void)read_text(R"({"something": "else"})"),

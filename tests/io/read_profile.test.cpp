@@ -41,6 +41,9 @@ TEST_CASE("the format is told by the first bytes") {
   CHECK(ccrc::detect_format("ccrc-cct") == ccrc::profile_format::folded);
   CHECK(ccrc::detect_format("main;f 1\n") == ccrc::profile_format::folded);
   CHECK(ccrc::detect_format("") == ccrc::profile_format::folded);
+  CHECK(ccrc::detect_format("# callgrind format\nversion: 1\n") == ccrc::profile_format::callgrind);
+  CHECK(ccrc::detect_format("version: 1\nevents: Ir\nfn=main\n") == ccrc::profile_format::callgrind);
+  CHECK(ccrc::detect_format("fn=main 1\nevents: 3\n") == ccrc::profile_format::folded);  // a frame 'fn=main' first
   static_assert(ccrc::detect_format("ccrc-cct 1") == ccrc::profile_format::cct);
 }
 
@@ -50,6 +53,8 @@ TEST_CASE("the format a file name says") {
   CHECK(ccrc::format_of_extension("x.folded") == ccrc::profile_format::folded);
   CHECK(ccrc::format_of_extension("x.collapsed") == ccrc::profile_format::folded);
   CHECK(ccrc::format_of_extension("x.txt") == ccrc::profile_format::folded);
+  CHECK(ccrc::format_of_extension("x.callgrind") == ccrc::profile_format::callgrind);
+  CHECK(ccrc::format_of_extension("run/callgrind.out.4242") == ccrc::profile_format::callgrind);
   CHECK(ccrc::format_of_extension("x.svg") == std::nullopt);
   CHECK(ccrc::format_of_extension("cct") == std::nullopt);
 }
@@ -68,6 +73,23 @@ TEST_CASE("Figure 1 reads back from every format, by content, from a stream and 
   test::check_same_profile(ccrc::read_profile(named_cct.path), p);
   temp_file named_cctb("f.cctb", bytes_of(p, ccrc::profile_format::cctb));
   test::check_same_profile(ccrc::read_profile(named_cctb.path), p);
+}
+
+TEST_CASE("valgrind's callgrind output reads by content, or by its name, its self totals those of the file") {
+  // A diamond: main (self 10) calls a and b, each calling c (self 70 in all, 40 : 30 by the
+  // callers' inclusive edge costs).
+  const std::string text =
+      "# callgrind format\nevents: Ir\nfn=main\n1 10\ncfn=a\ncalls=1 1\n1 60\ncfn=b\ncalls=1 1\n1 40\n"
+      "fn=a\n1 20\ncfn=c\ncalls=1 1\n1 40\nfn=b\n1 10\ncfn=c\ncalls=1 1\n1 30\nfn=c\n1 70\ntotals: 110\n";
+  std::istringstream in(text);
+  for (const ccrc::profile& p : {ccrc::read_profile(in), ccrc::read_profile(temp_file("x.prof", text).path),
+                                 ccrc::read_profile(temp_file("callgrind.out.7", text).path)}) {
+    CHECK(p.metric_names() == std::vector<std::string>{"Ir"});
+    CHECK(p.size() == 6);
+    CHECK(p.column("Ir")[ccrc::node_at_path(p.tree(), "main;a;c")] == 40);
+    CHECK(p.column("Ir")[ccrc::node_at_path(p.tree(), "main;b;c")] == 30);
+  }
+  CHECK_THROWS_AS((void)ccrc::read_profile(temp_file("x.callgrind", "main;f 1\n").path), ccrc::parse_error);
 }
 
 TEST_CASE("inputs shorter than the detection window, and empty ones") {

@@ -36,6 +36,7 @@ enum class format {
   trace_event,  ///< Trace Event Format JSON: Chrome tracing, Perfetto, clang -ftime-trace (ccrc::read_trace_events)
   v8_profile,   ///< V8's .cpuprofile and .heapprofile: Chrome, Node (ccrc::read_v8_profile)
   gecko,        ///< the Gecko profile Firefox's profiler saves (ccrc::read_gecko_profile)
+  callgrind,    ///< valgrind's callgrind output, a call graph made a tree (ccrc::read_callgrind)
 };
 
 /// The name of a format, as `ccrc stats` prints it.
@@ -50,6 +51,7 @@ enum class format {
     case format::trace_event: return "Trace Event";
     case format::v8_profile: return "V8 profile";
     case format::gecko: return "Gecko profile";
+    case format::callgrind: return "callgrind";
   }
   return "?";
 }
@@ -163,6 +165,7 @@ namespace detail {
     case profile_format::cct: return format::cct;
     case profile_format::cctb: return format::cctb;
     case profile_format::perf_script: return format::perf_script;
+    case profile_format::callgrind: return format::callgrind;
     case profile_format::folded: break;
   }
   return format::folded;
@@ -238,7 +241,7 @@ read_result read_plain(std::string_view start, Read&& read) {
     // Folded stacks are the format of last resort: a first line that is not one is more
     // likely a file of no format ccrc reads, and the user should learn which were tried.
     std::string reason = std::string(e.what()).substr(std::string_view("line 1: ").size());
-    throw parse_error(1, reason + " (no format fits: the start is not .cctb, .cct, perf script, pprof, or JSON of "
+    throw parse_error(1, reason + " (no format fits: the start is not .cctb, .cct, callgrind, perf script, pprof, or JSON of "
                                   "Trace Event, speedscope, V8 or Gecko, and it was read as folded stacks)");
   }
 }

@@ -32,13 +32,13 @@ namespace ccrc::formats {
   if (ends_with(".pb.gz") || ends_with(".pb") || ends_with(".pprof")) return format::pprof;
   if (ends_with(".speedscope.json")) return format::speedscope;
   std::optional<profile_format> core = format_of_extension(path);
-  if (!core || *core == profile_format::perf_script) return std::nullopt;
+  if (!core || *core == profile_format::perf_script || *core == profile_format::callgrind) return std::nullopt;
   return detail::of_core(*core);
 }
 
 /// Writes `p` in `f` to `out`; pprof gzip-compressed if `gzip`. Throws ccrc::error for what
 /// the format cannot hold (see each writer) and for the formats that are read only (`perf
-/// script`, Trace Event, V8, Gecko).
+/// script`, Trace Event, V8, Gecko, callgrind).
 /// O(size of the output).
 inline void write_profile(std::ostream& out, const profile& p, format f, bool gzip = false) {
   switch (f) {
@@ -50,7 +50,8 @@ inline void write_profile(std::ostream& out, const profile& p, format f, bool gz
     case format::perf_script:
     case format::trace_event:
     case format::v8_profile:
-    case format::gecko: break;
+    case format::gecko:
+    case format::callgrind: break;
   }
   throw error("ccrc does not write " + std::string(name_of(f)));
 }

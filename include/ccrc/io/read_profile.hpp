@@ -3,6 +3,7 @@
 
 #include <ccrc/detail/line_reader.hpp>
 #include <ccrc/error.hpp>
+#include <ccrc/io/callgrind.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
@@ -25,6 +26,7 @@ enum class profile_format {
   cct,     ///< the .cct text format (read_cct)
   cctb,    ///< the .cctb binary format (read_cctb)
   perf_script,  ///< the text of `perf script` (read_perf_script)
+  callgrind,    ///< valgrind's callgrind output (read_callgrind)
 };
 
 /// How many bytes from the start of a profile detect_format looks at: enough for the first
@@ -35,7 +37,8 @@ inline constexpr std::size_t format_detection_bytes = 4096;
 /// The format of a profile that starts with `first_bytes` (its first format_detection_bytes
 /// bytes, or all of it if shorter): .cctb if it starts with the byte 0x89 and "CCT" (so a
 /// damaged .cctb header is reported by the .cctb reader rather than misread as text), .cct if
-/// it starts with "ccrc-cct ", `perf script` text if it starts with the `perf script --header`
+/// it starts with "ccrc-cct ", callgrind output if it starts with "# callgrind format" or has
+/// an "events:" line before any "fn=" (looks_like_callgrind), `perf script` text if it starts with the `perf script --header`
 /// block or, after '#' lines, with a sample header line followed by an indented frame line
 /// (detail::looks_like_perf_script), folded stacks otherwise. O(length of first_bytes).
 ///
@@ -46,12 +49,14 @@ inline constexpr std::size_t format_detection_bytes = 4096;
   if (first_bytes.size() >= 4 && static_cast<unsigned char>(first_bytes[0]) == 0x89 && first_bytes.substr(1, 3) == "CCT")
     return profile_format::cctb;
   if (first_bytes.substr(0, 9) == "ccrc-cct ") return profile_format::cct;
+  if (looks_like_callgrind(first_bytes)) return profile_format::callgrind;
   if (detail::looks_like_perf_script(first_bytes)) return profile_format::perf_script;
   return profile_format::folded;
 }
 
 /// The format a file name's extension names: .cct, .cctb, `perf script` text for .perf and
-/// .perf-script, or folded stacks for .folded, .collapsed and .txt; nullopt for any other
+/// .perf-script, callgrind for .callgrind and valgrind's callgrind.out.PID, or folded stacks
+/// for .folded, .collapsed and .txt; nullopt for any other
 /// extension (read_profile then detects the format from the content; a writer has no format
 /// to choose). O(length of the name).
 [[nodiscard]] inline std::optional<profile_format> format_of_extension(const std::filesystem::path& path) {
@@ -59,6 +64,7 @@ inline constexpr std::size_t format_detection_bytes = 4096;
   if (ext == ".cct") return profile_format::cct;
   if (ext == ".cctb") return profile_format::cctb;
   if (ext == ".perf" || ext == ".perf-script") return profile_format::perf_script;
+  if (ext == ".callgrind" || path.filename().string().starts_with("callgrind.out.")) return profile_format::callgrind;
   if (ext == ".folded" || ext == ".collapsed" || ext == ".txt") return profile_format::folded;
   return std::nullopt;
 }
@@ -85,6 +91,7 @@ profile read_detected(profile_format format, std::string_view start, Read&& read
   prefixed_source<Read&> source{{start}, read};
   if (format == profile_format::cct) return read_cct_from(source);
   if (format == profile_format::perf_script) return read_perf_script_from(source, {});
+  if (format == profile_format::callgrind) return read_callgrind_from(source, {});
   return read_folded_from(source, {});
 }
 
@@ -106,6 +113,7 @@ profile read_detected(profile_format format, std::string_view start, Read&& read
   if (named == profile_format::cctb) return read_cctb_file(path);
   if (named == profile_format::cct) return read_cct_file(path);
   if (named == profile_format::perf_script) return read_perf_script_file(path);
+  if (named == profile_format::callgrind) return read_callgrind_file(path);
   auto file = detail::open_for_reading(path);
   detail::file_source source{file.get()};
   char start[format_detection_bytes];
