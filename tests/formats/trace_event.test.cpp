@@ -39,23 +39,12 @@ std::map<std::string, double> time_per_thread(const ccrc::profile& p) {
   return sums;
 }
 
-// The byte offset a parse error names, or no_byte if the text parses.
+// Where ccrc::read_trace_events(text)'s parse error points, and what it says.
 std::uint64_t error_byte(std::string_view text) {
-  try {
-    (void)ccrc::read_trace_events(text);
-  } catch (const ccrc::parse_error& e) {
-    return e.byte();
-  }
-  return ccrc::parse_error::no_byte;
+  return test::error_byte([](std::string_view t) { return ccrc::read_trace_events(t); }, text);
 }
-
 std::string error_message(std::string_view text) {
-  try {
-    (void)ccrc::read_trace_events(text);
-  } catch (const ccrc::parse_error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([](std::string_view t) { return ccrc::read_trace_events(t); }, text);
 }
 
 // A trace written gzip-compressed, read through ccrc::formats::gzip_source.

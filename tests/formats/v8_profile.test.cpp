@@ -12,33 +12,14 @@ namespace {
 
 using test::at;
 using test::total;
+using test::byte_of;
 
-// The byte offset a parse error names (parse_error::no_byte if the text parses).
+// Where ccrc::read_v8_profile(text)'s parse error points, and what it says.
 std::uint64_t error_byte(std::string_view text) {
-  try {
-    (void)ccrc::read_v8_profile(text);
-  } catch (const ccrc::parse_error& e) {
-    return e.byte();
-  }
-  return ccrc::parse_error::no_byte;
+  return test::error_byte([](std::string_view t) { return ccrc::read_v8_profile(t); }, text);
 }
-
 std::string error_message(std::string_view text) {
-  try {
-    (void)ccrc::read_v8_profile(text);
-  } catch (const ccrc::parse_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// The offset of the `k`-th (0-based) occurrence of `what` in `text`: how the tests name the
-// byte an error must point at, independently of the reader.
-std::uint64_t byte_of(std::string_view text, std::string_view what, int k = 0) {
-  std::size_t at = text.find(what);
-  for (; k > 0 && at != std::string_view::npos; --k) at = text.find(what, at + 1);
-  REQUIRE(at != std::string_view::npos);
-  return at;
+  return test::error_message([](std::string_view t) { return ccrc::read_v8_profile(t); }, text);
 }
 
 std::string source(std::string_view file) { return std::string(CCRC_SOURCE_DIR) + "/tests/data/v8/" + std::string(file); }
