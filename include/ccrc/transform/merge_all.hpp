@@ -88,8 +88,8 @@ void merge_into(std::optional<Tree>& into, From&& from) {
 }  // namespace detail
 
 /// Merges `count` trees into one: the i-th is `make(i)` (a tree, a reference to one, or an
-/// optional tree, empty to skip input i), called once for each i on one of `options.threads` threads, so that reading the inputs
-/// runs in parallel as well as merging them. The result is the tree that merging them one
+/// optional tree, empty to skip input i), called once for each i on one of `options.threads`
+/// threads, so that reading the inputs runs in parallel as well as merging them. The result is the tree that merging them one
 /// after the other, in order, gives: the same contexts with the same ids, the same frames,
 /// the same metric columns (profiles: matched by name, in order of first appearance), and the
 /// same values wherever the sums are exact (integral metrics below 2^53); only the order of
