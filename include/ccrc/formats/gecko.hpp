@@ -175,16 +175,7 @@ class gecko_reader {
     return o;
   }
 
-  // A key's raw text when it has no escape (always, as Gecko writes them), else unescaped.
-  std::string_view key(god::field& f) {
-    const char* raw = f.key().raw();
-    std::size_t n = 0;
-    while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
-    if (raw[n] == '"') return {raw, n};
-    std::string_view k;
-    if (auto e = f.unescaped_key().get(k)) fail_here("malformed object key", e);
-    return k;
-  }
+  std::string_view key(god::field& f) { return formats::detail::field_key(f, doc_, json_); }
 
   // A pid or tid: an integer, or a string (validated), or null (none).
   void id(god::value& v, id_field& out, const char* what) {

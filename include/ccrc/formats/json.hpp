@@ -100,6 +100,19 @@ namespace detail {
   throw parse_error::at_byte(offset_in(json, at), reason);
 }
 
+/// The key of an object member: its raw text when it has no escape (as profilers write keys:
+/// no copy, no unescaping), else simdjson's unescaped copy; a malformed key is json_fail.
+[[nodiscard]] inline std::string_view field_key(simdjson::ondemand::field& f, simdjson::ondemand::document& doc,
+                                                simdjson::padded_string_view json) {
+  const char* raw = f.key().raw();
+  std::size_t n = 0;
+  while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
+  if (raw[n] == '"') return {raw, n};
+  std::string_view k;
+  if (auto e = f.unescaped_key().get(k)) json_fail(doc, json, "malformed object key", e);
+  return k;
+}
+
 /// The first byte of a JSON text that is not white space, or '\0' for none.
 [[nodiscard]] constexpr char first_json_byte(std::string_view bytes) noexcept {
   for (char c : bytes)

@@ -132,17 +132,7 @@ class v8_json {
     return o;
   }
 
-  // The key of a field: its raw text when it has no escape (always, as V8 writes them), else
-  // unescaped.
-  std::string_view key(od::field& f) const {
-    const char* raw = f.key().raw();
-    std::size_t n = 0;
-    while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
-    if (raw[n] == '"') return {raw, n};
-    std::string_view k;
-    if (auto e = f.unescaped_key().get(k)) fail_here("malformed object key", e);
-    return k;
-  }
+  std::string_view key(od::field& f) const { return formats::detail::field_key(f, *doc_, json_); }
 
  private:
   simdjson::padded_string_view json_;
