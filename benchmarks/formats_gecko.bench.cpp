@@ -6,47 +6,19 @@
 // location `name (url:line:col)[source]`, frame rows with Firefox's eight columns), then one
 // sample per context (`[stack, time, eventDelay]`), so every context is a sampled stack.
 // Memory: the finished profile's bytes per context, and the reader's peak heap above the text
-// (counted by the operator new below), of which simdjson's parser (the baseline's
+// (counted by support/usable_heap.hpp), of which simdjson's parser (the baseline's
 // parser_bytes_per_context) takes most.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
+#include "support/usable_heap.hpp"
 
 #include <ccrc/formats/gecko.hpp>
 
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <map>
-#include <new>
 #include <string>
 #include <vector>
-
-namespace {
-
-std::atomic<std::size_t> live{0}, peak{0};
-
-}  // namespace
-
-// The replacements free what malloc gave them; GCC, inlining them where a new-expression's
-// pointer is deleted, would see free() of a new'd pointer.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  void* p = std::malloc(n);
-  if (!p) throw std::bad_alloc();
-  std::size_t now = live += malloc_usable_size(p);
-  for (std::size_t old = peak; now > old && !peak.compare_exchange_weak(old, now);) {
-  }
-  return p;
-}
-void operator delete(void* p) noexcept {
-  if (p) live -= malloc_usable_size(p);
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
-#pragma GCC diagnostic pop
 
 namespace {
 
@@ -98,21 +70,9 @@ const ccrc::formats::json_text& profile_of(std::size_t nodes) {
 
 void read(benchmark::State& state) {
   const auto& text = profile_of(bench::size_of(state));
-  std::size_t contexts = 0, result = 0, reader = 0;
-  for (auto _ : state) {
-    std::size_t before = live;
-    peak = before;
-    ccrc::profile p = ccrc::read_gecko_profile(text);
-    contexts = p.size();
-    result = p.memory_bytes();
-    reader = peak - before;
-    benchmark::DoNotOptimize(p.size());
-  }
+  bench::time_read(state, [&] { return ccrc::read_gecko_profile(text); }, 0);
   bench::set_bytes(state, text.bytes().size());
   state.counters["MB"] = static_cast<double>(text.bytes().size()) / 1e6;
-  state.counters["contexts"] = static_cast<double>(contexts);
-  state.counters["tree_bytes_per_context"] = static_cast<double>(result) / static_cast<double>(contexts);
-  state.counters["peak_bytes_per_context"] = static_cast<double>(reader) / static_cast<double>(contexts);
 }
 
 // The baseline: simdjson On-Demand over the same bytes, the thread's tables walked row by row,
@@ -120,10 +80,9 @@ void read(benchmark::State& state) {
 void simdjson_walk(benchmark::State& state) {
   const auto& text = profile_of(bench::size_of(state));
   simdjson::ondemand::parser parser;
-  std::size_t before = live;
-  peak = before;
+  bench::heap_mark mark;
   if (parser.allocate(text.bytes().size()) != simdjson::SUCCESS) state.SkipWithError("simdjson cannot allocate");
-  std::size_t parser_bytes = peak - before;
+  std::size_t parser_bytes = mark.peak();
   std::size_t count = 0, rows = 0;
   for (auto _ : state) {
     count = 0;

@@ -11,54 +11,18 @@
 // context a profile node, sent in the chunk where it is first sampled), beside an On-Demand
 // walk that reads every node's id, parent and name and every sample and delta.
 #include "support/main.hpp"
+#include "support/usable_heap.hpp"
 #include "support/ccrc_trees.hpp"
 
 #include <ccrc/formats/trace_event.hpp>
 
 #include <benchmark/benchmark.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <map>
 #include <unordered_map>
-#include <malloc.h>
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace {
-
-std::atomic<std::size_t> live{0}, peak{0};
-
-void note_alloc(void* p) {
-  std::size_t now = live += malloc_usable_size(p);
-  std::size_t old = peak;
-  while (now > old && !peak.compare_exchange_weak(old, now)) {
-  }
-}
-
-}  // namespace
-
-// The replacements free what malloc gave them; GCC, inlining them where a new-expression's
-// pointer is deleted, would see free() of a new'd pointer.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  void* p = std::malloc(n == 0 ? 1 : n);
-  if (!p) throw std::bad_alloc();
-  note_alloc(p);
-  return p;
-}
-void operator delete(void* p) noexcept {
-  if (p) live -= malloc_usable_size(p);
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  if (p) live -= malloc_usable_size(p);
-  std::free(p);
-}
-#pragma GCC diagnostic pop
 
 namespace {
 
@@ -169,20 +133,9 @@ void set_counters(benchmark::State& state, const document& d) {
 
 void read(benchmark::State& state, bool post_order) {
   const document& d = document_of(bench::size_of(state), post_order);
-  std::size_t contexts = 0, tree_bytes = 0, read_peak = 0;
-  for (auto _ : state) {
-    std::size_t before = live;
-    peak = before;
-    ccrc::profile p = ccrc::read_trace_events(d.text);
-    read_peak = peak - before;
-    contexts = p.size() - 2;  // without the root and the thread frame
-    tree_bytes = p.memory_bytes();
-    benchmark::DoNotOptimize(p.size());
-  }
+  // Contexts without the root and the thread frame.
+  bench::time_read(state, [&] { return ccrc::read_trace_events(d.text); }, 2);
   set_counters(state, d);
-  state.counters["contexts"] = static_cast<double>(contexts);
-  state.counters["peak_bytes_per_context"] = static_cast<double>(read_peak) / static_cast<double>(contexts);
-  state.counters["tree_bytes_per_context"] = static_cast<double>(tree_bytes) / static_cast<double>(contexts);
 }
 
 // The baseline: simdjson On-Demand reads every event's fields, building nothing.
@@ -213,21 +166,10 @@ void walk(benchmark::State& state, bool post_order, bool fresh_parser = false) {
 
 void read_profile_chunks(benchmark::State& state) {
   const document& d = chunked_document_of(bench::size_of(state));
-  std::size_t contexts = 0, tree_bytes = 0, read_peak = 0;
-  for (auto _ : state) {
-    std::size_t before = live;
-    peak = before;
-    ccrc::profile p = ccrc::read_trace_events(d.text);
-    read_peak = peak - before;
-    contexts = p.size() - 2;  // without the root and the thread frame; (cpu profile) is (root)
-    tree_bytes = p.memory_bytes();
-    benchmark::DoNotOptimize(p.size());
-  }
+  // Contexts without the root and the thread frame; (cpu profile) is V8's (root).
+  bench::time_read(state, [&] { return ccrc::read_trace_events(d.text); }, 2);
   set_counters(state, d);
   state.counters["samples"] = state.counters["events"];
-  state.counters["contexts"] = static_cast<double>(contexts);
-  state.counters["peak_bytes_per_context"] = static_cast<double>(read_peak) / static_cast<double>(contexts);
-  state.counters["tree_bytes_per_context"] = static_cast<double>(tree_bytes) / static_cast<double>(contexts);
 }
 
 // The baseline: On-Demand reads each event's ph and name, and in the chunks every node's id,
