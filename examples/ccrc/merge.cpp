@@ -2,6 +2,7 @@
 #include "command.hpp"
 
 #include <ccrc/transform/merge_all.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -52,6 +53,26 @@ void count_runs(ccrc::profile& p) {
   std::fill(runs.begin() + 1, runs.end(), 1.0);
 }
 
+// Refuses a merge whose metrics include one quantity in two units (time_us from one input,
+// time_ns from another), naming the first input that brought each: summed as two columns they
+// would split one measure in two. Checked on the result, so the inputs named do not depend
+// on the threads.
+void check_units(const ccrc::profile& merged, const std::vector<std::vector<std::string>>& names,
+                 const std::vector<std::string>& paths) {
+  auto clash = ccrc::unit_disagreement(merged.metric_names());
+  if (!clash) return;
+  auto first_with = [&](std::string_view metric) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (std::find(names[i].begin(), names[i].end(), metric) != names[i].end()) return paths[i];
+    return std::string();
+  };
+  std::string_view a = merged.metric_name(clash->first), b = merged.metric_name(clash->second);
+  throw ccrc::error("metric '" + std::string(a) + "' (" + first_with(a) + ") and metric '" + std::string(b) + "' (" +
+                    first_with(b) + ") measure one quantity in two units (" +
+                    std::string(ccrc::unit_of_metric(a).unit) + ", " + std::string(ccrc::unit_of_metric(b).unit) +
+                    "): convert one of them before merging");
+}
+
 // "ccrc merge: read 120 of 1000 inputs (3 s)" on stderr, at most once a second.
 class progress {
  public:
@@ -87,12 +108,14 @@ int run(const cli::args& a, cli::timings& t) {
 
   t.phase("read and merge");
   std::vector<std::string> errors(paths.size());  // with --keep-going, why input i was skipped
+  std::vector<std::vector<std::string>> names(paths.size());  // input i's metrics
   progress shown(paths.size());
   ccrc::profile merged = ccrc::merge_all(paths.size(), [&](std::size_t i) -> std::optional<ccrc::profile> {
     std::optional<ccrc::profile> p;
     try {
       p = std::move(cli::read(paths[i], options).profile);
       if (runs) count_runs(*p);
+      names[i] = p->metric_names();
     } catch (const ccrc::error& e) {
       if (!keep_going) throw;
       errors[i] = e.what();
@@ -106,6 +129,7 @@ int run(const cli::args& a, cli::timings& t) {
     if (!errors[i].empty()) ++skipped, std::fprintf(stderr, "ccrc merge: skipped %s\n", errors[i].c_str());
   if (skipped != 0) std::fprintf(stderr, "ccrc merge: skipped %zu of %zu inputs\n", skipped, paths.size());
   if (skipped == paths.size()) throw ccrc::error("no input could be read");
+  check_units(merged, names, paths);
   cli::save_profile(*out, merged, t);
   return 0;
 }
@@ -120,7 +144,8 @@ const command merge_command{
     "Reads every IN (any format ccrc reads) and writes to OUT the profile in which each calling\n"
     "context holds the sum of its metrics over the inputs. An IN may be a profile, a directory\n"
     "(the files in it, by name) or @LIST, a file naming one input per line. Metrics are matched\n"
-    "by name; one an input lacks counts as zero there. The result is the same, context ids\n"
+    "by name; one an input lacks counts as zero there; one quantity in two units (time_us in one\n"
+    "input, time_ns in another) is refused. The result is the same, context ids\n"
     "included, whatever the number of threads. OUT is written as its name asks (see convert).\n"
     "\n"
     "  --threads N    threads reading and merging (default: one per core)\n"

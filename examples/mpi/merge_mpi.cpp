@@ -9,6 +9,7 @@
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/transform/merge_all.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 
 #include <mpi.h>
 
@@ -138,6 +139,9 @@ int run(int rank, int ranks, const std::string& out, const std::vector<std::stri
   }
   if (rank == 0) {
     if (!tree) throw ccrc::error("no inputs");
+    if (auto clash = ccrc::unit_disagreement(tree->metric_names()))  // as ccrc merge refuses it
+      throw ccrc::error("metrics '" + tree->metric_names()[clash->first] + "' and '" +
+                        tree->metric_names()[clash->second] + "' measure one quantity in two units");
     write_atomically(out, *tree);
   }
   return 0;

@@ -12,6 +12,7 @@
 #include <ccrc/tree/call_tree.hpp>
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/profile.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/cursor.hpp>
 #include <ccrc/transform/merge.hpp>
 #include <ccrc/transform/intersect.hpp>

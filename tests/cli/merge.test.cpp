@@ -80,3 +80,18 @@ TEST_CASE("ccrc merge: an unreadable input stops it, naming the input, and OUT i
   CHECK(test::run_tool("merge " + test::figure1_path + " -o x.unknown").status == 2);
   for (const auto& p : {bad, out}) std::filesystem::remove(p);
 }
+
+TEST_CASE("ccrc merge: one quantity in two units is refused, naming the inputs, and nothing is written") {
+  std::string us = test::write_temp("m-us.folded", "# metrics: calls time_us\nmain;f 1 5\n"),
+              ns = test::write_temp("m-ns.folded", "# metrics: calls time_ns\nmain;g 1 7000\n"),
+              out = test::write_temp("m-units.folded", "KEEP\n");
+  for (const char* threads : {"1", "2"}) {
+    auto r = test::run_tool("merge '" + us + "' '" + ns + "' '" + us + "' -o '" + out + "' --threads " + threads);
+    CHECK(r.status == 1);
+    CHECK(r.err == "ccrc merge: metric 'time_us' (" + us + ") and metric 'time_ns' (" + ns +
+                       ") measure one quantity in two units (microseconds, nanoseconds): convert one of them "
+                       "before merging\n");
+    CHECK(test::read_file(out) == "KEEP\n");
+  }
+  for (const auto& p : {us, ns, out}) std::filesystem::remove(p);
+}

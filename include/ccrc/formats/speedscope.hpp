@@ -8,6 +8,7 @@
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/formats/json.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -47,17 +48,11 @@ inline constexpr std::string_view speedscope_schema = "https://www.speedscope.ap
   return {};
 }
 
-/// The unit written for a metric, from its name: a unit's name itself, or a name ending in
-/// `_ns`, `_us`, `_ms`, `_s`, `nanoseconds`, `microseconds`, `milliseconds`, `seconds` or
-/// `bytes` (`time_us`, `cpu_nanoseconds`, `alloc_space_bytes`); `none` for anything else.
+/// The unit written for a metric, from its name (ccrc::unit_of_metric): `nanoseconds` for
+/// `cpu_nanoseconds` or `self_ns`, `microseconds` for `time_us`, `bytes` for
+/// `alloc_space_bytes`; `none` for a count.
 [[nodiscard]] constexpr std::string_view speedscope_unit_of_metric(std::string_view metric) noexcept {
-  auto ends = [&](std::string_view s) { return metric.size() >= s.size() && metric.substr(metric.size() - s.size()) == s; };
-  if (ends("nanoseconds") || ends("_ns")) return "nanoseconds";
-  if (ends("microseconds") || ends("_us")) return "microseconds";
-  if (ends("milliseconds") || ends("_ms")) return "milliseconds";
-  if (ends("seconds") || ends("_s")) return "seconds";
-  if (ends("bytes")) return "bytes";
-  return "none";
+  return unit_of_metric(metric).unit;
 }
 
 // Reads a speedscope document into a profile, walking it once with simdjson On-Demand (twice

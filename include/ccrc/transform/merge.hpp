@@ -44,7 +44,8 @@ std::vector<node_id> merge(cct<Metrics...>& into, const cct<Metrics...>& from) {
 }
 
 /// merge for profiles: metrics are matched by name; a metric only `from` has is added to
-/// `into` (zero on its existing nodes).
+/// `into` (zero on its existing nodes). Names are not units: `time_us` and `time_ns` become
+/// two columns; ccrc::unit_disagreement on the result finds such a pair.
 inline std::vector<node_id> merge(profile& into, const profile& from) {
   std::vector<node_id> map = detail::merge_structure(into, from.tree());
   for (std::size_t i = 0; i < from.metric_count(); ++i) {

@@ -1,0 +1,64 @@
+// ccrc - the unit a metric's name states, and metrics that measure one quantity in two units.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ccrc {
+
+/// What a metric's name says it measures: its stem and the unit of its suffix.
+struct metric_unit {
+  enum class quantity { count, time, bytes };
+  std::string_view stem;  ///< the name without the unit: `time` of `time_us`, `cpu` of `cpu_nanoseconds`
+  std::string_view unit;  ///< `nanoseconds`, `microseconds`, `milliseconds`, `seconds`, `bytes`, or `none`
+  quantity measures = quantity::count;
+};
+
+/// The unit of a metric from its name, as profilers name them: a name ending in `_ns`, `_us`,
+/// `_ms`, `_s`, `nanoseconds`, `microseconds`, `milliseconds`, `seconds` or `bytes`
+/// (`time_us`, `cpu_nanoseconds`, `alloc_space_bytes`, `self_ns`) is a time or a size in that
+/// unit; any other name (`calls`, `samples`, `samples_count`) counts something, unit `none`.
+///
+///     ccrc::unit_of_metric("time_us");  // {.stem = "time", .unit = "microseconds", .measures = time}
+[[nodiscard]] constexpr metric_unit unit_of_metric(std::string_view name) noexcept {
+  using enum metric_unit::quantity;
+  struct suffix {
+    std::string_view text, unit;
+    metric_unit::quantity measures;
+  };
+  constexpr suffix suffixes[] = {
+      {"nanoseconds", "nanoseconds", time}, {"_ns", "nanoseconds", time},   {"microseconds", "microseconds", time},
+      {"_us", "microseconds", time},        {"milliseconds", "milliseconds", time}, {"_ms", "milliseconds", time},
+      {"seconds", "seconds", time},         {"_s", "seconds", time},        {"bytes", "bytes", bytes},
+  };
+  for (const suffix& s : suffixes) {
+    if (!name.ends_with(s.text)) continue;
+    std::string_view stem = name.substr(0, name.size() - s.text.size());
+    if (stem.ends_with('_')) stem.remove_suffix(1);
+    return {stem, s.unit, s.measures};
+  }
+  return {name, "none", count};
+}
+
+/// Whether two metrics measure one quantity in different units (`time_us` and `time_ns`,
+/// `cpu_ms` and `cpu_nanoseconds`): summing them as two columns would split one measure in two,
+/// so a merge refuses them. Names that differ in their stem are different metrics.
+[[nodiscard]] constexpr bool disagree_in_unit(std::string_view a, std::string_view b) noexcept {
+  metric_unit x = unit_of_metric(a), y = unit_of_metric(b);
+  return x.stem == y.stem && x.measures == y.measures && x.unit != y.unit;
+}
+
+/// The first pair of `names` (in order of the second) that disagree_in_unit, as indexes.
+[[nodiscard]] inline std::optional<std::pair<std::size_t, std::size_t>> unit_disagreement(
+    const std::vector<std::string>& names) noexcept {
+  for (std::size_t j = 1; j < names.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (disagree_in_unit(names[i], names[j])) return std::pair{i, j};
+  return std::nullopt;
+}
+
+}  // namespace ccrc
