@@ -233,6 +233,12 @@ int main(int argc, char** argv) try {
     check(run(subject, scenario, env, err) == 0, "exit status 0");
     check_profile(out, {{"main", 1}, {"main;live_thread()", 1}, {"sleeper(void*)", 1},
                         {"sleeper(void*);blocked()", 1}});
+  } else if (scenario == "unbalanced") {
+    // Exits of leaf() and outer(), which are not open, are ignored: then loops() as usual.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;unbalanced()", 1}, {"main;unbalanced();loops()", 1},
+                        {"main;unbalanced();loops();outer()", 10}, {"main;unbalanced();loops();outer();inner()", 30},
+                        {"main;unbalanced();loops();outer();inner();leaf()", 60}});
   } else if (scenario == "unwritable") {
     // A $CCRC_OUT in a directory that does not exist: reported, and the status (3) kept.
     fs::path bad = dir / "missing" / "profile.cctb";

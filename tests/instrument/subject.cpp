@@ -132,6 +132,14 @@ NOINLINE void live_thread() {
   if (read(ready_pipe[0], &c, 1) != 1) std::abort();
 }
 
+// Exit events without their entries, as a thread started before the library loaded sends.
+extern "C" void __cyg_profile_func_exit(void* fn, void* call_site);
+NOINLINE void unbalanced() {
+  __cyg_profile_func_exit(reinterpret_cast<void*>(&leaf), nullptr);
+  __cyg_profile_func_exit(reinterpret_cast<void*>(&outer), nullptr);
+  loops();
+}
+
 int main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
   if (std::strcmp(scenario, "loops") == 0 || std::strcmp(scenario, "unwritable") == 0) {
@@ -146,6 +154,7 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "exit") == 0) exit_deep();
   else if (std::strcmp(scenario, "fork") == 0) forking();
   else if (std::strcmp(scenario, "live_thread") == 0) live_thread();
+  else if (std::strcmp(scenario, "unbalanced") == 0) unbalanced();
   else {
     std::fprintf(stderr, "subject: unknown scenario '%s'\n", scenario);
     return 2;
