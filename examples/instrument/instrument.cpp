@@ -494,6 +494,10 @@ void thread_ended(void* p) noexcept {
 // only thread is the one that forked; the calls open in it stay open, their counts and times
 // reset, so that their exits find them.
 void fork_child() noexcept {
+  in_hook = true;  // as in a hook: what this calls is not recorded
+  struct lower_guard {
+    ~lower_guard() { in_hook = false; }
+  } lower;
   process->registry_mutex.unlock();
   process->forked_child = true;
   process->live = nullptr;  // the other threads do not exist here: their states are abandoned
@@ -550,4 +554,12 @@ CCRC_HOOK void __cyg_profile_func_exit(void* fn, void* /*call_site*/) {
 
 // Reads the environment and installs the exit, thread and fork handlers when the library is
 // loaded, if no hook has done so earlier.
-__attribute__((constructor)) static void ccrc_instrument_load() { pthread_once(&init_once, initialize); }
+// The guard is up meanwhile: the standard library's templates the initialisation calls may be
+// the program's instrumented copies (the static library; libstdc++ declares them with default
+// visibility), whose hooks must not re-enter pthread_once.
+__attribute__((constructor)) static void ccrc_instrument_load() {
+  bool was = in_hook;
+  in_hook = true;
+  pthread_once(&init_once, initialize);
+  in_hook = was;
+}
