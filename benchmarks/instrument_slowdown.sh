@@ -8,6 +8,9 @@
 #   instr_no_std  the same without the standard library's inline functions
 #                 (-finstrument-functions-exclude-file-list=/usr/include)
 #   gprof         -pg: the classic instrumenting profiler, for comparison
+#   clang_plain, clang_after_inlining   the same with clang, instrumented with
+#                 -finstrument-functions-after-inlining (the functions left after inlining,
+#                 as -pg does)
 # and the size of the profile each profiler writes. Usage:
 #   benchmarks/instrument_slowdown.sh [WORKDIR]     (JOBS=n for parallel builds; default 1)
 set -euo pipefail
@@ -28,6 +31,9 @@ build plain
 build instrumented -DCCRC_INSTRUMENT_TOOL=ON
 build instr_no_std -DCCRC_INSTRUMENT_TOOL=ON -DCMAKE_CXX_FLAGS=-finstrument-functions-exclude-file-list=/usr/include
 build gprof -DCMAKE_CXX_FLAGS=-pg -DCMAKE_EXE_LINKER_FLAGS=-pg
+build clang_plain -DCMAKE_CXX_COMPILER=clang++
+build clang_after_inlining -DCMAKE_CXX_COMPILER=clang++ -DCCRC_INSTRUMENT_TOOL=ON \
+  -DCCRC_INSTRUMENT_FLAGS=-finstrument-functions-after-inlining
 
 input=$work/pmd.cctb
 "$work/plain/examples/ccrc" generate --like pmd -o "$input" >/dev/null
@@ -51,16 +57,17 @@ best_of_three() {
 
 for job in "stats $input" "generate --like pmd -o $work/run/out.cctb"; do
   echo "## ccrc ${job%% *}"
-  base=""
-  for variant in plain instrumented instr_no_std gprof; do
+  for variant in plain instrumented instr_no_std gprof clang_plain clang_after_inlining; do
     # shellcheck disable=SC2086
     t=$(best_of_three "$variant" $job)
-    [[ -z $base ]] && base=$t
+    [[ $variant == *plain ]] && base=$t
     size=""
     if [[ -f $work/run/profile.cctb ]]; then
-      contexts=$("$work/plain/examples/ccrc" stats "$work/run/profile.cctb" --json |
-                 sed -n 's/.*"nodes": *\([0-9]*\).*/\1/p' | head -1)
-      size="profile $(stat -c %s "$work/run/profile.cctb") bytes, $contexts contexts"
+      stats=$("$work/plain/examples/ccrc" stats "$work/run/profile.cctb" --json)
+      contexts=$(sed -n 's/^{"nodes": *\([0-9]*\).*/\1/p' <<<"$stats")
+      calls=$(sed -n 's/.*"name": "calls", "total": *\([0-9.e+]*\).*/\1/p' <<<"$stats")
+      per_call=$(echo "scale=1; ($t - $base) * 1000000000 / $calls" | bc -l)
+      size="profile $(stat -c %s "$work/run/profile.cctb") bytes, $contexts contexts, $calls calls, $per_call ns a call"
     elif [[ -f $work/run/gmon.out ]]; then
       size="gmon.out $(stat -c %s "$work/run/gmon.out") bytes"
     fi
