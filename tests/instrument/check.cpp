@@ -1,0 +1,266 @@
+// Runs tests/instrument/subject.cpp (compiled with -finstrument-functions, linked with
+// libccrc_instrument) on one scenario with $CCRC_OUT set, then reads the profile it wrote
+// with the ccrc library and checks it path by path and count by count: every expected context
+// with its exact number of calls, and no other context. Every profile must also conserve time:
+// a context's total_ns is the sum of self_ns over its subtree (exactly in ticks of the
+// library's clock; to a relative 1e-9 once both are converted to nanoseconds).
+//
+//     instrument_check SCENARIO SUBJECT WORKDIR
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/io/cct_binary.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int failures = 0;
+
+void check(bool ok, const std::string& what) {
+  if (!ok) {
+    ++failures;
+    std::cerr << "FAILED: " << what << "\n";
+  }
+}
+
+// A context and its expected number of calls; the path's frames are separated by ';'.
+struct expected_context {
+  std::string path;
+  double calls;
+};
+
+std::vector<std::string> split(std::string_view path) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    std::size_t semi = path.find(';', start);
+    parts.emplace_back(path.substr(start, semi - start));
+    if (semi == std::string_view::npos) return parts;
+    start = semi + 1;
+  }
+}
+
+ccrc::node_id find(const ccrc::profile& p, const std::vector<std::string>& names) {
+  std::vector<ccrc::frame_id> frames;
+  for (const std::string& n : names) {
+    auto f = p.symbols().find(n);
+    if (!f) return ccrc::null_node;
+    frames.push_back(*f);
+  }
+  return p.tree().find_path(frames);
+}
+
+std::span<const double> column(const ccrc::profile& p, std::string_view name) {
+  auto i = p.find_metric(name);
+  if (!i) throw std::runtime_error("no metric " + std::string(name));
+  return p.column(*i);
+}
+
+// The profile holds exactly the contexts `expected`, with their calls; time is conserved.
+void check_profile(const fs::path& file, const std::vector<expected_context>& expected) {
+  if (!fs::exists(file)) {
+    check(false, "no profile at " + file.string());
+    return;
+  }
+  ccrc::profile p = ccrc::read_cctb_file(file.string());
+  std::span<const double> calls = column(p, "calls");
+  check(p.size() == expected.size() + 1, file.string() + ": " + std::to_string(p.size() - 1) +
+                                             " contexts, expected " + std::to_string(expected.size()));
+  for (const expected_context& e : expected) {
+    ccrc::node_id n = find(p, split(e.path));
+    if (n == ccrc::null_node) {
+      check(false, file.string() + ": no context " + e.path);
+      continue;
+    }
+    check(calls[n] == e.calls, file.string() + ": " + e.path + " has " + std::to_string(calls[n]) +
+                                   " calls, expected " + std::to_string(e.calls));
+  }
+  std::span<const double> self = column(p, "self_ns");
+  std::span<const double> total = column(p, "total_ns");
+  std::vector<double> ag = ccrc::inclusive(p.tree(), self);
+  std::size_t unconserved = 0;
+  for (ccrc::node_id n = 1; n < p.size(); ++n)
+    if (std::abs(total[n] - ag[n]) > 1e-9 * total[n] || self[n] < 0) ++unconserved;
+  check(unconserved == 0, file.string() + ": total_ns differs from the subtree's self_ns at " +
+                              std::to_string(unconserved) + " contexts");
+}
+
+// Runs `subject scenario` with `env` added to the environment, stderr to `err`; its exit status.
+int run(const std::string& subject, const std::string& scenario,
+        const std::vector<std::pair<std::string, std::string>>& env, const fs::path& err) {
+  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::string arg0 = subject, arg1 = scenario;
+  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, subject.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  for (const auto& [k, v] : env) unsetenv(k.c_str());
+  if (rc != 0) throw std::runtime_error("cannot run " + subject);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status)) throw std::runtime_error(subject + " " + scenario + " did not exit normally");
+  return WEXITSTATUS(status);
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// main;is_even;is_odd;... 8 levels (is_even(7) down to is_odd(0)), called twice.
+void add_mutual_recursion(std::vector<expected_context>& e) {
+  std::string path = "main";
+  for (int n = 7; n >= 0; --n) {
+    path += n % 2 == 1 ? ";is_even" : ";is_odd";
+    e.push_back({path, 2});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  if (argc != 4) {
+    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR\n";
+    return 2;
+  }
+  std::string scenario = argv[1], subject = argv[2];
+  fs::path dir = fs::path(argv[3]) / scenario;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path out = dir / "profile.cctb", err = dir / "stderr.txt";
+  std::vector<std::pair<std::string, std::string>> env{{"CCRC_OUT", out.string()}};
+  std::string subject_scenario = scenario;
+
+  if (scenario == "loops" || scenario == "skip") {
+    // 10 outer, 3 inner per outer, 2 leaves per inner: 10, 30, 60 calls.
+    std::vector<expected_context> e;
+    if (scenario == "loops") {
+      e = {{"main", 1}, {"main;loops()", 1}, {"main;loops();outer()", 10},
+           {"main;loops();outer();inner()", 30}, {"main;loops();outer();inner();leaf()", 60}};
+    } else {
+      // outer() named by its symbol, leaf() by a prefix: outer's inner() calls hang from
+      // loops(), leaf() is gone.
+      env.emplace_back("CCRC_SKIP", "_Z5outerv, leaf*");
+      subject_scenario = "loops";
+      e = {{"main", 1}, {"main;loops()", 1}, {"main;loops();inner()", 30}};
+    }
+    add_mutual_recursion(e);
+    check(run(subject, subject_scenario, env, err) == 0, "exit status 0");
+    check_profile(out, e);
+  } else if (scenario == "threads") {
+    // worker(&tag) calls work_a 5 times, worker(nullptr) work_b 7 times, both common 3 times:
+    // the two threads' trees merged.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;threads()", 1}, {"worker(void*)", 2},
+                        {"worker(void*);work_a()", 5}, {"worker(void*);work_b()", 7},
+                        {"worker(void*);common()", 6}});
+  } else if (scenario == "deep") {
+    std::vector<expected_context> e{{"main", 1}, {"main;deep()", 1}, {"deep_thread(void*)", 1}};
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    // recurse(100000) down to recurse(1): a chain of 100,000 contexts, one call each.
+    ccrc::profile p = ccrc::read_cctb_file(out.string());
+    std::span<const double> calls = column(p, "calls");
+    ccrc::node_id n = find(p, {"deep_thread(void*)"});
+    auto rec = p.symbols().find("recurse(int)");
+    std::size_t depth = 0;
+    bool ones = true;
+    while (n != ccrc::null_node && rec) {
+      n = p.tree().find_child(n, *rec);
+      if (n == ccrc::null_node) break;
+      ++depth;
+      ones = ones && calls[n] == 1;
+    }
+    check(depth == 100000, "recursion depth " + std::to_string(depth) + ", expected 100000");
+    check(ones, "one call per level of recursion");
+    e.reserve(100003);
+    std::string path = "deep_thread(void*)";
+    for (int i = 0; i < 3; ++i) {  // the first levels by path too
+      path += ";recurse(int)";
+      e.push_back({path, 1});
+    }
+    check(p.size() == 100004, std::to_string(p.size() - 1) + " contexts, expected 100003");
+    for (const expected_context& c : e) {
+      ccrc::node_id m = find(p, split(c.path));
+      check(m != ccrc::null_node && calls[m] == c.calls, "context " + c.path);
+    }
+  } else if (scenario == "exception") {
+    // Five throws through thrower, middle and top_frame, each caught in catcher, which then
+    // calls after_catch: after_catch is catcher's callee whether or not the compiler called
+    // the exit hooks while unwinding (g++ does, clang does not).
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;catcher()", 1}, {"main;catcher();top_frame()", 5},
+                        {"main;catcher();top_frame();middle()", 5},
+                        {"main;catcher();top_frame();middle();thrower()", 5},
+                        {"main;catcher();after_catch()", 5}});
+  } else if (scenario == "exit") {
+    // exit(7) three frames down: the open calls are closed and written, the status kept.
+    check(run(subject, scenario, env, err) == 7, "exit status 7");
+    check_profile(out, {{"main", 1}, {"main;exit_deep()", 1}, {"main;exit_deep();level1()", 1},
+                        {"main;exit_deep();level1();level2()", 1}});
+  } else if (scenario == "fork") {
+    // The parent's profile has what the parent did; the child's (profile.cctb.<child pid>) only
+    // what the child did after fork, under the calls open at the fork, which it did not make.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;forking()", 1}, {"main;forking();before_fork()", 1},
+                        {"main;forking();parent_work()", 2}});
+    std::vector<fs::path> children;
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().filename().string().starts_with("profile.cctb.")) children.push_back(entry.path());
+    check(children.size() == 1, std::to_string(children.size()) + " child profiles, expected 1");
+    if (children.size() == 1)
+      check_profile(children[0], {{"main", 0}, {"main;forking()", 0}, {"main;forking();child_work()", 3}});
+  } else if (scenario == "live_thread") {
+    // A thread blocked when main returns: its calls so far are in the profile.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;live_thread()", 1}, {"sleeper(void*)", 1},
+                        {"sleeper(void*);blocked()", 1}});
+  } else if (scenario == "unbalanced") {
+    // Exits of leaf() and outer(), which are not open, are ignored: then loops() as usual.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;unbalanced()", 1}, {"main;unbalanced();loops()", 1},
+                        {"main;unbalanced();loops();outer()", 10}, {"main;unbalanced();loops();outer();inner()", 30},
+                        {"main;unbalanced();loops();outer();inner();leaf()", 60}});
+  } else if (scenario == "unwritable") {
+    // A $CCRC_OUT in a directory that does not exist: reported, and the status (3) kept.
+    fs::path bad = dir / "missing" / "profile.cctb";
+    env = {{"CCRC_OUT", bad.string()}};
+    check(run(subject, scenario, env, err) == 3, "exit status 3");
+    std::string text = read_text(err);
+    std::string message = "ccrc: cannot write the profile to " + bad.string() + ": No such file or directory\n";
+    check(text == message, "stderr is '" + text + "', expected '" + message + "'");
+    check(!fs::exists(dir / "missing"), "nothing created");
+  } else {
+    std::cerr << "unknown scenario " << scenario << "\n";
+    return 2;
+  }
+  if (scenario != "unwritable") {
+    std::string text = read_text(err);
+    check(text.empty(), "stderr is empty, not '" + text + "'");
+  }
+  std::cout << scenario << ": " << (failures == 0 ? "ok" : "FAILED") << "\n";
+  return failures == 0 ? 0 : 1;
+} catch (const std::exception& e) {
+  std::cerr << "instrument_check: " << e.what() << "\n";
+  return 1;
+}

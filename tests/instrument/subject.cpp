@@ -1,0 +1,163 @@
+// The programs whose profiles tests/instrument/check.cpp checks: compiled with
+// -finstrument-functions and linked with libccrc_instrument, one scenario per run
+// (argv[1]). Each call tree is known exactly; the expected counts are derived in check.cpp.
+// Only C-style code here: an instrumented template of the standard library would add its own
+// contexts to the tree.
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define NOINLINE __attribute__((noinline))
+
+volatile int sink;  // keeps the calls from being optimised away
+
+// loops: 10 outer, 3 inner each, 2 leaves each.
+NOINLINE void leaf() { sink = sink + 1; }
+NOINLINE void inner() {
+  leaf();
+  leaf();
+}
+NOINLINE void outer() {
+  for (int j = 0; j < 3; ++j) inner();
+}
+NOINLINE void loops() {
+  for (int i = 0; i < 10; ++i) outer();
+}
+
+// Mutual recursion, with C names (not mangled): is_even(7) -> is_odd(6) -> ... -> is_odd(0).
+extern "C" NOINLINE int is_odd(int n);
+extern "C" NOINLINE int is_even(int n) { return n == 0 ? 1 : is_odd(n - 1); }
+extern "C" NOINLINE int is_odd(int n) { return n == 0 ? 0 : is_even(n - 1); }
+
+// Two threads running the same function on different work.
+NOINLINE void work_a() { sink = sink + 2; }
+NOINLINE void work_b() { sink = sink + 3; }
+NOINLINE void common() { sink = sink + 4; }
+NOINLINE void* worker(void* which) {
+  bool a = which != nullptr;
+  for (int i = 0; i < (a ? 5 : 7); ++i) a ? work_a() : work_b();
+  for (int i = 0; i < 3; ++i) common();
+  return nullptr;
+}
+NOINLINE void threads() {
+  pthread_t t[2];
+  int tag = 1;
+  pthread_create(&t[0], nullptr, worker, &tag);
+  pthread_create(&t[1], nullptr, worker, nullptr);
+  pthread_join(t[0], nullptr);
+  pthread_join(t[1], nullptr);
+}
+
+// Recursion 100,000 levels deep, on a thread with a 256 MiB stack.
+NOINLINE void recurse(int n) {
+  if (n > 1) recurse(n - 1);
+  sink = sink + 1;
+}
+NOINLINE void* deep_thread(void*) {
+  recurse(100000);
+  return nullptr;
+}
+NOINLINE void deep() {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, std::size_t{256} << 20);
+  pthread_t t;
+  if (pthread_create(&t, &attr, deep_thread, nullptr) != 0) std::abort();
+  pthread_join(t, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+// An exception thrown through three frames (thrower, middle, top_frame), caught in catcher.
+NOINLINE void thrower() { throw 42; }
+NOINLINE void middle() {
+  thrower();
+  sink = sink + 1;
+}
+NOINLINE void top_frame() {
+  middle();
+  sink = sink + 1;
+}
+NOINLINE void after_catch() { sink = sink + 1; }
+NOINLINE void catcher() {
+  for (int i = 0; i < 5; ++i) {
+    try {
+      top_frame();
+    } catch (int) {
+      after_catch();
+    }
+  }
+}
+
+// exit() three frames down.
+NOINLINE void level2() { std::exit(7); }
+NOINLINE void level1() { level2(); }
+NOINLINE void exit_deep() { level1(); }
+
+// fork: the parent calls before_fork once and parent_work twice, the child child_work three times.
+NOINLINE void before_fork() { sink = sink + 1; }
+NOINLINE void parent_work() { sink = sink + 1; }
+NOINLINE void child_work() { sink = sink + 1; }
+NOINLINE void forking() {
+  before_fork();
+  pid_t child = fork();
+  if (child == 0) {
+    for (int i = 0; i < 3; ++i) child_work();
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  for (int i = 0; i < 2; ++i) parent_work();
+}
+
+// A thread still running when the process exits, blocked in blocked().
+int ready_pipe[2];
+NOINLINE void blocked() {
+  char c = 'r';
+  if (write(ready_pipe[1], &c, 1) != 1) std::abort();
+  for (;;) pause();
+}
+NOINLINE void* sleeper(void*) {
+  blocked();
+  return nullptr;
+}
+NOINLINE void live_thread() {
+  if (pipe(ready_pipe) != 0) std::abort();
+  pthread_t t;
+  pthread_create(&t, nullptr, sleeper, nullptr);
+  char c = 0;
+  if (read(ready_pipe[0], &c, 1) != 1) std::abort();
+}
+
+// Exit events without their entries, as a thread started before the library loaded sends.
+extern "C" void __cyg_profile_func_exit(void* fn, void* call_site);
+NOINLINE void unbalanced() {
+  __cyg_profile_func_exit(reinterpret_cast<void*>(&leaf), nullptr);
+  __cyg_profile_func_exit(reinterpret_cast<void*>(&outer), nullptr);
+  loops();
+}
+
+int main(int argc, char** argv) {
+  const char* scenario = argc > 1 ? argv[1] : "";
+  if (std::strcmp(scenario, "loops") == 0 || std::strcmp(scenario, "unwritable") == 0) {
+    loops();
+    is_even(7);
+    is_even(7);
+    return scenario[0] == 'u' ? 3 : 0;
+  }
+  if (std::strcmp(scenario, "threads") == 0) threads();
+  else if (std::strcmp(scenario, "deep") == 0) deep();
+  else if (std::strcmp(scenario, "exception") == 0) catcher();
+  else if (std::strcmp(scenario, "exit") == 0) exit_deep();
+  else if (std::strcmp(scenario, "fork") == 0) forking();
+  else if (std::strcmp(scenario, "live_thread") == 0) live_thread();
+  else if (std::strcmp(scenario, "unbalanced") == 0) unbalanced();
+  else {
+    std::fprintf(stderr, "subject: unknown scenario '%s'\n", scenario);
+    return 2;
+  }
+  return 0;
+}
