@@ -14,6 +14,11 @@ namespace detail {
 
 // Creates in `into` every context of `from`; returns the node mapping. One pass in id order:
 // parent(n) < n, so a node's parent is always mapped before it.
+//
+// Runs of one program number their contexts in much the same order, so the node after the
+// last one mapped is tried first: a read of the next entries of two columns, where a lookup
+// is a miss in a hash index bigger than the caches. A child is unique per (parent, frame), so
+// the guess, when it holds, is the node the lookup would find.
 template <class Into>
 std::vector<node_id> merge_structure(Into& into, const call_tree& from) {
   CCRC_ASSERT(&into.tree() != &from, "ccrc: cannot merge a tree into itself");
@@ -23,8 +28,14 @@ std::vector<node_id> merge_structure(Into& into, const call_tree& from) {
     frame_map[f] = into.symbols().intern(syms.name(f), syms.site(f));
   std::vector<node_id> node_map(from.size());
   node_map[root_node] = root_node;
-  for (node_id n = 1; n < from.size(); ++n)
-    node_map[n] = into.find_or_add_child(node_map[from.parent(n)], frame_map[from.frame(n)]);
+  const call_tree& t = into.tree();
+  for (node_id n = 1, guess = root_node + 1; n < from.size(); ++n) {
+    const node_id parent = node_map[from.parent(n)];
+    const frame_id f = frame_map[from.frame(n)];
+    const bool same = guess < t.size() && t.frame(guess) == f && t.parent(guess) == parent;
+    node_map[n] = same ? guess : into.find_or_add_child(parent, f);
+    guess = node_map[n] + 1;
+  }
   return node_map;
 }
 
