@@ -1,6 +1,7 @@
 # The test of ccrc_mpi_merge: on 4 ranks (more than the machine's cores, hence --oversubscribe),
 # the job's output equals, byte for byte, that of `ccrc merge` on the same 9 inputs; an
-# unreadable input ends the job with that input's error, not a hang.
+# unreadable input ends the job with that input's error, not a hang; inputs in two units of one
+# quantity are refused.
 # cmake -DCCRC=... -DMPI_MERGE=... -DMPIEXEC=... -DWORK=dir -P check.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -52,4 +53,14 @@ endif()
 if(EXISTS ${WORK}/bad.cctb)
   message(FATAL_ERROR "a failed job left an output file")
 endif()
-message(STATUS "ccrc_mpi_merge on 4 ranks equals ccrc merge; a bad input fails the job")
+# Inputs whose metrics measure one quantity in two units are refused, as ccrc merge refuses them.
+file(WRITE ${WORK}/us.folded "# metrics: time_us\nmain;f 5\n")
+file(WRITE ${WORK}/ns.folded "# metrics: time_ns\nmain;g 7000\n")
+run(${mpirun} ${MPI_MERGE} -o ${WORK}/units.cctb ${WORK}/us.folded ${WORK}/ns.folded)
+if(status EQUAL 0 OR NOT err MATCHES "metrics 'time_us' and 'time_ns' measure one quantity in two units")
+  message(FATAL_ERROR "inputs in two units should fail the job (status ${status}): ${err}")
+endif()
+if(EXISTS ${WORK}/units.cctb)
+  message(FATAL_ERROR "a refused merge left an output file")
+endif()
+message(STATUS "ccrc_mpi_merge on 4 ranks equals ccrc merge; a bad input and two units fail the job")
