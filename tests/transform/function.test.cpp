@@ -73,6 +73,37 @@ TEST_CASE("collapse g's subtree into g (Figure 1): main;f;g and main;g hold 490 
   CHECK(r.node_map[ccrc::node_at_path(p.tree(), "main;g;g;h;i")] == ccrc::node_at_path(r.output.tree(), "main;g"));
 }
 
+TEST_CASE("renaming g to h (Figure 1): contexts that meet under one caller merge, totals kept") {
+  ccrc::profile p = test::figure1();
+  auto r = ccrc::rename_frames(p, [](std::string_view name) { return name == "g" ? std::string_view("h") : name; });
+  const ccrc::profile& q = r.output;
+  CHECK(q.size() == 15);  // root and 14 contexts, from 18 and 17
+  CHECK(at(q, "main;f;h") == 300);       // main;f;g 180 + main;f;h 120
+  CHECK(at(q, "main;f;h", "calls") == 40);
+  CHECK(at(q, "main;f;h;h") == 150);     // main;f;g;h 60 + main;f;g;g 90
+  CHECK(at(q, "main;f;h;h;h") == 60);    // main;f;g;g;h
+  CHECK(at(q, "main;h") == 612);         // main;g 180 + main;h 432
+  CHECK(at(q, "main;h;i") == 360);
+  CHECK(at(q, "main;h;h;h;i") == 50);
+  CHECK(!q.symbols().find("g"));
+  CHECK(total(q, "bytecodes") == total(p, "bytecodes"));
+  CHECK(total(q, "calls") == total(p, "calls"));
+  CHECK(ccrc::path_string(q.tree(), r.node_map[ccrc::node_at_path(p.tree(), "main;g;g;h")]) == "main;h;h;h");
+}
+
+TEST_CASE("renaming every frame to itself copies the tree, node for node") {
+  ccrc::cct<ccrc::metric<"calls">> t;
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("a"), t.intern("b")}, 3);
+  t.add_path(std::vector<ccrc::frame_id>{t.intern("a"), t.intern("c")}, 4);
+  auto r = ccrc::rename_frames(t, [](std::string_view name) { return std::string(name); });
+  REQUIRE(r.output.size() == t.size());
+  for (ccrc::node_id n = 1; n < t.size(); ++n) {
+    CHECK(r.node_map[n] == n);
+    CHECK(ccrc::path_string(r.output.tree(), n) == ccrc::path_string(t.tree(), n));
+    CHECK(r.output.get<"calls">(n) == t.get<"calls">(n));
+  }
+}
+
 TEST_CASE("the function transforms equal their path-by-path reference on random trees") {
   using path = std::vector<std::string>;
   for (std::uint64_t seed = 1; seed <= 500; ++seed) {

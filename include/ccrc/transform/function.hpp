@@ -1,10 +1,11 @@
 // ccrc - the transforms that act on every context of some functions: focus on them, merge them
-// into their callers, drop them, collapse their subtrees.
+// into their callers, drop them, collapse their subtrees; and renaming the frames.
 #pragma once
 
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/method_set.hpp>
 
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -98,6 +99,26 @@ template <buildable_tree Tree>
     }
     collapsed[n] = methods.contains(t.method(n));
     return out.find_or_add_child(parent_out, t.frame(n));
+  });
+}
+
+/// Renames every frame to `rename(name)` (a string, or anything a std::string_view is made
+/// of): contexts whose frames become one name under one caller become one context, their
+/// metrics summed, so the totals are kept; call sites are kept. For names resolved after the
+/// run (addresses symbolized), shortened (arguments, offsets or paths removed) or anonymised.
+/// `rename` is called once per frame. O(nodes + frames), expected.
+///
+///     auto r = ccrc::rename_frames(p, [](std::string_view name) { return name.substr(0, name.find('(')); });
+template <buildable_tree Tree, class Rename>
+transformed<Tree> rename_frames(const Tree& in, Rename&& rename) {
+  const symbol_table& syms = in.symbols();
+  Tree out = detail::with_metrics_of(in);
+  std::vector<frame_id> frame_map(syms.frame_count(), root_frame);
+  for (frame_id f{1}; f < syms.frame_count(); ++f)
+    frame_map[f] = out.symbols().intern(std::string_view(rename(syms.name(f))), syms.site(f));
+  const call_tree& t = in.tree();
+  return detail::sweep_transform(in, std::move(out), root_node, [&](Tree& o, node_id n, node_id parent) {
+    return o.find_or_add_child(parent, frame_map[t.frame(n)]);
   });
 }
 

@@ -23,16 +23,20 @@ struct transformed {
 
 namespace detail {
 
+/// A tree with the metrics of `in`, no node but the root and no frame.
+template <buildable_tree Tree>
+Tree with_metrics_of(const Tree& in) {
+  if constexpr (std::is_same_v<Tree, profile>)
+    return profile(in.metric_names());
+  else
+    return Tree{};
+}
+
 /// A tree with the metrics and the symbol table of `in` and no node but the root, so that
 /// frame ids mean the same in both.
 template <buildable_tree Tree>
 Tree empty_like(const Tree& in) {
-  Tree out = [&] {
-    if constexpr (std::is_same_v<Tree, profile>)
-      return profile(in.metric_names());
-    else
-      return Tree{};
-  }();
+  Tree out = with_metrics_of(in);
   out.symbols() = in.symbols();
   return out;
 }
