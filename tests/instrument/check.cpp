@@ -5,7 +5,7 @@
 // a context's total_ns is the sum of self_ns over its subtree (exactly in ticks of the
 // library's clock; to a relative 1e-9 once both are converted to nanoseconds).
 //
-//     instrument_check SCENARIO SUBJECT WORKDIR
+//     instrument_check SCENARIO SUBJECT WORKDIR [CCRC]   (CCRC: the tool, for `symbolize`)
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/tree/profile.hpp>
@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -101,24 +102,49 @@ void check_profile(const fs::path& file, const std::vector<expected_context>& ex
                               std::to_string(unconserved) + " contexts");
 }
 
-// Runs `subject scenario` with `env` added to the environment, stderr to `err`; its exit status.
-int run(const std::string& subject, const std::string& scenario,
-        const std::vector<std::pair<std::string, std::string>>& env, const fs::path& err) {
+// Runs the program args[0] with `env` added to the environment, stderr to `err`; its exit status.
+int run(std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& env,
+        const fs::path& err) {
   for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::string arg0 = subject, arg1 = scenario;
-  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, subject.c_str(), &actions, nullptr, argv, environ);
+  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   for (const auto& [k, v] : env) unsetenv(k.c_str());
-  if (rc != 0) throw std::runtime_error("cannot run " + subject);
+  if (rc != 0) throw std::runtime_error("cannot run " + args[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!WIFEXITED(status)) throw std::runtime_error(subject + " " + scenario + " did not exit normally");
+  if (!WIFEXITED(status)) throw std::runtime_error(args[0] + " " + args[1] + " did not exit normally");
   return WEXITSTATUS(status);
+}
+
+int run(const std::string& subject, const std::string& scenario,
+        const std::vector<std::pair<std::string, std::string>>& env, const fs::path& err) {
+  return run({subject, scenario}, env, err);
+}
+
+// The name of the only child of `path` in the profile in `file`, or "" if it has not one child.
+std::string only_child(const fs::path& file, const std::string& path) {
+  ccrc::profile p = ccrc::read_cctb_file(file.string());
+  ccrc::node_id n = find(p, split(path));
+  if (n == ccrc::null_node) return {};
+  auto children = p.tree().children(n);
+  if (std::distance(children.begin(), children.end()) != 1) return {};
+  return std::string(p.symbols().name(p.tree().frame(*children.begin())));
+}
+
+// "subject.cpp:N", N the line of subject.cpp (beside this file) that starts with `text`.
+std::string subject_line(std::string_view text) {
+  std::ifstream source(fs::path(__FILE__).parent_path() / "subject.cpp");
+  std::string line;
+  for (int n = 1; std::getline(source, line); ++n)
+    if (line.starts_with(text)) return "subject.cpp:" + std::to_string(n);
+  throw std::runtime_error("no line '" + std::string(text) + "' in subject.cpp");
 }
 
 std::string read_text(const fs::path& file) {
@@ -140,8 +166,8 @@ void add_mutual_recursion(std::vector<expected_context>& e) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  if (argc != 4) {
-    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR\n";
+  if (argc != 4 && argc != 5) {
+    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR [CCRC]\n";
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
@@ -250,6 +276,23 @@ int main(int argc, char** argv) try {
     std::string message = "ccrc: cannot write the profile to " + bad.string() + ": No such file or directory\n";
     check(text == message, "stderr is '" + text + "', expected '" + message + "'");
     check(!fs::exists(dir / "missing"), "nothing created");
+  } else if (scenario == "symbolize") {
+    // statics() calls the static hidden_helper() 4 times: the loader has no name for it, so the
+    // profile names it SUBJECT+0xOFFSET, and `ccrc symbolize PROFILE SUBJECT` names it from the
+    // subject's symbol table, with the file and line of its debug information.
+    if (argc != 5) throw std::runtime_error("symbolize: give the ccrc tool after WORKDIR");
+    check(run(subject, "statics", env, err) == 0, "exit status 0");
+    std::string address = only_child(out, "main;statics()");
+    check(address.starts_with(fs::path(subject).filename().string() + "+0x"), "the static function is '" + address + "'");
+    check_profile(out, {{"main", 1}, {"main;statics()", 1}, {"main;statics();" + address, 4}});
+    fs::path named = dir / "named.cctb", report = dir / "symbolize.txt";
+    check(run({argv[4], "symbolize", out.string(), subject, "-o", named.string()}, {}, report) == 0, "ccrc symbolize: status 0");
+    std::string name = only_child(named, "main;statics()");
+    check(name.starts_with("hidden_helper() ") && name.ends_with("/" + subject_line("static NOINLINE void hidden_helper()")),
+          "the static function is named '" + name + "'");
+    check_profile(named, {{"main", 1}, {"main;statics()", 1}, {"main;statics();" + name, 4}});
+    std::string text = read_text(report);
+    check(text == "ccrc symbolize: named 1 of 1 methods given as module+offset\n", "ccrc symbolize says '" + text + "'");
   } else {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;

@@ -132,6 +132,13 @@ NOINLINE void live_thread() {
   if (read(ready_pipe[0], &c, 1) != 1) std::abort();
 }
 
+// statics: a function the loader cannot name (static: not in the dynamic symbol table), called
+// 4 times; the profile names it by module and offset until `ccrc symbolize` names it.
+static NOINLINE void hidden_helper() { sink = sink + 1; }
+NOINLINE void statics() {
+  for (int i = 0; i < 4; ++i) hidden_helper();
+}
+
 // Exit events without their entries, as a thread started before the library loaded sends.
 extern "C" void __cyg_profile_func_exit(void* fn, void* call_site);
 NOINLINE void unbalanced() {
@@ -155,6 +162,7 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "fork") == 0) forking();
   else if (std::strcmp(scenario, "live_thread") == 0) live_thread();
   else if (std::strcmp(scenario, "unbalanced") == 0) unbalanced();
+  else if (std::strcmp(scenario, "statics") == 0) statics();
   else {
     std::fprintf(stderr, "subject: unknown scenario '%s'\n", scenario);
     return 2;
