@@ -29,6 +29,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
@@ -81,6 +82,9 @@ struct viewer {
   bool search_stale = false;             // the query changed since
 
   std::string text;  // the last string handed out
+  // The flat profile last made, and what it was of: sizing and colours change no view.
+  std::string flat;
+  std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int> flat_of{};
 };
 
 viewer& the() {
@@ -213,6 +217,7 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     v.searched = nullptr;
     v.view.reset();
     v.chart = {};
+    v.flat_of = {};
     v.current->index_of(0);
     return 0;
   } catch (const std::exception& e) {
@@ -259,6 +264,8 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     } else {
       if (v.policy != recursion) {
         v.flattened.reset();
+        v.flat_of = {};
+        v.searched = nullptr;
         v.flattened = std::make_unique<shown_tree>(
             ccrc::eliminate_recursion(v.original->profile, static_cast<ccrc::recursion>(recursion)).output);
         v.policy = recursion;
@@ -398,6 +405,8 @@ VIEWER_API int ccrc_search_method(int method) {
 VIEWER_API const char* ccrc_flat(int limit) {
   viewer& v = the();
   if (!v.current || !v.view) return hand_out("[]");
+  auto key = std::tuple(v.current, v.view->root(), v.view->max_depth(), v.metric, limit);
+  if (key == v.flat_of) return v.flat.c_str();
   const ccrc::profile& p = v.current->profile;
   auto entries = ccrc::flat(*v.view, p.column(v.metric));
   std::string out = "[";
@@ -413,5 +422,7 @@ VIEWER_API const char* ccrc_flat(int limit) {
     out += ']';
   }
   out += ']';
-  return hand_out(std::move(out));
+  v.flat = std::move(out);
+  v.flat_of = key;
+  return v.flat.c_str();
 }

@@ -60,6 +60,7 @@
   log.push(`search h: ${marked}; ${V.status()}`);
 
   // Click h in the table: its contexts, the same share.
+  V.flushTable();
   const hRow = [...document.querySelectorAll('#flat tr')].find((r) => r.getAttribute('title') === 'h');
   hRow.dispatchEvent(new MouseEvent('click', {bubbles: true}));
   check(V.view.search === '=h' && V.status().includes('6 contexts match, 44.84 %'), `table h: ${V.view.search} ${V.status()}`);
@@ -126,8 +127,11 @@
       mouse('mousemove', box.left + box.width / 2 + r * Math.sin(a), box.top + box.height / 2 - r * Math.cos(a));
     }
     const hover = V.hoverMs().slice().sort((a, b) => a - b);
+    await sleep(50);
+    const table = V.tableMs().slice().sort((a, b) => a - b);
     report.timings = {ready_ms: ready, interactions: ms.length, median_ms: q(0.5), p95_ms: q(0.95), max_ms: ms[ms.length - 1],
       hover_median_ms: hover[Math.floor(hover.length / 2)], hover_p95_ms: hover[Math.floor(0.95 * hover.length)],
+      table_updates: table.length, table_median_ms: table[Math.floor(table.length / 2)], table_p95_ms: table[Math.floor(0.95 * table.length)],
       canvas: `${box.width}x${box.height}`, window: `${window.innerWidth}x${window.innerHeight}`};
     const perKind = {};
     for (const t of V.timings) (perKind[t.what] = perKind[t.what] || []).push(t.ms);
