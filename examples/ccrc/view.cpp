@@ -53,7 +53,6 @@ int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   const std::string& input = a.positional(0, "PROFILE");
   auto out = a.value("-o");
-  if (!out) out = a.value("--output");
   if (!out) throw cli::usage_error("missing -o OUT.html");
   std::string page = viewer_page();
   std::size_t slot = page.find(profile_slot);
@@ -87,6 +86,6 @@ const command view_command{
     "without a network: click a segment to make it the centre, the centre to go back; depth,\n"
     "sizing, metric, recursion elimination and search in the bar at the top. PROFILE is any\n"
     "format ccrc reads. Needs a ccrc built with the viewer (-DCCRC_BUILD_VIEWER=ON).\n",
-    {{"--profile", "-o", "--output"}, {}},
+    {{"--profile", "-o"}, {}},
     run,
 };

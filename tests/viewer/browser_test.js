@@ -3,6 +3,10 @@
 // page and checks what it reports. Fails on a wrong value; prints the timings.
 //
 //   node browser_test.js CHROMIUM PAGE_URL OUT.json
+//
+// With CCRC_SCREENSHOT=FILE.png it only waits for the page to show its profile and saves a
+// screenshot of the viewport (docs/images/regenerate.sh uses it for the README's); the
+// viewport is 1440x900 CSS pixels, or CCRC_VIEWPORT=WxH.
 'use strict';
 const {spawn} = require('child_process');
 const fs = require('fs');
@@ -62,14 +66,23 @@ const deadline = setTimeout(() => finish(1, 'FAIL: the browser test took more th
   await send('Page.enable', {}, sessionId);
   // The page's viewport exactly 1440 x 900 CSS pixels (the window's size includes no chrome
   // in headless mode, but the default viewport is smaller).
-  await send('Emulation.setDeviceMetricsOverride', {width: 1440, height: 900, deviceScaleFactor: 1, mobile: false}, sessionId);
+  const [width, height] = (process.env.CCRC_VIEWPORT || '1440x900').split('x').map(Number);
+  await send('Emulation.setDeviceMetricsOverride', {width, height, deviceScaleFactor: 1, mobile: false}, sessionId);
   const load = new Promise((resolve) => { loaded = resolve; });
   await send('Page.navigate', {url}, sessionId);
   await load;
-  const script = fs.readFileSync(path.join(__dirname, 'selftest.js'), 'utf8');
+  const screenshot = process.env.CCRC_SCREENSHOT;
+  const script = screenshot
+    ? `(async () => { while (!(window.ccrcViewer && window.ccrcViewer.ready)) await new Promise((r) => setTimeout(r, 20));
+         await new Promise((r) => setTimeout(r, 500)); return {failures: [], log: []}; })()`
+    : fs.readFileSync(path.join(__dirname, 'selftest.js'), 'utf8');
   const result = await send('Runtime.evaluate', {expression: script, awaitPromise: true, returnByValue: true}, sessionId);
   if (result.exceptionDetails) finish(1, 'FAIL: ' + JSON.stringify(result.exceptionDetails).slice(0, 2000));
   const report = result.result.value;
+  if (screenshot) {
+    const {data} = await send('Page.captureScreenshot', {format: 'png'}, sessionId);
+    fs.writeFileSync(screenshot, Buffer.from(data, 'base64'));
+  }
   fs.writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
   clearTimeout(deadline);
   for (const line of report.log) console.log(line);
