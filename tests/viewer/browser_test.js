@@ -77,7 +77,7 @@ const deadline = setTimeout(() => finish(1, 'FAIL: the browser test took more th
          await new Promise((r) => setTimeout(r, 500)); return {failures: [], log: []}; })()`
     : fs.readFileSync(path.join(__dirname, 'selftest.js'), 'utf8');
   const result = await send('Runtime.evaluate', {expression: script, awaitPromise: true, returnByValue: true}, sessionId);
-  if (result.exceptionDetails) finish(1, 'FAIL: ' + JSON.stringify(result.exceptionDetails).slice(0, 2000));
+  if (result.exceptionDetails) return finish(1, 'FAIL: ' + JSON.stringify(result.exceptionDetails).slice(0, 2000));
   const report = result.result.value;
   if (screenshot) {
     const {data} = await send('Page.captureScreenshot', {format: 'png'}, sessionId);
@@ -86,6 +86,6 @@ const deadline = setTimeout(() => finish(1, 'FAIL: the browser test took more th
   fs.writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
   clearTimeout(deadline);
   for (const line of report.log) console.log(line);
-  if (report.failures.length) finish(1, 'FAIL:\n  ' + report.failures.join('\n  '));
-  finish(0, 'OK: every check passed');
+  if (report.failures.length) return finish(1, 'FAIL:\n  ' + report.failures.join('\n  '));
+  return finish(0, 'OK: every check passed');
 })().catch((e) => finish(1, 'FAIL: ' + e.stack + '\n' + stderr.slice(-2000)));

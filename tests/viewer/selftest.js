@@ -70,6 +70,20 @@
   check(V.view.mode === 2 && location.hash.includes('mode=area'), `area sizing: ${location.hash}`);
   check(V.segments().length === 9, `area sizing: 9 segments, not ${V.segments().length}`);
 
+  // Recursion eliminated (the papers' Figure 8): 12 contexts; kept again: 18.
+  setValue('depth', 0, 'input');
+  setValue('recursion', 0, 'change');
+  check(V.segments().length === 12 && location.hash.includes('recursion=all'), `recursion eliminated: ${V.segments().length} segments`);
+  setValue('recursion', -1, 'change');
+  check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
+  // Backspace goes back too.
+  const g = segmentAt('main;g');
+  mouse('click', g.x, g.y);
+  check(V.view.path === 'main;g', `click g: centre '${V.view.path}'`);
+  document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Backspace', bubbles: true}));
+  await until(() => V.view.path === '', 'Backspace back to main');
+  setValue('depth', 3, 'input');
+
   // Hover: the call stack and every metric.
   const fh = segmentAt('main;f;h');
   mouse('mousemove', fh.x, fh.y);
