@@ -19,6 +19,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$ccrc" generate --like eclipse -o "$work/eclipse.cctb" >/dev/null
 "$ccrc" render "$work/eclipse.cctb" --metric bytecodes --depth 16 --size 1000x650 -o docs/images/eclipse-depth16.svg
+# The viewer on the same profile (needs the `viewer` preset's tool, chromium and node).
+viewer=build/viewer/examples/ccrc
+if [ -x "$viewer" ] && command -v chromium >/dev/null && command -v node >/dev/null; then
+  "$viewer" view "$work/eclipse.cctb" -o "$work/eclipse.html" >/dev/null
+  CCRC_SCREENSHOT=docs/images/viewer.png CCRC_VIEWPORT=960x600 node tests/viewer/browser_test.js chromium \
+    "file://$work/eclipse.html#depth=8&metric=bytecodes&search=HashMap" "$work/timings.json" >/dev/null
+fi
 # Profiles written by other tools, opened as they are: Node's --cpu-prof of tests/data/v8/work.js
 # and Go's runtime/pprof of tests/data/pprof/cpu.go.
 "$ccrc" render tests/data/v8/work.cpuprofile --metric time_us --size 600x400 -o docs/images/node-cpuprofile.svg

@@ -30,6 +30,7 @@ extern const command convert_command;
 extern const command merge_command;
 extern const command symbolize_command;
 extern const command dacapo_command;
+extern const command view_command;
 
 namespace ccrc {
 struct dacapo_benchmark;

@@ -13,9 +13,10 @@
 
 namespace {
 
-const command* const commands[] = {&stats_command,    &flat_command,     &search_command,   &callgraph_command,
-                                   &render_command,   &diff_command,     &generate_command, &convert_command,
-                                   &merge_command,    &symbolize_command, &dacapo_command,  &demo_command};
+const command* const commands[] = {&stats_command,   &flat_command,    &search_command,    &callgraph_command,
+                                   &render_command,  &view_command,    &diff_command,      &generate_command,
+                                   &convert_command, &merge_command,   &symbolize_command, &dacapo_command,
+                                   &demo_command};
 
 constexpr std::string_view overview =
     "ccrc - calling context profiles: statistics, flat profiles, call graphs, ring charts, diffs\n"

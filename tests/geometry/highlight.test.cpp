@@ -66,8 +66,9 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
     ccrc::tree_view v(t, root, round % 2 == 0 ? 3 : ccrc::unlimited_depth);
     ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 200, .min_arc_px = 4});
     std::vector<ccrc::node_id> matches;
+    // Few matches, and half the tree: the walk up from each, and the one that remembers.
     for (ccrc::node_id n = 0; n < t.size(); ++n)
-      if (r.chance(0.05)) matches.push_back(n);
+      if (r.chance(round % 4 < 2 ? 0.05 : 0.5)) matches.push_back(n);
     auto state = ccrc::highlight(chart, t, ag, matches);
     std::set<ccrc::node_id> matched(matches.begin(), matches.end()), above;
     for (ccrc::node_id m : matches)

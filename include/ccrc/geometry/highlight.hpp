@@ -28,7 +28,8 @@ enum class highlight_state : std::uint8_t {
 /// for one of them, `contains_match` for a segment with one among its descendants in the tree
 /// (shown or not), `none` otherwise. Matches outside the chart's view change nothing;
 /// duplicates are fine. O(s log s + m d log s) for s segments and m matches at most d levels
-/// below the chart.
+/// below the chart; with m >= max(n / 256, 64) for a tree of n nodes, at most
+/// O(s log s + n log s), each hidden context walked once (and 4 bytes a node).
 ///
 ///     std::vector<ccrc::node_id> hits = search(p, "HashMap");  // any search
 ///     auto state = ccrc::highlight(chart, p.tree(), ag, hits);  // one per segment
@@ -77,16 +78,43 @@ template <metric_column C>
                                                                      : no_segment;
   };
   std::vector<highlight_state> state(segs.size(), highlight_state::none);
+  // Below a shown context, a hidden one is reached from every match beneath it: with many
+  // matches, remember for each hidden context walked the child of its nearest shown ancestor
+  // (`outside`: none), so that no context is walked twice. O(n) to set up (a memset), worth
+  // it once there is a match per 256 nodes (and 64 at least, so that small trees walk).
+  constexpr node_id unknown = null_node - 1, outside = null_node;
+  std::vector<node_id> memo;
+  if (matches.size() >= std::max<std::size_t>(t.size() / 256, 64)) memo.assign(t.size(), unknown);
+  std::vector<node_id> walked;
   for (node_id m : matches) {
     CCRC_ASSERT(m < t.size(), "ccrc: a match is not a node of the tree");
-    // The nearest shown context at or above m; m itself may be culled or below the depth limit.
+    // The nearest shown context n at or above m, and its child `below` on the path to m when
+    // m itself is culled or below the depth limit.
     node_id n = m, below = null_node;
     std::uint32_t i = segment_of(m);
-    while (i == no_segment && n != root_node) {
-      below = n;
-      i = segment_of(n = t.parent(n));
+    if (i == no_segment) {
+      walked.clear();
+      for (node_id x = m;;) {  // x is hidden
+        if (!memo.empty() && memo[x] != unknown) {
+          below = memo[x];
+          break;
+        }
+        walked.push_back(x);
+        if (x == root_node) {
+          below = outside;
+          break;
+        }
+        if (segment_of(t.parent(x)) != no_segment) {
+          below = x;
+          break;
+        }
+        x = t.parent(x);
+      }
+      if (!memo.empty())
+        for (node_id w : walked) memo[w] = below;
+      if (below == outside) continue;  // not in the view
+      i = segment_of(n = t.parent(below));
     }
-    if (i == no_segment) continue;  // not in the view
     std::uint32_t up = i;           // where the contains_match walk starts
     if (n == m) {
       state[i] = highlight_state::match;

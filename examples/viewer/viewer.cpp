@@ -1,0 +1,428 @@
+// The ring-chart viewer's WebAssembly module: the library behind a small C ABI for viewer.js.
+// Not part of the library. Every computation the page shows happens here (reading, ring_chart,
+// hit_test, search, highlight, flat, eliminate_recursion, fit_label); the page only draws the
+// numbers it is handed and wires the controls.
+//
+// Strings and arrays handed out stay valid until the next call that changes them: the
+// segment arrays until the next ccrc_layout, a returned string until the next call returning one.
+#include <ccrc/algorithm/flat.hpp>
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/algorithm/name_parts.hpp>
+#include <ccrc/algorithm/regex.hpp>
+#include <ccrc/algorithm/search.hpp>
+#include <ccrc/geometry/color.hpp>
+#include <ccrc/geometry/highlight.hpp>
+#include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/label.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/geometry/ring_index.hpp>
+#include <ccrc/geometry/tooltip.hpp>
+#include <ccrc/io/read_profile.hpp>
+#include <ccrc/transform/eliminate_recursion.hpp>
+#include <ccrc/tree/path.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#define VIEWER_API extern "C" EMSCRIPTEN_KEEPALIVE
+#else
+#define VIEWER_API extern "C"
+#endif
+
+namespace {
+
+// One tree the viewer shows (the profile as read, or with its recursion eliminated) and what
+// every layout of it reads: ag(M) of every metric, and a ring_index per metric, made when the
+// metric is first shown.
+struct shown_tree {
+  ccrc::profile profile;
+  std::vector<std::vector<double>> ag;
+  std::vector<std::unique_ptr<ccrc::ring_index>> index;
+
+  explicit shown_tree(ccrc::profile p)
+      : profile(std::move(p)), ag(ccrc::inclusive_columns(profile)), index(profile.metric_count()) {}
+
+  const ccrc::ring_index& index_of(std::size_t metric) {
+    if (!index[metric]) index[metric] = std::make_unique<ccrc::ring_index>(profile.tree(), ag[metric]);
+    return *index[metric];
+  }
+};
+
+// Per segment: r0, r1, a0, a1, hue; and node, kind, depth, parent, contexts, highlight, label.
+constexpr std::size_t floats_per_segment = 5;
+constexpr std::size_t ints_per_segment = 7;
+// Labels: 11 px text, a glyph about 0.6 of that wide, as `ccrc render` estimates them.
+constexpr double label_font = 11, label_glyph = 0.6 * label_font;
+
+struct viewer {
+  std::unique_ptr<shown_tree> original;
+  std::unique_ptr<shown_tree> flattened;  // original with recursion eliminated per `policy`
+  int policy = -1;
+  shown_tree* current = nullptr;
+  std::size_t metric = 0;
+  ccrc::color_by colours = ccrc::color_by::method;
+  std::optional<ccrc::tree_view> view;  // of the last layout
+  ccrc::ring_layout chart;
+  std::vector<float> floats;
+  std::vector<std::int32_t> ints;
+  std::string labels;
+  std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
+  ccrc::search_result found;
+  const shown_tree* searched = nullptr;  // the tree `found` is of
+  bool search_stale = false;             // the query changed since
+
+  std::string text;  // the last string handed out
+  // The flat profile last made, and what it was of: sizing and colours change no view.
+  std::string flat;
+  std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int> flat_of{};
+};
+
+viewer& the() {
+  static viewer v;
+  return v;
+}
+
+const char* hand_out(std::string s) {
+  the().text = std::move(s);
+  return the().text.c_str();
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void append_number(std::string& out, double d) {
+  if (!std::isfinite(d)) {
+    out += "null";
+    return;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  out += buf;
+}
+
+std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
+  return n == ccrc::root_node ? std::string_view("(root)") : t.name(n);
+}
+
+// The label of a segment and how it fits (1 along, 2 across; +2 for the method's short name),
+// or 0 when neither the full nor the short name fits.
+int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, std::string_view& text) {
+  if (s.kind == ccrc::segment_kind::line) return 0;
+  std::string_view full = name_of(t, s.node);
+  std::string_view brief = ccrc::split_name(full).method;
+  int shift = 0;
+  for (std::string_view candidate : {full, brief}) {
+    if (!candidate.empty()) {
+      double width = label_glyph * static_cast<double>(candidate.size()) + 4;
+      ccrc::label_fit fit = ccrc::fit_label(s, width, label_font + 2);
+      if (fit != ccrc::label_fit::none) {
+        text = candidate;
+        return shift + (fit == ccrc::label_fit::along ? 1 : 2);
+      }
+    }
+    shift = 2;
+  }
+  return 0;
+}
+
+void run_query() {
+  viewer& v = the();
+  v.searched = v.current;
+  v.search_stale = false;
+  v.found = {};
+  if (!v.query || !v.current) return;
+  const ccrc::profile& p = v.current->profile;
+  v.found = ccrc::search(ccrc::tree_view(p.tree()), p.column(v.metric), *v.query);
+}
+
+// Fills the segment arrays and labels from v.chart, with the current highlight.
+void export_chart() {
+  viewer& v = the();
+  const ccrc::call_tree& t = v.current->profile.tree();
+  const auto& segs = v.chart.segments;
+  std::vector<ccrc::highlight_state> marks;
+  if (v.query) marks = ccrc::highlight(v.chart, t, v.current->ag[v.metric], v.found.nodes);
+  v.floats.resize(segs.size() * floats_per_segment);
+  v.ints.resize(segs.size() * ints_per_segment);
+  v.labels.clear();
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    const ccrc::ring_segment& s = segs[i];
+    float* f = &v.floats[i * floats_per_segment];
+    f[0] = static_cast<float>(s.r0);
+    f[1] = static_cast<float>(s.r1);
+    f[2] = static_cast<float>(s.a0);
+    f[3] = static_cast<float>(s.a1);
+    f[4] = s.node == ccrc::root_node ? -1.0f
+                                     : static_cast<float>(ccrc::color_hue(ccrc::color_key(t, s.node, v.colours)));
+    std::int32_t* n = &v.ints[i * ints_per_segment];
+    std::string_view label;
+    n[0] = static_cast<std::int32_t>(s.node);
+    n[1] = static_cast<std::int32_t>(s.kind);
+    n[2] = static_cast<std::int32_t>(s.depth);
+    n[3] = s.parent == ccrc::no_segment ? -1 : static_cast<std::int32_t>(s.parent);
+    n[4] = static_cast<std::int32_t>(s.contexts);
+    n[5] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
+    n[6] = label_of(t, s, label);
+    if (n[6] != 0) {
+      v.labels += label;
+      v.labels += '\n';
+    }
+  }
+}
+
+std::string error_text(const std::exception& e) { return e.what(); }
+
+}  // namespace
+
+/// Reads a profile (folded, .cct, .cctb, perf script or callgrind, detected from its bytes).
+/// Returns 0, or 1 with the reader's message (naming the line or offset) in ccrc_error_text();
+/// on error the previous profile stays.
+VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
+  viewer& v = the();
+  try {
+    std::istringstream in(std::string(bytes, size));
+    auto loaded = std::make_unique<shown_tree>(ccrc::read_profile(in));
+    if (loaded->profile.tree().size() < 1) throw ccrc::error("empty profile");
+    v.original = std::move(loaded);
+    v.flattened.reset();
+    v.policy = -1;
+    v.current = v.original.get();
+    v.metric = 0;
+    v.query.reset();
+    v.found = {};
+    v.searched = nullptr;
+    v.view.reset();
+    v.chart = {};
+    v.flat_of = {};
+    v.current->index_of(0);
+    return 0;
+  } catch (const std::exception& e) {
+    hand_out(error_text(e));
+    return 1;
+  } catch (...) {
+    hand_out("unknown error");
+    return 1;
+  }
+}
+
+/// The message of the last failure (ccrc_load, ccrc_search).
+VIEWER_API const char* ccrc_error_text() { return the().text.c_str(); }
+
+/// The profile's metrics and size, as JSON: {"metrics": [...], "contexts": N, "methods": M}.
+VIEWER_API const char* ccrc_profile_info() {
+  viewer& v = the();
+  if (!v.original) return hand_out("null");
+  const ccrc::profile& p = v.original->profile;
+  std::string s = "{\"metrics\":[";
+  for (std::size_t m = 0; m < p.metric_count(); ++m) {
+    if (m) s += ',';
+    append_json_string(s, p.metric_name(m));
+  }
+  s += "],\"contexts\":" + std::to_string(p.tree().size() - 1) +
+       ",\"methods\":" + std::to_string(p.symbols().method_count() - 1) + "}";
+  return hand_out(std::move(s));
+}
+
+/// Lays out the ring chart on a width x height canvas (CSS pixels): centred on the calling
+/// context `path` (frames separated by ';'; empty or not found: the profile's main, as
+/// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`),
+/// sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, on the profile with its
+/// recursion eliminated under policy `recursion` (0 all, 1 direct, 2 drop_repeats) or as read
+/// (-1), coloured by method (0) or package (1). Segments thinner than min_px are lines.
+/// Returns the number of segments (-1 without a profile). The search, if any, is highlighted.
+VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int recursion, int colour_by,
+                           double width, double height, double min_px) {
+  viewer& v = the();
+  if (!v.original) return -1;
+  try {
+    if (recursion < 0 || recursion > 2) {
+      v.current = v.original.get();
+    } else {
+      if (v.policy != recursion) {
+        v.flattened.reset();
+        v.flat_of = {};
+        v.searched = nullptr;
+        v.flattened = std::make_unique<shown_tree>(
+            ccrc::eliminate_recursion(v.original->profile, static_cast<ccrc::recursion>(recursion)).output);
+        v.policy = recursion;
+      }
+      v.current = v.flattened.get();
+    }
+    const ccrc::profile& p = v.current->profile;
+    auto wanted = metric >= 0 && static_cast<std::size_t>(metric) < p.metric_count() ? static_cast<std::size_t>(metric) : 0;
+    // The search runs on the tree shown (node ids differ between trees) and the metric shown.
+    bool stale = v.searched != v.current || v.metric != wanted;
+    v.metric = wanted;
+    v.colours = colour_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
+    if (stale || v.search_stale) run_query();
+    const std::vector<double>& ag = v.current->ag[v.metric];
+    auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
+    ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
+    ccrc::tree_view view = centre == ccrc::null_node
+                               ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
+                               : ccrc::tree_view(p.tree(), centre, limit);
+    ccrc::ring_options o = ccrc::on_canvas(width, height,
+                                           {.sizing = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2)),
+                                            .min_arc_px = min_px,
+                                            .index = &v.current->index_of(v.metric)});
+    o.outer_radius = std::max(0.0, o.outer_radius - 6);
+    v.chart = ccrc::ring_chart(view, ag, o);
+    v.view = view;
+    export_chart();
+    return static_cast<int>(v.chart.segments.size());
+  } catch (const std::exception& e) {
+    hand_out(error_text(e));
+    return -1;
+  }
+}
+
+/// The segment arrays of the last layout: floats_per_segment floats and ints_per_segment ints
+/// a segment (see export_chart), and the labels that fit, one a line, in segment order.
+VIEWER_API const float* ccrc_segment_floats() { return the().floats.data(); }
+VIEWER_API const std::int32_t* ccrc_segment_ints() { return the().ints.data(); }
+VIEWER_API const char* ccrc_labels() { return the().labels.c_str(); }
+VIEWER_API double ccrc_center_x() { return the().chart.center.x; }
+VIEWER_API double ccrc_center_y() { return the().chart.center.y; }
+
+/// The path of a node of the tree shown ("main;f"), for the URL and the breadcrumbs.
+VIEWER_API const char* ccrc_path(int node) {
+  viewer& v = the();
+  if (!v.current || node < 0 || static_cast<std::size_t>(node) >= v.current->profile.tree().size()) return hand_out("");
+  return hand_out(ccrc::path_string(v.current->profile.tree(), static_cast<ccrc::node_id>(node)));
+}
+
+/// The segment at canvas point (x, y) of the last layout, or -1.
+VIEWER_API int ccrc_hit(double x, double y) {
+  auto i = ccrc::hit_test(the().chart, x, y);
+  return i ? static_cast<int>(*i) : -1;
+}
+
+/// What the tooltip of segment i shows, as JSON: {"stack": [...], "metrics": [{"name", "self",
+/// "aggregated"}], "share": ag / ag(centre) of the shown metric, "contexts": k}.
+VIEWER_API const char* ccrc_tooltip(int segment) {
+  viewer& v = the();
+  if (!v.current || segment < 0 || static_cast<std::size_t>(segment) >= v.chart.segments.size()) return hand_out("null");
+  const ccrc::ring_segment& s = v.chart.segments[static_cast<std::size_t>(segment)];
+  ccrc::node_tooltip tip = ccrc::tooltip(v.current->profile, v.current->ag, s.node);
+  std::string out = "{\"stack\":[";
+  for (std::size_t i = 0; i < tip.call_stack.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, tip.call_stack[i]);
+  }
+  out += "],\"metrics\":[";
+  for (std::size_t i = 0; i < tip.metrics.size(); ++i) {
+    out += i ? ",{\"name\":" : "{\"name\":";
+    append_json_string(out, tip.metrics[i].metric);
+    out += ",\"self\":";
+    append_number(out, tip.metrics[i].self);
+    out += ",\"aggregated\":";
+    append_number(out, tip.metrics[i].aggregated);
+    out += '}';
+  }
+  const std::vector<double>& ag = v.current->ag[v.metric];
+  out += "],\"share\":";
+  append_number(out, ag[v.chart.segments[0].node] > 0 ? ag[s.node] / ag[v.chart.segments[0].node] : 0);
+  out += ",\"contexts\":" + std::to_string(s.contexts) + "}";
+  return hand_out(std::move(out));
+}
+
+/// Highlights the calling contexts a search finds (ccrc::search over the whole tree shown):
+/// `text` matched as a substring (0), regular expression (1) or exactly (2) against the whole
+/// name (0), package (1), class (2) or method (3), ignoring case if asked; contexts whose self
+/// or aggregated value of the shown metric is below a bound (a share of the total when
+/// `shares`; a negative bound: none) are left out. An empty text with no bounds clears it.
+/// Takes effect in the next ccrc_layout (see ccrc_search_count); returns 0, or -1 with the
+/// message in ccrc_error_text() for a bad regular expression (then nothing is highlighted).
+VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_case, double min_self, double min_total,
+                           int shares) {
+  viewer& v = the();
+  std::string t = text ? text : "";
+  if (t.empty() && min_self < 0 && min_total < 0) {
+    v.query.reset();
+    v.search_stale = true;
+    return 0;
+  }
+  ccrc::search_query q{.name = {.text = t,
+                                .match = static_cast<ccrc::name_match>(std::clamp(match, 0, 2)),
+                                .part = static_cast<ccrc::name_part>(std::clamp(part, 0, 3)),
+                                .ignore_case = ignore_case != 0}};
+  if (min_self >= 0) q.min_self = ccrc::threshold{min_self, shares != 0};
+  if (min_total >= 0) q.min_total = ccrc::threshold{min_total, shares != 0};
+  try {
+    if (q.name.match == ccrc::name_match::regex) [[maybe_unused]] ccrc::regex check(q.name.text, {.ignore_case = q.name.ignore_case});
+  } catch (const std::exception& e) {
+    v.query.reset();
+    v.search_stale = true;
+    hand_out(error_text(e));
+    return -1;
+  }
+  v.query = q;
+  v.search_stale = true;
+  return 0;
+}
+
+/// What the search found in the last layout: the number of contexts, the share of the total
+/// they cover (search_result::share) and the sum it is the share of.
+VIEWER_API int ccrc_search_count() { return static_cast<int>(the().found.nodes.size()); }
+VIEWER_API double ccrc_search_share() { return the().found.share(); }
+
+/// Highlights the contexts of one method (an id from ccrc_flat): a search for its exact name.
+VIEWER_API int ccrc_search_method(int method) {
+  viewer& v = the();
+  if (!v.current || method <= 0 || static_cast<std::size_t>(method) >= v.current->profile.symbols().method_count())
+    return -1;
+  std::string name(v.current->profile.symbols().method_name(static_cast<ccrc::method_id>(method)));
+  return ccrc_search(name.c_str(), 2, 0, 0, -1, -1, 0);
+}
+
+/// The flat profile of the view laid out last (its centre's subtree within the depth limit),
+/// by the shown metric's self values, largest first, at most `limit` methods, as JSON:
+/// [[method id, name, self, percent], ...].
+VIEWER_API const char* ccrc_flat(int limit) {
+  viewer& v = the();
+  if (!v.current || !v.view) return hand_out("[]");
+  auto key = std::tuple(v.current, v.view->root(), v.view->max_depth(), v.metric, limit);
+  if (key == v.flat_of) return v.flat.c_str();
+  const ccrc::profile& p = v.current->profile;
+  auto entries = ccrc::flat(*v.view, p.column(v.metric));
+  std::string out = "[";
+  for (std::size_t k = 0; k < entries.size() && k < static_cast<std::size_t>(std::max(limit, 0)); ++k) {
+    if (k) out += ',';
+    out += '[' + std::to_string(entries[k].method) + ',';
+    append_json_string(out, entries[k].method == 0 ? std::string_view("(root)")
+                                                   : p.symbols().method_name(entries[k].method));
+    out += ',';
+    append_number(out, static_cast<double>(entries[k].self));
+    out += ',';
+    append_number(out, entries[k].percent);
+    out += ']';
+  }
+  out += ']';
+  v.flat = std::move(out);
+  v.flat_of = key;
+  return v.flat.c_str();
+}

@@ -1,0 +1,401 @@
+// The ring-chart viewer's page: draws the segments the WebAssembly module (viewer.cpp) lays
+// out and wires the controls. No geometry or profile logic here: every number comes from the
+// library.
+'use strict';
+(function () {
+  const FLOATS = 5, INTS = 7;  // per segment, as viewer.cpp's export_chart writes them
+  const KIND_CENTER = 0, KIND_LINE = 2;
+  const MATCH = 1;
+  const $ = (id) => document.getElementById(id);
+  const canvas = $('canvas'), ctx = canvas.getContext('2d');
+  const ui = {
+    depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), recursion: $('recursion'),
+    colour: $('colour'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
+    crumbs: $('crumbs'), error: $('error'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
+  };
+  const MODES = ['equal', 'angle', 'area'];
+  const RECURSION = {'-1': 'kept', '0': 'all', '1': 'direct', '2': 'drop'};
+
+  let m = null;       // the module
+  let api = null;     // its functions
+  let metrics = [];   // metric names of the profile
+  let view = {path: '', depth: 0, mode: 1, metric: 0, recursion: -1, colour: 0, search: '', part: 0, min: ''};
+  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0};
+  let size = {w: 0, h: 0};
+  let searchInfo = '';
+  const timings = [];  // {what, ms}: every interaction's layout and drawing, for the tests
+
+  // ---- the view <-> the URL fragment
+  function fragmentOf(v) {
+    const p = new URLSearchParams();
+    if (v.path) p.set('path', v.path);
+    if (v.depth) p.set('depth', String(v.depth));
+    p.set('mode', MODES[v.mode]);
+    if (metrics[v.metric] !== undefined) p.set('metric', metrics[v.metric]);
+    if (v.recursion !== -1) p.set('recursion', RECURSION[v.recursion]);
+    if (v.colour) p.set('colour', 'package');
+    if (v.search) p.set('search', v.search);
+    if (v.part) p.set('part', ['name', 'package', 'class', 'method'][v.part]);
+    if (v.min !== '') p.set('min', v.min);
+    return '#' + p.toString();
+  }
+  function viewOf(fragment) {
+    const p = new URLSearchParams(fragment.replace(/^#/, ''));
+    const v = {path: p.get('path') || '', depth: Math.max(0, parseInt(p.get('depth') || '0', 10) || 0),
+      mode: Math.max(0, MODES.indexOf(p.get('mode') || 'angle')), metric: Math.max(0, metrics.indexOf(p.get('metric'))),
+      recursion: -1, colour: p.get('colour') === 'package' ? 1 : 0, search: p.get('search') || '',
+      part: Math.max(0, ['name', 'package', 'class', 'method'].indexOf(p.get('part') || 'name')), min: p.get('min') || ''};
+    for (const k in RECURSION) if (RECURSION[k] === p.get('recursion')) v.recursion = Number(k);
+    return v;
+  }
+
+  // ---- colours: hue from the library's colour key
+  function fill(hue, dim) {
+    if (hue < 0) return dim ? '#f2f2f2' : '#e4e4e4';
+    return `hsl(${hue.toFixed(1)},55%,${dim ? 88 : 72}%)`;
+  }
+  function stroke(hue) { return hue < 0 ? '#9a9a9a' : `hsl(${hue.toFixed(1)},55%,38%)`; }
+
+  // ---- layout and drawing
+  function layout() {
+    const n = api.layout(view.path, view.depth, view.mode, view.metric, view.recursion, view.colour, size.w, size.h, 1);
+    if (n < 0) { chart.count = 0; return; }
+    chart.count = n;
+    chart.floats = new Float32Array(m.HEAPF32.buffer, api.floats(), n * FLOATS);
+    chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
+    chart.labels = m.UTF8ToString(api.labels()).split('\n');
+    chart.cx = api.cx(); chart.cy = api.cy();
+  }
+
+  function draw() {
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, size.w, size.h);
+    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy;
+    const Q = Math.PI / 2;
+    ctx.lineWidth = 0.5;
+    for (let i = 0; i < chart.count; ++i) {
+      const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3], hue = F[i * FLOATS + 4];
+      const kind = I[i * INTS + 1], mark = I[i * INTS + 5];
+      const dim = searching && mark === 0;
+      if (kind === KIND_LINE) {
+        const a = (a0 + a1) / 2, s = Math.sin(a), c = Math.cos(a);
+        ctx.beginPath();
+        ctx.moveTo(cx + r0 * s, cy - r0 * c);
+        ctx.lineTo(cx + r1 * s, cy - r1 * c);
+        ctx.strokeStyle = searching && mark !== 0 ? '#d62728' : dim ? '#d8d8d8' : stroke(hue);
+        ctx.lineWidth = searching && mark !== 0 ? 1.5 : 0.75;
+        ctx.stroke();
+        ctx.lineWidth = 0.5;
+        continue;
+      }
+      ctx.beginPath();
+      if (kind === KIND_CENTER) {
+        ctx.arc(cx, cy, r1, 0, 2 * Math.PI);
+      } else if (a1 - a0 >= 2 * Math.PI - 1e-6) {
+        ctx.arc(cx, cy, r1, 0, 2 * Math.PI);
+        if (r0 > 0) { ctx.moveTo(cx + r0, cy); ctx.arc(cx, cy, r0, 0, 2 * Math.PI, true); }
+      } else {
+        ctx.arc(cx, cy, r1, a0 - Q, a1 - Q);
+        ctx.arc(cx, cy, r0, a1 - Q, a0 - Q, true);
+        ctx.closePath();
+      }
+      ctx.fillStyle = mark === MATCH ? '#e8412c' : fill(hue, dim);
+      ctx.fill('evenodd');
+      ctx.strokeStyle = mark === MATCH ? '#7a1a0f' : '#ffffff';
+      ctx.stroke();
+    }
+    drawLabels();
+  }
+
+  function drawLabels() {
+    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy;
+    ctx.font = '11px sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = '#1a1a1a';
+    let k = 0;
+    for (let i = 0; i < chart.count; ++i) {
+      const fit = I[i * INTS + 6];
+      if (fit === 0) continue;
+      const text = chart.labels[k++];
+      const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3];
+      if (I[i * INTS + 1] === KIND_CENTER) { ctx.fillText(text, cx, cy); continue; }
+      const mid = (a0 + a1) / 2, r = (r0 + r1) / 2;
+      let turn = mid % (2 * Math.PI); if (turn < 0) turn += 2 * Math.PI;
+      const along = fit === 1 || fit === 3;
+      // Along: tangent to the ring, upright; across: radial, read from the centre outwards.
+      let angle = along ? mid + (turn > Math.PI / 2 && turn < 3 * Math.PI / 2 ? Math.PI : 0)
+                        : mid - Math.PI / 2 + (turn > Math.PI ? Math.PI : 0);
+      ctx.save();
+      ctx.translate(cx + r * Math.sin(mid), cy - r * Math.cos(mid));
+      ctx.rotate(angle);
+      ctx.fillText(text, 0, 0);
+      ctx.restore();
+    }
+  }
+
+  function fmt(x) {
+    if (x === null || x === undefined) return '-';
+    return Math.abs(x) >= 1e6 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : String(Math.round(x * 1000) / 1000);
+  }
+
+  function flatTable() {
+    const rows = JSON.parse(m.UTF8ToString(api.flat(60)));
+    const picked = view.search.startsWith('=') ? view.search.slice(1) : null;
+    let html = '';
+    for (const [id, name, self, pct] of rows) {
+      const esc = name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+      html += `<tr data-method="${id}" class="${name === picked ? 'picked' : ''}" title="${esc.replace(/"/g, '&quot;')}">` +
+        `<td class="num">${pct.toFixed(2)} %</td><td>${esc}</td><td class="num">${fmt(self)}</td></tr>`;
+    }
+    ui.flat.innerHTML = html;
+  }
+
+  function crumbs() {
+    const frames = view.path ? view.path.split(';') : [];
+    let html = '<a data-path="">(top)</a>';
+    for (let i = 0; i < frames.length; ++i) {
+      const p = frames.slice(0, i + 1).join(';');
+      html += ' › <a data-path="' + p.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '">' +
+        frames[i].replace(/&/g, '&amp;').replace(/</g, '&lt;') + '</a>';
+    }
+    ui.crumbs.innerHTML = html;
+  }
+
+  function status() {
+    const lines = chart.count ? `${chart.count} segments` : 'no profile';
+    ui.status.textContent = lines + (searchInfo ? ' · ' + searchInfo : '');
+  }
+
+  // Runs the search the view asks for; returns false (and shows why) when it is malformed.
+  function search() {
+    let text = view.search, match = 0;
+    if (text.startsWith('re:')) { text = text.slice(3); match = 1; } else if (text.startsWith('=')) { text = text.slice(1); match = 2; }
+    const min = view.min === '' ? -1 : Number(view.min) / 100;
+    if (api.search(text, match, view.part, 0, -1, Number.isFinite(min) ? min : -1, 1) < 0) {
+      showError('search: ' + m.UTF8ToString(api.errorText()));
+      searching = false;
+      return;
+    }
+    if (ui.error.textContent.startsWith('search: ')) showError('');
+    searching = text !== '' || min >= 0;
+  }
+  let searching = false;
+
+  // Lays out and draws the view; `what` names the interaction for the timings. The table
+  // follows in a task of its own: the flat profile of a large view is a walk over all of it,
+  // and the chart should not wait for it.
+  let tablePending = null;
+  const tableMs = [];
+  function render(what, options = {}) {
+    const t0 = performance.now();
+    if (options.search) search();
+    layout();
+    draw();
+    searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
+    crumbs();
+    status();
+    syncControls();
+    timings.push({what, ms: performance.now() - t0});
+    if (options.table !== false && tablePending === null) tablePending = setTimeout(flushTable, 0);
+  }
+  function flushTable() {
+    if (tablePending === null) return;
+    clearTimeout(tablePending);
+    tablePending = null;
+    const t0 = performance.now();
+    flatTable();
+    tableMs.push(performance.now() - t0);
+  }
+
+  function syncControls() {
+    ui.depth.value = String(view.depth);
+    ui.depthValue.textContent = view.depth ? String(view.depth) : 'all';
+    ui.mode.value = String(view.mode);
+    ui.metric.value = String(view.metric);
+    ui.recursion.value = String(view.recursion);
+    ui.colour.value = String(view.colour);
+    if (document.activeElement !== ui.search) ui.search.value = view.search;
+    ui.part.value = String(view.part);
+    if (document.activeElement !== ui.min) ui.min.value = view.min;
+  }
+
+  // ---- navigation: selecting pushes a history entry, everything else replaces the current one
+  function go(change, what, push) {
+    const searchChanged = 'search' in change || 'part' in change || 'min' in change || 'metric' in change || 'recursion' in change;
+    Object.assign(view, change);
+    const url = fragmentOf(view);
+    if (push) history.pushState({ccrc: true}, '', url); else history.replaceState(null, '', url);
+    render(what, {search: searchChanged});
+  }
+  function select(segment) {
+    const node = chart.ints[segment * INTS];
+    go({path: m.UTF8ToString(api.path(node))}, 'select', true);
+  }
+  // Back through the history of selections; at its start (a shared link), up to the caller.
+  function back() {
+    if (history.state && history.state.ccrc) history.back();
+    else if (view.path) go({path: view.path.split(';').slice(0, -1).join(';')}, 'back', false);
+  }
+  window.addEventListener('popstate', () => {
+    view = viewOf(location.hash);
+    render('back', {search: true});
+  });
+
+  // ---- sizing
+  function resize() {
+    const box = canvas.parentElement.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    size = {w: Math.max(16, box.width), h: Math.max(16, box.height)};
+    canvas.width = Math.round(size.w * dpr);
+    canvas.height = Math.round(size.h * dpr);
+    if (api && chart.count >= 0 && metrics.length) render('resize', {table: false});
+  }
+  window.addEventListener('resize', resize);
+
+  // ---- pointer
+  function pointer(e) {
+    const box = canvas.getBoundingClientRect();
+    return [e.clientX - box.left, e.clientY - box.top];
+  }
+  let hoverMs = [];
+  canvas.addEventListener('mousemove', (e) => {
+    if (!api) return;
+    const t0 = performance.now();
+    const [x, y] = pointer(e);
+    const i = api.hit(x, y);
+    if (i < 0) { ui.tip.style.display = 'none'; canvas.style.cursor = ''; hoverMs.push(performance.now() - t0); return; }
+    const tip = JSON.parse(m.UTF8ToString(api.tooltip(i)));
+    let text = tip.stack.length ? tip.stack.map((f, d) => ' '.repeat(2 * d) + f).join('\n') : '(root)';
+    for (const r of tip.metrics) text += `\n${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`;
+    text += `\n${(100 * tip.share).toFixed(2)} % of the centre`;
+    if (tip.contexts > 1) text += `\n(and ${tip.contexts - 1} more callees, too thin to draw)`;
+    ui.tip.textContent = text;
+    ui.tip.style.display = 'block';
+    ui.tip.style.left = Math.min(e.clientX + 14, window.innerWidth - ui.tip.offsetWidth - 4) + 'px';
+    ui.tip.style.top = Math.min(e.clientY + 14, window.innerHeight - ui.tip.offsetHeight - 4) + 'px';
+    canvas.style.cursor = 'pointer';
+    hoverMs.push(performance.now() - t0);
+  });
+  canvas.addEventListener('mouseleave', () => { ui.tip.style.display = 'none'; });
+  canvas.addEventListener('click', (e) => {
+    if (!api || !chart.count) return;
+    const [x, y] = pointer(e);
+    const i = api.hit(x, y);
+    if (i < 0) return;
+    if (chart.ints[i * INTS + 1] === KIND_CENTER) back(); else select(i);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Backspace' && !(e.target instanceof HTMLInputElement) && !(e.target instanceof HTMLSelectElement)) {
+      e.preventDefault();
+      back();
+    }
+  });
+  ui.crumbs.addEventListener('click', (e) => {
+    const p = e.target.getAttribute && e.target.getAttribute('data-path');
+    if (p !== null && p !== undefined && p !== view.path) go({path: p}, 'select', true);
+  });
+  ui.flat.addEventListener('click', (e) => {
+    const row = e.target.closest('tr');
+    if (!row) return;
+    const name = row.getAttribute('title').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+    go({search: view.search === '=' + name ? '' : '=' + name, part: 0}, 'search', false);
+  });
+
+  // ---- controls
+  ui.depth.addEventListener('input', () => go({depth: Number(ui.depth.value)}, 'depth', false));
+  ui.mode.addEventListener('change', () => go({mode: Number(ui.mode.value)}, 'mode', false));
+  ui.metric.addEventListener('change', () => go({metric: Number(ui.metric.value)}, 'metric', false));
+  ui.recursion.addEventListener('change', () => go({recursion: Number(ui.recursion.value)}, 'recursion', false));
+  ui.colour.addEventListener('change', () => go({colour: Number(ui.colour.value)}, 'colour', false));
+  ui.part.addEventListener('change', () => go({part: Number(ui.part.value)}, 'search', false));
+  ui.search.addEventListener('input', () => go({search: ui.search.value}, 'search', false));
+  ui.min.addEventListener('input', () => go({min: ui.min.value}, 'search', false));
+
+  // ---- opening
+  function showError(text) {
+    ui.error.textContent = text;
+    ui.error.style.display = text ? 'block' : 'none';
+  }
+  // Loads a profile's bytes; on failure shows the reader's message and keeps the current one.
+  function open(bytes, name) {
+    const t0 = performance.now();
+    const p = m._malloc(Math.max(1, bytes.length));
+    m.HEAPU8.set(bytes, p);
+    const failed = api.load(p, bytes.length);
+    m._free(p);
+    if (failed) {
+      showError(`cannot open ${name}: ${m.UTF8ToString(api.errorText())}` + (metrics.length ? ' (the previous profile is kept)' : ''));
+      return false;
+    }
+    showError('');
+    const info = JSON.parse(m.UTF8ToString(api.info()));
+    metrics = info.metrics;
+    ui.metric.innerHTML = metrics.map((n, i) => `<option value="${i}">${n.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</option>`).join('');
+    document.title = `${name} - ccrc viewer`;
+    view = viewOf(location.hash);
+    history.replaceState(null, '', fragmentOf(view));
+    render('open', {search: true});
+    timings.push({what: 'ready', ms: performance.now() - t0});
+    return true;
+  }
+  function openFile(file) {
+    const reader = new FileReader();
+    reader.onload = () => open(new Uint8Array(reader.result), file.name);
+    reader.onerror = () => showError(`cannot read ${file.name}`);
+    reader.readAsArrayBuffer(file);
+  }
+  ui.file.addEventListener('change', () => { if (ui.file.files.length) openFile(ui.file.files[0]); });
+  const chartBox = canvas.parentElement;
+  chartBox.addEventListener('dragover', (e) => { e.preventDefault(); ui.drop.style.display = 'block'; });
+  ui.drop.addEventListener('dragleave', () => { ui.drop.style.display = 'none'; });
+  chartBox.addEventListener('drop', (e) => {
+    e.preventDefault();
+    ui.drop.style.display = 'none';
+    if (e.dataTransfer.files.length) openFile(e.dataTransfer.files[0]);
+  });
+
+  // The hooks the browser test drives the page through (tests/viewer/).
+  window.ccrcViewer = {
+    open, get view() { return view; }, timings, hoverMs: () => hoverMs, tableMs: () => tableMs, flushTable,
+    resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
+    // Segment i as the library laid it out: path, kind, depth, highlight and its middle point.
+    segments() {
+      const out = [];
+      for (let i = 0; i < chart.count; ++i) {
+        const F = chart.floats, I = chart.ints;
+        const r = (F[i * FLOATS] + F[i * FLOATS + 1]) / 2, a = (F[i * FLOATS + 2] + F[i * FLOATS + 3]) / 2;
+        const box = canvas.getBoundingClientRect();
+        const kind = I[i * INTS + 1];
+        out.push({path: m.UTF8ToString(api.path(I[i * INTS])), kind, depth: I[i * INTS + 2], mark: I[i * INTS + 5],
+          x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
+          y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a))});
+      }
+      return out;
+    },
+    status: () => ui.status.textContent, error: () => ui.error.textContent, table: () => ui.flat.textContent,
+  };
+
+  ccrcModule().then((module) => {
+    m = module;
+    api = {
+      load: m._ccrc_load, errorText: m._ccrc_error_text, info: m._ccrc_profile_info,
+      layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
+      floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y,
+      path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
+      search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
+      share: m._ccrc_search_share, count: m._ccrc_search_count,
+    };
+    resize();
+    const embedded = $('ccrc-profile').textContent.trim();
+    if (embedded) {
+      const raw = atob(embedded), bytes = new Uint8Array(raw.length);
+      for (let i = 0; i < raw.length; ++i) bytes[i] = raw.charCodeAt(i);
+      open(bytes, $('ccrc-profile').getAttribute('data-name') || 'profile');
+    } else {
+      ui.status.textContent = 'open a profile: the file button, or drop a file on the page';
+    }
+    window.ccrcViewer.ready = true;
+  });
+})();

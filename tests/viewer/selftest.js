@@ -1,0 +1,158 @@
+// Evaluated in the viewer's page by browser_test.js: real mouse and input events on the page,
+// checked against Figures 1 and 4 of the papers; then the timings on the eclipse CCT whose
+// .cctb the page's ?eclipse= names. Returns {failures, log, timings}.
+(async () => {
+  const failures = [], log = [];
+  const check = (ok, what) => { if (!ok) failures.push(what); };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const until = async (cond, what, ms = 30000) => {
+    const end = performance.now() + ms;
+    while (!cond()) {
+      if (performance.now() > end) throw new Error('timed out waiting for ' + what);
+      await sleep(5);
+    }
+  };
+  await until(() => window.ccrcViewer && window.ccrcViewer.ready, 'the viewer');
+  const V = window.ccrcViewer;
+  const canvas = document.getElementById('canvas');
+  const mouse = (type, x, y) => canvas.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true, view: window}));
+  const setValue = (id, value, event) => {
+    const el = document.getElementById(id);
+    el.value = String(value);
+    el.dispatchEvent(new Event(event, {bubbles: true}));
+  };
+  const shown = () => V.segments().map((s) => `${s.path}@${s.depth}`).sort().join(' ');
+  const expect = (list) => list.map(([p, d]) => `${p}@${d}`).sort().join(' ');
+  const segmentAt = (path) => V.segments().find((s) => s.path === path);
+
+  // Figure 1: main in the centre, its 17 callee contexts around it.
+  let segs = V.segments();
+  check(segs.length === 18, `Figure 1: 18 segments, not ${segs.length}`);
+  check(segs[0].path === 'main' && segs[0].kind === 0, `Figure 1: main in the centre, not ${segs[0].path}`);
+  log.push(`Figure 1: ${segs.length} segments around ${segs[0].path}`);
+
+  // Click f: Figure 4(a).
+  const f = segmentAt('main;f');
+  mouse('click', f.x, f.y);
+  check(V.view.path === 'main;f', `click f: centre main;f, not '${V.view.path}'`);
+  check(location.hash.includes('path=main%3Bf'), `click f: the URL holds the path: ${location.hash}`);
+  check(shown() === expect([['main;f', 0], ['main;f;g', 1], ['main;f;h', 1], ['main;f;g;h', 2], ['main;f;g;g', 2],
+    ['main;f;h;i', 2], ['main;f;g;h;i', 3], ['main;f;g;g;h', 3], ['main;f;g;g;h;i', 4]]), `Figure 4(a): ${shown()}`);
+  check(document.getElementById('crumbs').textContent.includes('main › f'), 'click f: breadcrumbs main › f');
+  log.push(`Figure 4(a): ${V.segments().length} segments around ${V.view.path}`);
+
+  // Click the centre: back to main.
+  mouse('click', V.segments()[0].x, V.segments()[0].y);
+  await until(() => V.view.path === '', 'back to main');
+  check(V.segments().length === 18, 'back: the 18 segments of Figure 1 again');
+
+  // Depth 3: Figure 4(b).
+  setValue('depth', 3, 'input');
+  check(shown() === expect([['main', 0], ['main;f', 1], ['main;g', 1], ['main;h', 1], ['main;f;g', 2], ['main;f;h', 2],
+    ['main;g;h', 2], ['main;g;g', 2], ['main;h;i', 2]]), `Figure 4(b): ${shown()}`);
+  log.push(`Figure 4(b): ${V.segments().length} segments, depth ${V.view.depth}`);
+
+  // Search h: its 6 contexts, 1452 of 3238 bytecodes; 3 of them shown at depth 3.
+  setValue('search', 'h', 'input');
+  const marked = V.segments().filter((s) => s.mark === 1).map((s) => s.path).sort().join(' ');
+  check(marked === 'main;f;h main;g;h main;h', `search h: highlighted ${marked}`);
+  check(V.status().includes('6 contexts match, 44.84 % of the total'), `search h: ${V.status()}`);
+  log.push(`search h: ${marked}; ${V.status()}`);
+
+  // Click h in the table: its contexts, the same share.
+  V.flushTable();
+  const hRow = [...document.querySelectorAll('#flat tr')].find((r) => r.getAttribute('title') === 'h');
+  hRow.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  check(V.view.search === '=h' && V.status().includes('6 contexts match, 44.84 %'), `table h: ${V.view.search} ${V.status()}`);
+
+  // Area sizing: the same segments, rings of equal area.
+  setValue('mode', 2, 'change');
+  check(V.view.mode === 2 && location.hash.includes('mode=area'), `area sizing: ${location.hash}`);
+  check(V.segments().length === 9, `area sizing: 9 segments, not ${V.segments().length}`);
+
+  // Recursion eliminated (the papers' Figure 8): 12 contexts; kept again: 18.
+  setValue('depth', 0, 'input');
+  setValue('recursion', 0, 'change');
+  check(V.segments().length === 12 && location.hash.includes('recursion=all'), `recursion eliminated: ${V.segments().length} segments`);
+  setValue('recursion', -1, 'change');
+  check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
+  // Backspace goes back too.
+  const g = segmentAt('main;g');
+  mouse('click', g.x, g.y);
+  check(V.view.path === 'main;g', `click g: centre '${V.view.path}'`);
+  document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Backspace', bubbles: true}));
+  await until(() => V.view.path === '', 'Backspace back to main');
+  setValue('depth', 3, 'input');
+
+  // Hover: the call stack and every metric.
+  const fh = segmentAt('main;f;h');
+  mouse('mousemove', fh.x, fh.y);
+  const tip = document.getElementById('tip').textContent;
+  check(tip.includes('main\n  f\n    h') && tip.includes('bytecodes: self 120, aggregated 220') &&
+    tip.includes('calls: self 20, aggregated 40'), `hover main;f;h: ${tip}`);
+
+  // A bad file: the reader's message, the profile kept.
+  const ok = V.open(new TextEncoder().encode('main;f 1\nmain;g x\n'), 'bad.folded');
+  check(!ok && V.error().includes('line 2'), `bad file: ${V.error()}`);
+  check(V.segments().length === 9, 'bad file: the previous profile stays');
+  log.push(`bad file: ${V.error()}`);
+
+  // The eclipse CCT: open, then 100 interactions and 100 hovers, timed.
+  const eclipse = new URLSearchParams(location.search).get('eclipse');
+  const report = {failures, log};
+  if (eclipse) {
+    history.replaceState(null, '', '#');
+    const bytes = await new Promise((resolve, reject) => {
+      const x = new XMLHttpRequest();
+      x.open('GET', eclipse);
+      x.responseType = 'arraybuffer';
+      x.onload = () => resolve(new Uint8Array(x.response));
+      x.onerror = () => reject(new Error('cannot load ' + eclipse));
+      x.send();
+    });
+    V.resetTimings();
+    const t0 = performance.now();
+    check(V.open(bytes, 'eclipse.cctb'), `eclipse: ${V.error()}`);
+    const ready = performance.now() - t0;
+    const contexts = V.segments().length;
+    log.push(`eclipse: ${bytes.length} bytes, ready in ${ready.toFixed(0)} ms, ${contexts} segments`);
+    V.resetTimings();
+    const metrics = document.getElementById('metric').options.length;
+    const steps = [
+      async () => { const s = V.segments().filter((x) => x.depth === 1 && x.kind === 1)[0]; mouse('click', s.x, s.y); },
+      async () => { const n = V.timings.length; mouse('click', V.segments()[0].x, V.segments()[0].y); await until(() => V.timings.length > n, 'back'); },
+      async () => setValue('depth', 6, 'input'),
+      async () => setValue('depth', 0, 'input'),
+      async () => setValue('mode', 2, 'change'),
+      async () => setValue('mode', 0, 'change'),
+      async () => setValue('mode', 1, 'change'),
+      async () => setValue('metric', 1 % metrics, 'change'),
+      async () => setValue('metric', 0, 'change'),
+      async () => setValue('search', 'Hash', 'input'),
+      async () => setValue('search', '', 'input'),
+    ];
+    for (let i = 0; i < 100; ++i) await steps[i % steps.length]();
+    const ms = V.timings.map((t) => t.ms).sort((a, b) => a - b);
+    const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
+    // Hover: 100 points on a spiral over the chart.
+    const box = canvas.getBoundingClientRect();
+    for (let i = 0; i < 100; ++i) {
+      const r = (i / 100) * Math.min(box.width, box.height) / 2, a = i * 2.4;
+      mouse('mousemove', box.left + box.width / 2 + r * Math.sin(a), box.top + box.height / 2 - r * Math.cos(a));
+    }
+    const hover = V.hoverMs().slice().sort((a, b) => a - b);
+    await sleep(50);
+    const table = V.tableMs().slice().sort((a, b) => a - b);
+    report.timings = {ready_ms: ready, interactions: ms.length, median_ms: q(0.5), p95_ms: q(0.95), max_ms: ms[ms.length - 1],
+      hover_median_ms: hover[Math.floor(hover.length / 2)], hover_p95_ms: hover[Math.floor(0.95 * hover.length)],
+      table_updates: table.length, table_median_ms: table[Math.floor(table.length / 2)], table_p95_ms: table[Math.floor(0.95 * table.length)],
+      canvas: `${box.width}x${box.height}`, window: `${window.innerWidth}x${window.innerHeight}`};
+    const perKind = {};
+    for (const t of V.timings) (perKind[t.what] = perKind[t.what] || []).push(t.ms);
+    report.per_interaction_median_ms = Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length / 2)]]));
+    log.push('eclipse timings: ' + JSON.stringify(report.timings));
+    log.push('per interaction, median ms: ' + JSON.stringify(report.per_interaction_median_ms));
+    check(ms.length >= 100, `eclipse: ${ms.length} timed interactions`);
+  }
+  return report;
+})()
