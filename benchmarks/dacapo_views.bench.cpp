@@ -2,12 +2,15 @@
 // geometry at the papers' settings (1440x900, angle proportional to ag(bytecodes), 001 §7.2)
 // with culling, with the ring_index a viewer keeps, cut at depth 10, and uncut (every context
 // a segment: the baseline culling is measured against); hit testing; the call graph and its
-// display tree. Figures 13-16's sweep over depths 2..150 is ring_depth/NAME/DEPTH.
+// display tree; a search for `Hash` as the viewer runs it, and its highlight on the chart.
+// Figures 13-16's sweep over depths 2..150 is ring_depth/NAME/DEPTH.
 #include "support/dacapo.hpp"
 #include "support/hit_test.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/algorithm/search.hpp>
+#include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
@@ -23,11 +26,13 @@
 
 namespace {
 
-// What a viewer computes once per profile and metric: ag(bytecodes), heights, the index.
+// What a viewer computes once per profile and metric: ag(bytecodes), heights, the index,
+// the contexts of each method.
 struct viewer {
   std::vector<double> ag;
   std::vector<std::uint32_t> heights;
   std::unique_ptr<ccrc::ring_index> index;
+  std::unique_ptr<ccrc::method_contexts> by_method;
 };
 
 const viewer& viewer_of(std::string_view name) {
@@ -35,8 +40,9 @@ const viewer& viewer_of(std::string_view name) {
   auto it = cache.find(name);
   if (it == cache.end()) {
     const ccrc::profile& p = bench::dacapo(name);
-    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr};
+    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr, nullptr};
     v.index = std::make_unique<ccrc::ring_index>(p.tree(), v.ag);
+    v.by_method = std::make_unique<ccrc::method_contexts>(p.tree());
     it = cache.emplace(std::string(name), std::move(v)).first;
   }
   return it->second;
@@ -118,6 +124,55 @@ void display_tree(benchmark::State& state, std::string_view name) {
   bench::set_items(state, p.size());
 }
 
+// Searching for `Hash` as `ccrc search` does (a sweep of the tree, with its own ag) and as
+// the viewer does (through the method index, with the viewer's ag); then highlighting the
+// matches on the full-depth chart by walking up from each, and from marks made once.
+const ccrc::search_query hash{.name = {.text = "Hash"}};
+
+void search_sweep(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  std::size_t found = 0;
+  for (auto _ : state) found = ccrc::search(ccrc::tree_view(p.tree()), p.column("bytecodes"), hash).nodes.size();
+  state.counters["found"] = static_cast<double>(found);
+  bench::set_items(state, p.size());
+}
+
+void search_indexed(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  const viewer& v = viewer_of(name);
+  std::size_t found = 0;
+  for (auto _ : state) found = ccrc::search(*v.by_method, p.tree(), p.column("bytecodes"), v.ag, hash).nodes.size();
+  state.counters["found"] = static_cast<double>(found);
+  bench::set_items(state, p.size());
+}
+
+void highlight(benchmark::State& state, std::string_view name, bool marked) {
+  const ccrc::profile& p = bench::dacapo(name);
+  const viewer& v = viewer_of(name);
+  ccrc::ring_layout chart = layout(name, ccrc::unlimited_depth, 1, true);
+  auto found = ccrc::search(*v.by_method, p.tree(), p.column("bytecodes"), v.ag, hash);
+  ccrc::highlight_marks marks(p.tree(), found.nodes);
+  for (auto _ : state) {
+    auto states = marked ? ccrc::highlight(chart, p.tree(), v.ag, marks) : ccrc::highlight(chart, p.tree(), v.ag, found.nodes);
+    benchmark::DoNotOptimize(states.data());
+  }
+  state.counters["found"] = static_cast<double>(found.nodes.size());
+  bench::set_items(state, p.size());
+}
+void highlight_walk(benchmark::State& state, std::string_view name) { highlight(state, name, false); }
+void highlight_from_marks(benchmark::State& state, std::string_view name) { highlight(state, name, true); }
+
+void highlight_marks(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  const viewer& v = viewer_of(name);
+  auto found = ccrc::search(*v.by_method, p.tree(), p.column("bytecodes"), v.ag, hash);
+  for (auto _ : state) {
+    ccrc::highlight_marks marks(p.tree(), found.nodes);
+    benchmark::DoNotOptimize(marks.size());
+  }
+  bench::set_items(state, p.size());
+}
+
 // Figures 13-16: the culled, indexed layout of each profile at depths 2..150.
 void ring_depths() {
   for (const auto& b : ccrc::dacapo_benchmarks) {
@@ -138,9 +193,16 @@ void ring_depths() {
   bench::register_dacapo("hit_test", hit_test, benchmark::kMicrosecond);
   bench::register_dacapo("call_graph", call_graph);
   bench::register_dacapo("display_tree", display_tree);
+  bench::register_dacapo("search_sweep", search_sweep, benchmark::kMicrosecond);
+  bench::register_dacapo("search_indexed", search_indexed, benchmark::kMicrosecond);
+  bench::register_dacapo("highlight_walk", highlight_walk, benchmark::kMicrosecond);
+  bench::register_dacapo("highlight_marks", highlight_marks, benchmark::kMicrosecond);
+  bench::register_dacapo("highlight_from_marks", highlight_from_marks, benchmark::kMicrosecond);
   ring_depths();
   bench::ratio("ring_layout", "ring_layout_uncut");
   bench::ratio("ring_layout_indexed", "ring_layout_uncut");
+  bench::ratio("search_indexed", "search_sweep");
+  bench::ratio("highlight_from_marks", "highlight_walk");
   return true;
 }();
 

@@ -42,15 +42,20 @@
 namespace {
 
 // One tree the viewer shows (the profile as read, or with its recursion eliminated) and what
-// every layout of it reads: ag(M) of every metric, and a ring_index per metric, made when the
-// metric is first shown.
+// every layout and search of it reads: ag(M) of every metric, a ring_index per metric, made
+// when the metric is first shown, and the contexts of each method, so that a search as the
+// user types visits only the contexts of the methods it matches.
 struct shown_tree {
   ccrc::profile profile;
   std::vector<std::vector<double>> ag;
   std::vector<std::unique_ptr<ccrc::ring_index>> index;
+  ccrc::method_contexts by_method;
 
   explicit shown_tree(ccrc::profile p)
-      : profile(std::move(p)), ag(ccrc::inclusive_columns(profile)), index(profile.metric_count()) {}
+      : profile(std::move(p)),
+        ag(ccrc::inclusive_columns(profile)),
+        index(profile.metric_count()),
+        by_method(profile.tree()) {}
 
   const ccrc::ring_index& index_of(std::size_t metric) {
     if (!index[metric]) index[metric] = std::make_unique<ccrc::ring_index>(profile.tree(), ag[metric]);
@@ -78,6 +83,7 @@ struct viewer {
   std::string labels;
   std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
   ccrc::search_result found;
+  std::optional<ccrc::highlight_marks> marks;  // of `found`, read by every layout until the next search
   const shown_tree* searched = nullptr;  // the tree `found` is of
   bool search_stale = false;             // the query changed since
 
@@ -154,9 +160,11 @@ void run_query() {
   v.searched = v.current;
   v.search_stale = false;
   v.found = {};
+  v.marks.reset();
   if (!v.query || !v.current) return;
   const ccrc::profile& p = v.current->profile;
-  v.found = ccrc::search(ccrc::tree_view(p.tree()), p.column(v.metric), *v.query);
+  v.found = ccrc::search(v.current->by_method, p.tree(), p.column(v.metric), v.current->ag[v.metric], *v.query);
+  v.marks.emplace(p.tree(), v.found.nodes);
 }
 
 // Fills the segment arrays and labels from v.chart, with the current highlight.
@@ -165,7 +173,7 @@ void export_chart() {
   const ccrc::call_tree& t = v.current->profile.tree();
   const auto& segs = v.chart.segments;
   std::vector<ccrc::highlight_state> marks;
-  if (v.query) marks = ccrc::highlight(v.chart, t, v.current->ag[v.metric], v.found.nodes);
+  if (v.query && v.marks) marks = ccrc::highlight(v.chart, t, v.current->ag[v.metric], *v.marks);
   v.floats.resize(segs.size() * floats_per_segment);
   v.ints.resize(segs.size() * ints_per_segment);
   v.labels.clear();
@@ -214,6 +222,7 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     v.metric = 0;
     v.query.reset();
     v.found = {};
+    v.marks.reset();
     v.searched = nullptr;
     v.view.reset();
     v.chart = {};
@@ -362,8 +371,8 @@ VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_cas
   viewer& v = the();
   std::string t = text ? text : "";
   if (t.empty() && min_self < 0 && min_total < 0) {
+    v.search_stale = v.search_stale || v.query.has_value();
     v.query.reset();
-    v.search_stale = true;
     return 0;
   }
   ccrc::search_query q{.name = {.text = t,
@@ -380,8 +389,9 @@ VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_cas
     hand_out(error_text(e));
     return -1;
   }
+  // The page asks again after every navigation: the same query on the same tree is found.
+  v.search_stale = v.search_stale || v.query != q;
   v.query = q;
-  v.search_stale = true;
   return 0;
 }
 

@@ -33,6 +33,7 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
   REQUIRE(matches.size() == 6);
   auto state = ccrc::highlight(chart, t, ag, matches);
   REQUIRE(state.size() == chart.segments.size());
+  CHECK(ccrc::highlight(chart, t, ag, ccrc::highlight_marks(t, matches)) == state);
   std::map<std::string, highlight_state> by_path;
   for (std::size_t k = 0; k < state.size(); ++k) by_path[ccrc::path_string(t, chart.segments[k].node)] = state[k];
   CHECK(by_path["main;h;i"] == highlight_state::match);
@@ -53,6 +54,7 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
   ccrc::ring_layout f_chart = ccrc::ring_chart(ccrc::tree_view(t, ccrc::node_at_path(t, "main;f")), ag);
   ccrc::node_id outside[] = {ccrc::node_at_path(t, "main;g;h"), ccrc::node_at_path(t, "main")};
   state = ccrc::highlight(f_chart, t, ag, outside);
+  CHECK(ccrc::highlight(f_chart, t, ag, ccrc::highlight_marks(t, outside)) == state);
   CHECK(std::count(state.begin(), state.end(), highlight_state::none) == static_cast<long>(state.size()));
 }
 
@@ -70,6 +72,9 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
     for (ccrc::node_id n = 0; n < t.size(); ++n)
       if (r.chance(round % 4 < 2 ? 0.05 : 0.5)) matches.push_back(n);
     auto state = ccrc::highlight(chart, t, ag, matches);
+    // The marks made once for the matches give the same states, chart after chart.
+    ccrc::highlight_marks marks(t, matches);
+    CHECK(ccrc::highlight(chart, t, ag, marks) == state);
     std::set<ccrc::node_id> matched(matches.begin(), matches.end()), above;
     for (ccrc::node_id m : matches)
       for (ccrc::node_id a = t.parent(m); a != ccrc::null_node; a = t.parent(a)) above.insert(a);

@@ -10,8 +10,12 @@
 #include <ccrc/tree/view.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +44,7 @@ struct name_query {
   name_match match = name_match::substring;
   name_part part = name_part::name;
   bool ignore_case = false;
+  friend bool operator==(const name_query&, const name_query&) = default;
 };
 
 /// A lower bound on a metric: an absolute value, or a share of the whole tree's total
@@ -47,6 +52,7 @@ struct name_query {
 struct threshold {
   double value = 0;
   bool share = false;
+  friend bool operator==(const threshold&, const threshold&) = default;
 };
 
 /// A search: a name query, and optional lower bounds on a context's self value and on its
@@ -55,6 +61,7 @@ struct search_query {
   name_query name{};
   std::optional<threshold> min_self{};
   std::optional<threshold> min_total{};
+  friend bool operator==(const search_query&, const search_query&) = default;
 };
 
 /// What a search found, ready to highlight: the matching methods and contexts, and the share
@@ -130,29 +137,39 @@ inline std::string_view part_of(std::string_view name, name_part part) noexcept 
   return out;
 }
 
-/// The calling contexts of the view that match `q`, with `self` the metric the thresholds,
-/// the total and the covered share read (one value per node; ag(M) is computed on the
-/// complete tree, as views never recompute it). Names are matched on the symbol table first
-/// (match_methods), then one pass over the view tests each node's method and metrics.
-/// O(nodes of the tree + methods x name length); allocates one double per node for ag(M).
-///
-///     auto r = ccrc::search(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.name = {.text = "g"}});
-///     // Figure 1: the 4 contexts of g; the 2 outermost cover 980 of 3238 bytecodes (30.27 %)
+namespace detail {
+
+// The node test of a search: method, self value and ag(M) against the query's bounds.
+template <class Self, class Ag>
+struct search_test {
+  const call_tree& t;
+  const method_set& methods;
+  const Self& self;
+  const Ag& ag;
+  bool has_min_self = false, has_min_total = false;  // (not optionals: gcc 12 -O2 warns on them)
+  double min_self = 0, min_total = 0;
+
+  search_test(const call_tree& tree, const search_result& r, const Self& s, const Ag& a, const search_query& q)
+      : t(tree), methods(r.methods), self(s), ag(a) {
+    auto bound = [&](const threshold& b) { return b.share ? b.value * r.total : b.value; };
+    if ((has_min_self = q.min_self.has_value())) min_self = bound(*q.min_self);
+    if ((has_min_total = q.min_total.has_value())) min_total = bound(*q.min_total);
+  }
+  // Whether n, whose method is known to match, passes the thresholds.
+  [[nodiscard]] bool passes(node_id n) const {
+    return (!has_min_self || static_cast<double>(self[n]) >= min_self) &&
+           (!has_min_total || static_cast<double>(ag[n]) >= min_total);
+  }
+  [[nodiscard]] bool operator()(node_id n) const { return n != root_node && methods.contains(t.method(n)) && passes(n); }
+};
+
 template <metric_column C>
-[[nodiscard]] search_result search(const tree_view& v, const C& self, const search_query& q) {
+search_result search_with(const tree_view& v, const C& self, std::span<const double> ag, const search_query& q) {
   const call_tree& t = v.tree();
-  CCRC_ASSERT(std::ranges::size(self) == t.size(), "ccrc: the column must have one value per node");
   search_result r;
   r.methods = match_methods(t.symbols(), q.name);
-  std::vector<double> ag(std::ranges::begin(self), std::ranges::end(self));
-  inclusive_in_place(t, std::span(ag));
   r.total = ag[root_node];
-  auto bound = [&](const threshold& b) { return b.share ? b.value * r.total : b.value; };
-  double min_self = q.min_self ? bound(*q.min_self) : 0, min_total = q.min_total ? bound(*q.min_total) : 0;
-  auto matches = [&](node_id n) {
-    return n != root_node && r.methods.contains(t.method(n)) &&
-           (!q.min_self || static_cast<double>(self[n]) >= min_self) && (!q.min_total || ag[n] >= min_total);
-  };
+  search_test matches(t, r, self, ag, q);
   if (v.root() == root_node && v.max_depth() == unlimited_depth) {
     // The whole tree: a sweep in id order (parents first) beats walking the links.
     std::vector<char> in_match(t.size(), 0);  // n matches or has a matching ancestor
@@ -179,6 +196,100 @@ template <metric_column C>
         if (matches(n)) --inside;
       });
   std::sort(r.nodes.begin(), r.nodes.end());
+  return r;
+}
+
+}  // namespace detail
+
+/// The calling contexts of the view that match `q`, with `self` the metric the thresholds,
+/// the total and the covered share read (one value per node; ag(M) is computed on the
+/// complete tree, as views never recompute it). Names are matched on the symbol table first
+/// (match_methods), then one pass over the view tests each node's method and metrics.
+/// O(nodes of the tree + methods x name length); allocates one double per node for ag(M).
+///
+///     auto r = ccrc::search(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.name = {.text = "g"}});
+///     // Figure 1: the 4 contexts of g; the 2 outermost cover 980 of 3238 bytecodes (30.27 %)
+template <metric_column C>
+[[nodiscard]] search_result search(const tree_view& v, const C& self, const search_query& q) {
+  const call_tree& t = v.tree();
+  CCRC_ASSERT(std::ranges::size(self) == t.size(), "ccrc: the column must have one value per node");
+  std::vector<double> ag(std::ranges::begin(self), std::ranges::end(self));
+  inclusive_in_place(t, std::span(ag));
+  return detail::search_with(v, self, std::span<const double>(ag), q);
+}
+
+/// The calling contexts of every method of a tree, each method's in ascending ids: built once
+/// per tree, it lets a search of the whole tree visit only the contexts of the methods that
+/// match (what a viewer searching as the user types needs). O(nodes) to build; 4 bytes a node
+/// and 4 a method.
+///
+///     ccrc::method_contexts by_method(p.tree());
+///     for (ccrc::node_id n : by_method.of(m)) ...;  // every context of method m
+class method_contexts {
+ public:
+  explicit method_contexts(const call_tree& t) : start_(std::size_t{t.symbols().method_count()} + 1, 0) {
+    for (node_id n = 1; n < t.size(); ++n) ++start_[std::size_t{t.method(n)} + 1];
+    std::partial_sum(start_.begin(), start_.end(), start_.begin());
+    nodes_.resize(start_.back());
+    std::vector<std::uint32_t> next(start_.begin(), start_.end() - 1);
+    for (node_id n = 1; n < t.size(); ++n) nodes_[next[t.method(n)]++] = n;
+  }
+  /// The calling contexts of m, ascending ids (none for the root's method).
+  [[nodiscard]] std::span<const node_id> of(method_id m) const noexcept {
+    if (std::size_t{m} + 1 >= start_.size()) return {};
+    return std::span(nodes_).subspan(start_[m], start_[std::size_t{m} + 1] - start_[m]);
+  }
+  /// Number of contexts indexed: the tree's nodes but the root.
+  [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
+
+ private:
+  std::vector<std::uint32_t> start_;  // method m's contexts are nodes_[start_[m], start_[m + 1])
+  std::vector<node_id> nodes_;
+};
+
+/// search() of the whole tree `t` through its `by_method` index, with ag(M) given (`ag`, one
+/// value per node, as ccrc::inclusive computes it) rather than computed: the same result as
+/// search(tree_view(t), self, q), at the cost of the matching contexts instead of the tree.
+/// O(methods x name length + k + n / 64) for k contexts of the matching methods, plus one step
+/// for each ancestor of a match (each walked once, to tell the outermost matches); 9 bits a
+/// node of scratch.
+///
+///     ccrc::method_contexts by_method(p.tree());  // once per tree
+///     auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+///     auto r = ccrc::search(by_method, p.tree(), p.column("bytecodes"), ag, {.name = {.text = "g"}});
+template <metric_column C, metric_column A>
+[[nodiscard]] search_result search(const method_contexts& by_method, const call_tree& t, const C& self, const A& ag,
+                                   const search_query& q) {
+  CCRC_ASSERT(std::ranges::size(self) == t.size() && std::ranges::size(ag) == t.size(),
+              "ccrc: the columns must have one value per node");
+  CCRC_ASSERT(by_method.size() + 1 == t.size(), "ccrc: the method index is of another tree");
+  search_result r;
+  r.methods = match_methods(t.symbols(), q.name);
+  r.total = static_cast<double>(ag[root_node]);
+  detail::search_test matches(t, r, self, ag, q);
+  // The matches as a bitmap, read back in ascending order; `state` tells, per node, whether it
+  // or an ancestor matches (inside), or neither (outside), once known.
+  enum : std::uint8_t { unknown, inside, outside };
+  std::vector<std::uint64_t> bits((t.size() + 63) / 64, 0);
+  std::vector<std::uint8_t> state(t.size(), unknown);
+  state[root_node] = outside;
+  for (method_id m : r.methods.ids())
+    for (node_id n : by_method.of(m))
+      if (matches.passes(n)) {
+        bits[n / 64] |= std::uint64_t{1} << (n % 64);
+        state[n] = inside;
+      }
+  std::vector<node_id> path;
+  for (std::size_t w = 0; w < bits.size(); ++w)
+    for (std::uint64_t b = bits[w]; b != 0; b &= b - 1) {
+      node_id n = static_cast<node_id>(w * 64 + static_cast<std::size_t>(std::countr_zero(b)));
+      r.nodes.push_back(n);
+      path.clear();
+      node_id x = t.parent(n);
+      for (; state[x] == unknown; x = t.parent(x)) path.push_back(x);
+      for (node_id p : path) state[p] = state[x];
+      if (state[x] == outside) r.covered += static_cast<double>(ag[n]);
+    }
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <ranges>
 #include <span>
@@ -23,6 +24,55 @@ enum class highlight_state : std::uint8_t {
                    ///< cut by the depth limit, can be found
 };
 
+namespace detail {
+
+// Which culled line of a chart stands for a hidden child of a shown parent.
+template <class V>
+class sibling_lines {
+ public:
+  sibling_lines(const ring_layout& chart, const call_tree& t, const V* ag) : chart_(chart), t_(t), values_(ag) {}
+
+  // The line of segments[p]'s children that merged child c, or no_segment (c is shown, or
+  // below the depth limit). p's children are contiguous in their ring, in chart order, each
+  // line standing for the siblings from its node up to the next segment's.
+  [[nodiscard]] std::uint32_t merged_into(std::uint32_t p, node_id c) const {
+    const std::vector<ring_segment>& segs = chart_.segments;
+    std::size_t ring = segs[p].depth + 1;
+    if (ring + 1 >= chart_.ring_begin.size()) return no_segment;
+    auto first = segs.begin() + static_cast<std::ptrdiff_t>(chart_.ring_begin[ring]);
+    auto last = segs.begin() + static_cast<std::ptrdiff_t>(chart_.ring_begin[ring + 1]);
+    auto by_parent = [](const ring_segment& s, std::uint32_t q) { return s.parent < q; };
+    first = std::lower_bound(first, last, p, by_parent);
+    last = std::lower_bound(first, last, p + 1, by_parent);
+    auto after = std::upper_bound(first, last, c, [&](node_id x, const ring_segment& s) { return before(x, s.node); });
+    if (after == first) return no_segment;
+    --after;
+    return after->kind == segment_kind::line && after->contexts > 1 ? static_cast<std::uint32_t>(after - segs.begin())
+                                                                     : no_segment;
+  }
+
+ private:
+  // Whether child a comes before child b in the chart's order (ring_chart's own order).
+  [[nodiscard]] bool before(node_id a, node_id b) const {
+    switch (chart_.order) {
+      case child_order::value:
+        return heavier({ring_weight(values_[a]), a}, {ring_weight(values_[b]), b});
+      case child_order::name: {
+        std::string_view na = t_.name(a), nb = t_.name(b);
+        return na != nb ? na < nb : a < b;
+      }
+      case child_order::insertion: break;
+    }
+    return a < b;
+  }
+
+  const ring_layout& chart_;
+  const call_tree& t_;
+  const V* values_;
+};
+
+}  // namespace detail
+
 /// The highlight state of every segment of `chart` (laid out from a view of `t` with the
 /// aggregated column `ag`) for the calling contexts `matches`: `match` for a segment standing
 /// for one of them, `contains_match` for a segment with one among its descendants in the tree
@@ -37,46 +87,22 @@ template <metric_column C>
 [[nodiscard]] std::vector<highlight_state> highlight(const ring_layout& chart, const call_tree& t, const C& ag,
                                                      std::span<const node_id> matches) {
   CCRC_ASSERT(std::ranges::size(ag) == t.size(), "ccrc: the column must have one value per node");
-  const auto* values = std::ranges::data(ag);
   const std::vector<ring_segment>& segs = chart.segments;
-  std::vector<std::pair<node_id, std::uint32_t>> index;  // (node, segment), sorted by node
-  index.reserve(segs.size());
-  for (std::size_t i = 0; i < segs.size(); ++i) index.emplace_back(segs[i].node, static_cast<std::uint32_t>(i));
-  std::sort(index.begin(), index.end());
-  auto segment_of = [&](node_id n) {
-    auto it = std::lower_bound(index.begin(), index.end(), std::pair<node_id, std::uint32_t>(n, 0));
-    return it != index.end() && it->first == n ? it->second : no_segment;
+  // Segment of a node: an open-addressing table of at least twice the segments, so that the
+  // lookups of every match and every hidden context walked stay O(1) and in cache.
+  std::size_t slots = std::bit_ceil(2 * segs.size() + 2);
+  std::vector<std::pair<node_id, std::uint32_t>> table(slots, {null_node, no_segment});
+  auto slot = [&](node_id n) {
+    std::size_t i = (std::size_t{n} * 0x9E3779B1u) & (slots - 1);
+    while (table[i].first != n && table[i].first != null_node) i = (i + 1) & (slots - 1);
+    return i;
   };
-  // Whether child a comes before child b in the chart's order (ring_chart's own order).
-  auto before = [&](node_id a, node_id b) {
-    switch (chart.order) {
-      case child_order::value:
-        return detail::heavier({detail::ring_weight(values[a]), a}, {detail::ring_weight(values[b]), b});
-      case child_order::name: {
-        std::string_view na = t.name(a), nb = t.name(b);
-        return na != nb ? na < nb : a < b;
-      }
-      case child_order::insertion: break;
-    }
-    return a < b;
-  };
-  // The line of segs[p]'s children that merged child c, or no_segment (c is below the depth
-  // limit). p's children are contiguous in their ring, in chart order, each line standing for
-  // the siblings from its node up to the next segment's.
-  auto merged_into = [&](std::uint32_t p, node_id c) -> std::uint32_t {
-    std::size_t ring = segs[p].depth + 1;
-    if (ring + 1 >= chart.ring_begin.size()) return no_segment;
-    auto first = segs.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[ring]);
-    auto last = segs.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[ring + 1]);
-    auto by_parent = [](const ring_segment& s, std::uint32_t q) { return s.parent < q; };
-    first = std::lower_bound(first, last, p, by_parent);
-    last = std::lower_bound(first, last, p + 1, by_parent);
-    auto after = std::upper_bound(first, last, c, [&](node_id x, const ring_segment& s) { return before(x, s.node); });
-    if (after == first) return no_segment;
-    --after;
-    return after->kind == segment_kind::line && after->contexts > 1 ? static_cast<std::uint32_t>(after - segs.begin())
-                                                                     : no_segment;
-  };
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    std::size_t k = slot(segs[i].node);
+    if (table[k].first == null_node) table[k] = {segs[i].node, static_cast<std::uint32_t>(i)};
+  }
+  auto segment_of = [&](node_id n) { return table[slot(n)].second; };
+  detail::sibling_lines lines(chart, t, std::ranges::data(ag));
   std::vector<highlight_state> state(segs.size(), highlight_state::none);
   // Below a shown context, a hidden one is reached from every match beneath it: with many
   // matches, remember for each hidden context walked the child of its nearest shown ancestor
@@ -121,7 +147,7 @@ template <metric_column C>
       up = segs[i].parent;
     } else if (segs[i].kind != segment_kind::line) {
       // n is shown and the child `below` is not: merged into a line with other siblings?
-      std::uint32_t line = merged_into(i, below);
+      std::uint32_t line = lines.merged_into(i, below);
       if (line != no_segment) {
         if (below == m)
           state[line] = highlight_state::match;
@@ -132,6 +158,68 @@ template <metric_column C>
     // Every marked segment has its ancestors marked already: stop at the first one.
     for (; up != no_segment && state[up] == highlight_state::none; up = segs[up].parent)
       state[up] = highlight_state::contains_match;
+  }
+  return state;
+}
+
+/// Per node of a tree, how it relates to a set of highlighted calling contexts: `match`, or
+/// `contains_match` for a node with a match below it (a match with matches below stays a
+/// match). Made once per set (a search), it highlights every chart of the tree laid out
+/// afterwards in O(its segments) rather than walking up from every match again: what a viewer
+/// keeps while the user navigates. One byte a node; O(n + the ancestors of the matches) to
+/// make, each ancestor walked once.
+///
+///     ccrc::highlight_marks marks(p.tree(), found.nodes);   // once per search
+///     auto state = ccrc::highlight(chart, p.tree(), ag, marks);  // once per layout
+class highlight_marks {
+ public:
+  highlight_marks(const call_tree& t, std::span<const node_id> matches) : marks_(t.size(), highlight_state::none) {
+    for (node_id m : matches) {
+      CCRC_ASSERT(m < t.size(), "ccrc: a match is not a node of the tree");
+      marks_[m] = highlight_state::match;
+    }
+    // Each match marks its callers up to the first marked one, whose own callers are marked
+    // (a contains_match) or will be (a match, from its own walk).
+    for (node_id m : matches)
+      for (node_id x = m; x != root_node;) {
+        x = t.parent(x);
+        if (marks_[x] != highlight_state::none) break;
+        marks_[x] = highlight_state::contains_match;
+      }
+  }
+  [[nodiscard]] highlight_state operator[](node_id n) const noexcept { return marks_[n]; }
+  /// Number of nodes: the size of the tree marked.
+  [[nodiscard]] std::size_t size() const noexcept { return marks_.size(); }
+
+ private:
+  std::vector<highlight_state> marks_;
+};
+
+/// highlight() from marks made once for the matches: the same states, at the cost of the chart
+/// (its segments, and the callees of the parents of its culled lines, which the layout read
+/// too) instead of the matches.
+template <metric_column C>
+[[nodiscard]] std::vector<highlight_state> highlight(const ring_layout& chart, const call_tree& t, const C& ag,
+                                                     const highlight_marks& marks) {
+  CCRC_ASSERT(marks.size() == t.size(), "ccrc: the marks are of another tree");
+  const std::vector<ring_segment>& segs = chart.segments;
+  std::vector<highlight_state> state(segs.size());
+  for (std::size_t i = 0; i < segs.size(); ++i) state[i] = marks[segs[i].node];
+  // A line standing for several siblings takes the strongest mark among them: read the
+  // callees of each parent of such a line once.
+  detail::sibling_lines lines(chart, t, std::ranges::data(ag));
+  std::uint32_t scanned = no_segment;
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    const ring_segment& s = segs[i];
+    if (s.kind != segment_kind::line || s.contexts <= 1 || s.parent == scanned) continue;
+    scanned = s.parent;
+    if (marks[segs[scanned].node] == highlight_state::none) continue;
+    for (node_id c : t.children(segs[scanned].node)) {
+      highlight_state m = marks[c];
+      if (m == highlight_state::none) continue;
+      std::uint32_t line = lines.merged_into(scanned, c);
+      if (line != no_segment && state[line] != highlight_state::match) state[line] = m;
+    }
   }
   return state;
 }
