@@ -1,6 +1,6 @@
 // The ring-chart viewer's WebAssembly module: the library behind a small C ABI for viewer.js.
 // Not part of the library. Every computation the page shows happens here (reading, ring_chart,
-// hit_test, search, highlight, flat, eliminate_recursion, fit_label); the page only draws the
+// hit_test, search, highlight, flat, eliminate_recursion, display_tree, fit_label); the page only draws the
 // numbers it is handed and wires the controls.
 //
 // Strings and arrays handed out stay valid until the next call that changes them: the
@@ -18,6 +18,7 @@
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/io/read_profile.hpp>
+#include <ccrc/graph/display_tree.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 #include <ccrc/tree/path.hpp>
 
@@ -41,7 +42,8 @@
 
 namespace {
 
-// One tree the viewer shows (the profile as read, or with its recursion eliminated) and what
+// One tree the viewer shows (the profile as read, with its recursion eliminated, or its call
+// graph's display tree) and what
 // every layout and search of it reads: ag(M) of every metric, a ring_index per metric, made
 // when the metric is first shown, and the contexts of each method, so that a search as the
 // user types visits only the contexts of the methods it matches.
@@ -71,8 +73,11 @@ constexpr double label_font = 11, label_glyph = 0.6 * label_font;
 
 struct viewer {
   std::unique_ptr<shown_tree> original;
-  std::unique_ptr<shown_tree> flattened;  // original with recursion eliminated per `policy`
-  int policy = -1;
+  // The tree shown instead of the original, and what it is: (0-2) the original with its
+  // recursion eliminated per that policy, or (3) its call graph's display tree, whose masters
+  // are chosen by the metric, the second member.
+  std::unique_ptr<shown_tree> derived;
+  std::pair<int, std::size_t> derived_of{-1, 0};
   shown_tree* current = nullptr;
   std::size_t metric = 0;
   ccrc::color_by colours = ccrc::color_by::method;
@@ -216,8 +221,8 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     auto loaded = std::make_unique<shown_tree>(ccrc::read_profile(in));
     if (loaded->profile.tree().size() < 1) throw ccrc::error("empty profile");
     v.original = std::move(loaded);
-    v.flattened.reset();
-    v.policy = -1;
+    v.derived.reset();
+    v.derived_of = {-1, 0};
     v.current = v.original.get();
     v.metric = 0;
     v.query.reset();
@@ -259,30 +264,35 @@ VIEWER_API const char* ccrc_profile_info() {
 /// Lays out the ring chart on a width x height canvas (CSS pixels): centred on the calling
 /// context `path` (frames separated by ';'; empty or not found: the profile's main, as
 /// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`),
-/// sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, on the profile with its
-/// recursion eliminated under policy `recursion` (0 all, 1 direct, 2 drop_repeats) or as read
-/// (-1), coloured by method (0) or package (1). Segments thinner than min_px are lines.
+/// sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the `tree`: the profile as
+/// read (-1), with its recursion eliminated under a policy (0 all, 1 direct, 2 drop_repeats),
+/// or its call graph's display tree (3, masters chosen by `metric`); coloured by method (0) or
+/// package (1). Segments thinner than min_px are lines.
 /// Returns the number of segments (-1 without a profile). The search, if any, is highlighted.
-VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int recursion, int colour_by,
+VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by,
                            double width, double height, double min_px) {
   viewer& v = the();
   if (!v.original) return -1;
   try {
-    if (recursion < 0 || recursion > 2) {
+    const ccrc::profile& original = v.original->profile;
+    auto wanted =
+        metric >= 0 && static_cast<std::size_t>(metric) < original.metric_count() ? static_cast<std::size_t>(metric) : 0;
+    if (tree < 0 || tree > 3) {
       v.current = v.original.get();
     } else {
-      if (v.policy != recursion) {
-        v.flattened.reset();
+      std::pair<int, std::size_t> of{tree, tree == 3 ? wanted : 0};
+      if (v.derived_of != of) {
+        v.derived.reset();
         v.flat_of = {};
         v.searched = nullptr;
-        v.flattened = std::make_unique<shown_tree>(
-            ccrc::eliminate_recursion(v.original->profile, static_cast<ccrc::recursion>(recursion)).output);
-        v.policy = recursion;
+        v.derived = std::make_unique<shown_tree>(
+            tree == 3 ? ccrc::display_tree(original, ccrc::call_graph(original), wanted).output
+                      : ccrc::eliminate_recursion(original, static_cast<ccrc::recursion>(tree)).output);
+        v.derived_of = of;
       }
-      v.current = v.flattened.get();
+      v.current = v.derived.get();
     }
     const ccrc::profile& p = v.current->profile;
-    auto wanted = metric >= 0 && static_cast<std::size_t>(metric) < p.metric_count() ? static_cast<std::size_t>(metric) : 0;
     // The search runs on the tree shown (node ids differ between trees) and the metric shown.
     bool stale = v.searched != v.current || v.metric != wanted;
     v.metric = wanted;

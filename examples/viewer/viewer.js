@@ -9,17 +9,17 @@
   const $ = (id) => document.getElementById(id);
   const canvas = $('canvas'), ctx = canvas.getContext('2d');
   const ui = {
-    depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), recursion: $('recursion'),
+    depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
     colour: $('colour'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
     crumbs: $('crumbs'), error: $('error'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
   };
   const MODES = ['equal', 'angle', 'area'];
-  const RECURSION = {'-1': 'kept', '0': 'all', '1': 'direct', '2': 'drop'};
+  const TREES = {'-1': 'cct', '0': 'recursion-all', '1': 'recursion-direct', '2': 'recursion-repeats', '3': 'callgraph'};
 
   let m = null;       // the module
   let api = null;     // its functions
   let metrics = [];   // metric names of the profile
-  let view = {path: '', depth: 0, mode: 1, metric: 0, recursion: -1, colour: 0, search: '', part: 0, min: ''};
+  let view = {path: '', depth: 0, mode: 1, metric: 0, tree: -1, colour: 0, search: '', part: 0, min: ''};
   let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0};
   let size = {w: 0, h: 0};
   let searchInfo = '';
@@ -32,7 +32,7 @@
     if (v.depth) p.set('depth', String(v.depth));
     p.set('mode', MODES[v.mode]);
     if (metrics[v.metric] !== undefined) p.set('metric', metrics[v.metric]);
-    if (v.recursion !== -1) p.set('recursion', RECURSION[v.recursion]);
+    if (v.tree !== -1) p.set('tree', TREES[v.tree]);
     if (v.colour) p.set('colour', 'package');
     if (v.search) p.set('search', v.search);
     if (v.part) p.set('part', ['name', 'package', 'class', 'method'][v.part]);
@@ -43,9 +43,9 @@
     const p = new URLSearchParams(fragment.replace(/^#/, ''));
     const v = {path: p.get('path') || '', depth: Math.max(0, parseInt(p.get('depth') || '0', 10) || 0),
       mode: Math.max(0, MODES.indexOf(p.get('mode') || 'angle')), metric: Math.max(0, metrics.indexOf(p.get('metric'))),
-      recursion: -1, colour: p.get('colour') === 'package' ? 1 : 0, search: p.get('search') || '',
+      tree: -1, colour: p.get('colour') === 'package' ? 1 : 0, search: p.get('search') || '',
       part: Math.max(0, ['name', 'package', 'class', 'method'].indexOf(p.get('part') || 'name')), min: p.get('min') || ''};
-    for (const k in RECURSION) if (RECURSION[k] === p.get('recursion')) v.recursion = Number(k);
+    for (const k in TREES) if (TREES[k] === p.get('tree')) v.tree = Number(k);
     return v;
   }
 
@@ -58,7 +58,7 @@
 
   // ---- layout and drawing
   function layout() {
-    const n = api.layout(view.path, view.depth, view.mode, view.metric, view.recursion, view.colour, size.w, size.h, 1);
+    const n = api.layout(view.path, view.depth, view.mode, view.metric, view.tree, view.colour, size.w, size.h, 1);
     if (n < 0) { chart.count = 0; return; }
     chart.count = n;
     chart.floats = new Float32Array(m.HEAPF32.buffer, api.floats(), n * FLOATS);
@@ -214,7 +214,7 @@
     ui.depthValue.textContent = view.depth ? String(view.depth) : 'all';
     ui.mode.value = String(view.mode);
     ui.metric.value = String(view.metric);
-    ui.recursion.value = String(view.recursion);
+    ui.tree.value = String(view.tree);
     ui.colour.value = String(view.colour);
     if (document.activeElement !== ui.search) ui.search.value = view.search;
     ui.part.value = String(view.part);
@@ -223,7 +223,7 @@
 
   // ---- navigation: selecting pushes a history entry, everything else replaces the current one
   function go(change, what, push) {
-    const searchChanged = 'search' in change || 'part' in change || 'min' in change || 'metric' in change || 'recursion' in change;
+    const searchChanged = 'search' in change || 'part' in change || 'min' in change || 'metric' in change || 'tree' in change;
     Object.assign(view, change);
     const url = fragmentOf(view);
     if (push) history.pushState({ccrc: true}, '', url); else history.replaceState(null, '', url);
@@ -307,7 +307,7 @@
   ui.depth.addEventListener('input', () => go({depth: Number(ui.depth.value)}, 'depth', false));
   ui.mode.addEventListener('change', () => go({mode: Number(ui.mode.value)}, 'mode', false));
   ui.metric.addEventListener('change', () => go({metric: Number(ui.metric.value)}, 'metric', false));
-  ui.recursion.addEventListener('change', () => go({recursion: Number(ui.recursion.value)}, 'recursion', false));
+  ui.tree.addEventListener('change', () => go({tree: Number(ui.tree.value)}, 'tree', false));
   ui.colour.addEventListener('change', () => go({colour: Number(ui.colour.value)}, 'colour', false));
   ui.part.addEventListener('change', () => go({part: Number(ui.part.value)}, 'search', false));
   ui.search.addEventListener('input', () => go({search: ui.search.value}, 'search', false));

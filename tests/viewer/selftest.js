@@ -72,9 +72,21 @@
 
   // Recursion eliminated (the papers' Figure 8): 12 contexts; kept again: 18.
   setValue('depth', 0, 'input');
-  setValue('recursion', 0, 'change');
-  check(V.segments().length === 12 && location.hash.includes('recursion=all'), `recursion eliminated: ${V.segments().length} segments`);
-  setValue('recursion', -1, 'change');
+  setValue('tree', 0, 'change');
+  check(V.segments().length === 12 && location.hash.includes('tree=recursion-all'), `recursion eliminated: ${V.segments().length} segments`);
+  // The call graph's display tree (ccrc::display_tree): a node per call, children under each
+  // function's master only: main -> {f -> {g, h}, g -> {g, h}, h -> {i}}.
+  setValue('tree', 3, 'change');
+  check(shown() === expect([['main', 0], ['main;f', 1], ['main;g', 1], ['main;h', 1], ['main;f;g', 2], ['main;f;h', 2],
+    ['main;g;g', 2], ['main;g;h', 2], ['main;h;i', 2]]) && location.hash.includes('tree=callgraph'), `display tree: ${shown()}`);
+  // h_main holds h's self cost in the calls from main (432 of its 792 bytecodes), and i_h below
+  // it, the master of i, every call h -> i (660): aggregated 1092.
+  const hMain = segmentAt('main;h');
+  mouse('mousemove', hMain.x, hMain.y);
+  const hTip = document.getElementById('tip').textContent;
+  check(hTip.includes('bytecodes: self 432, aggregated 1092'), `display tree, hover h_main: ${hTip}`);
+  log.push(`display tree: ${V.segments().length} segments`);
+  setValue('tree', -1, 'change');
   check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
   // Backspace goes back too.
   const g = segmentAt('main;g');
@@ -147,6 +159,13 @@
       hover_median_ms: hover[Math.floor(hover.length / 2)], hover_p95_ms: hover[Math.floor(0.95 * hover.length)],
       table_updates: table.length, table_median_ms: table[Math.floor(table.length / 2)], table_p95_ms: table[Math.floor(0.95 * table.length)],
       canvas: `${box.width}x${box.height}`, window: `${window.innerWidth}x${window.innerHeight}`};
+    // The call graph's display tree, built on first use (the call graph, then G_T): timed once,
+    // apart from the interactions.
+    const g0 = performance.now();
+    setValue('tree', 3, 'change');
+    report.timings.display_tree_ms = performance.now() - g0;
+    check(V.view.tree === 3 && V.segments().length > 1, `eclipse display tree: ${V.segments().length} segments`);
+    log.push(`eclipse display tree: ${V.segments().length} segments`);
     const perKind = {};
     for (const t of V.timings) (perKind[t.what] = perKind[t.what] || []).push(t.ms);
     report.per_interaction_median_ms = Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length / 2)]]));
