@@ -25,6 +25,10 @@ if [ -x "$viewer" ] && command -v chromium >/dev/null && command -v node >/dev/n
   "$viewer" view "$work/eclipse.cctb" -o "$work/eclipse.html" >/dev/null
   CCRC_SCREENSHOT=docs/images/viewer.png CCRC_VIEWPORT=960x600 node tests/viewer/browser_test.js chromium \
     "file://$work/eclipse.html#depth=8&metric=bytecodes&search=HashMap" "$work/timings.json" >/dev/null
+  # Rizel's XML example: the second run compared with the first.
+  "$viewer" view examples/data/xml_new.folded --compare examples/data/xml_old.folded -o "$work/xml.html" >/dev/null
+  CCRC_SCREENSHOT=docs/images/viewer-compare.png CCRC_VIEWPORT=960x560 node tests/viewer/browser_test.js chromium \
+    "file://$work/xml.html#metric=ms" "$work/timings.json" >/dev/null
 fi
 # Profiles written by other tools, opened as they are: Node's --cpu-prof of tests/data/v8/work.js
 # and Go's runtime/pprof of tests/data/pprof/cpu.go.

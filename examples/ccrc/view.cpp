@@ -5,6 +5,7 @@
 
 #include <ccrc/io/cct_binary.hpp>
 
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -26,8 +27,9 @@ std::string viewer_page() {
 #endif
 }
 
-// The element viewer.js reads an embedded profile from.
+// The elements viewer.js reads the embedded profile, and the first run it is compared with, from.
 constexpr std::string_view profile_slot = "<script id=\"ccrc-profile\" type=\"application/x-ccrc-cctb-base64\">";
+constexpr std::string_view baseline_slot = "<script id=\"ccrc-baseline\" type=\"application/x-ccrc-cctb-base64\">";
 
 // Writes bytes as base64, 76 characters a line: O(bytes), in pieces.
 void write_base64(std::ostream& out, std::string_view bytes) {
@@ -49,28 +51,40 @@ void write_base64(std::ostream& out, std::string_view bytes) {
   out << line << '\n';
 }
 
+// Writes `page` up to the end of `slot`, then the profile (as base64 .cctb, named after its
+// file), and returns the rest of the page.
+std::string_view embed(std::ostream& out, std::string_view page, std::string_view slot, const ccrc::profile& p,
+                       const std::string& path) {
+  std::size_t at = page.find(slot);
+  if (at == std::string_view::npos) throw ccrc::error("the built viewer page has no place for a profile");
+  at += slot.size() - 1;  // before its '>'
+  std::string name;
+  svg::append_escaped(name, path == "-" ? "<stdin>" : path.substr(path.find_last_of('/') + 1));
+  std::ostringstream cctb;
+  ccrc::write_cctb(cctb, p);
+  out << page.substr(0, at) << " data-name=\"" << name << "\">\n";
+  write_base64(out, cctb.view());
+  return page.substr(at + 1);
+}
+
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   const std::string& input = a.positional(0, "PROFILE");
   auto out = a.value("-o");
   if (!out) throw cli::usage_error("missing -o OUT.html");
+  auto first = a.value("--compare");
   std::string page = viewer_page();
-  std::size_t slot = page.find(profile_slot);
-  if (slot == std::string::npos) throw ccrc::error("the built viewer page has no place for a profile");
-  slot += profile_slot.size() - 1;  // before its '>'
-
   ccrc::profile p = cli::load_profile(input, t, a);
+  std::optional<ccrc::profile> baseline;
+  if (first) baseline = cli::load_profile(*first, t, a);
   t.phase("write");
-  std::ostringstream cctb;
-  ccrc::write_cctb(cctb, p);
-  std::string name;
-  svg::append_escaped(name, input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1));
   cli::output_file file(*out);
-  file.stream() << std::string_view(page).substr(0, slot) << " data-name=\"" << name << "\">\n";
-  write_base64(file.stream(), cctb.view());
-  file.stream() << std::string_view(page).substr(slot + 1);
+  std::string_view rest = embed(file.stream(), page, profile_slot, p, input);
+  if (baseline) rest = embed(file.stream(), rest, baseline_slot, *baseline, *first);
+  file.stream() << rest;
   file.commit();
-  print(*out + ": the viewer with " + std::to_string(p.tree().size() - 1) + " calling contexts\n");
+  std::string compared = first ? ", compared with " + first->substr(first->find_last_of('/') + 1) : "";
+  print(*out + ": the viewer with " + std::to_string(p.tree().size() - 1) + " calling contexts" + compared + "\n");
   return 0;
 }
 
@@ -79,13 +93,16 @@ int run(const cli::args& a, cli::timings& t) {
 const command view_command{
     "view",
     "the interactive ring-chart viewer and the profile, in one HTML file",
-    "usage: ccrc view PROFILE -o OUT.html [--profile NAME|INDEX]\n"
+    "usage: ccrc view PROFILE -o OUT.html [--compare FIRST] [--profile NAME|INDEX]\n"
     "\n"
     "Writes one self-contained HTML file: the interactive viewer (WebAssembly, see\n"
     "docs/viewer.md) with PROFILE inside it as .cctb. It opens in a browser from the file,\n"
     "without a network: click a segment to make it the centre, the centre to go back; depth,\n"
-    "sizing, metric, recursion elimination and search in the bar at the top. PROFILE is any\n"
-    "format ccrc reads. Needs a ccrc built with the viewer (-DCCRC_BUILD_VIEWER=ON).\n",
-    {{"--profile", "-o"}, {}},
+    "sizing, metric, tree (recursion eliminated, call graph) and search in the bar at the top.\n"
+    "PROFILE is any format ccrc reads. --compare FIRST embeds a first run of the same program\n"
+    "too: the chart is coloured by what changed since it (the diff's classes, as `ccrc diff\n"
+    "--chart ring`).\n"
+    "Needs a ccrc built with the viewer (-DCCRC_BUILD_VIEWER=ON).\n",
+    {{"--profile", "-o", "--compare"}, {}},
     run,
 };

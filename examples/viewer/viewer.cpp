@@ -18,6 +18,7 @@
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/io/read_profile.hpp>
+#include <ccrc/diff/diff_ring.hpp>
 #include <ccrc/graph/display_tree.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 #include <ccrc/tree/path.hpp>
@@ -65,9 +66,10 @@ struct shown_tree {
   }
 };
 
-// Per segment: r0, r1, a0, a1, hue; and node, kind, depth, parent, contexts, highlight, label.
-constexpr std::size_t floats_per_segment = 5;
-constexpr std::size_t ints_per_segment = 7;
+// Per segment: r0, r1, a0, a1, hue, H; and node, kind, depth, parent, contexts, highlight,
+// label, diff class (0 without a comparison, else 1 + the ccrc::diff_status).
+constexpr std::size_t floats_per_segment = 6;
+constexpr std::size_t ints_per_segment = 8;
 // Labels: 11 px text, a glyph about 0.6 of that wide, as `ccrc render` estimates them.
 constexpr double label_font = 11, label_glyph = 0.6 * label_font;
 
@@ -91,6 +93,13 @@ struct viewer {
   std::optional<ccrc::highlight_marks> marks;  // of `found`, read by every layout until the next search
   const shown_tree* searched = nullptr;  // the tree `found` is of
   bool search_stale = false;             // the query changed since
+
+  // A first run to compare the profile with (the second run): the diff of the calling
+  // contexts as read, on the metric shown, made when first drawn.
+  std::unique_ptr<ccrc::profile> baseline;
+  std::optional<ccrc::cct_diff> diff;
+  std::size_t diff_metric = 0;
+  std::string compare_note;  // why the chart is not coloured by the diff, when it is not
 
   std::string text;  // the last string handed out
   // The flat profile last made, and what it was of: sizing and colours change no view.
@@ -160,6 +169,36 @@ int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, std::string_
   return 0;
 }
 
+// Brings v.diff up to date for the tree and metric shown; leaves it empty (and says why in
+// compare_note) where there is no comparison to draw.
+void update_diff() {
+  viewer& v = the();
+  v.compare_note.clear();
+  if (!v.baseline) {
+    v.diff.reset();
+    return;
+  }
+  if (v.current != v.original.get()) {
+    v.compare_note = "the comparison is of the calling contexts as read";
+    return;
+  }
+  std::string_view name = v.current->profile.metric_name(v.metric);
+  auto first_metric = v.baseline->find_metric(name);
+  if (!first_metric) {
+    v.compare_note = "the first run has no metric '" + std::string(name) + "'";
+    return;
+  }
+  if (v.diff && v.diff_metric == v.metric) return;
+  const ccrc::profile& second = v.current->profile;
+  v.diff = ccrc::diff({v.baseline->tree(), v.baseline->column(*first_metric)}, {second.tree(), second.column(v.metric)});
+  v.diff_metric = v.metric;
+}
+
+bool comparing() {
+  const viewer& v = the();
+  return v.diff && v.compare_note.empty();
+}
+
 void run_query() {
   viewer& v = the();
   v.searched = v.current;
@@ -179,6 +218,8 @@ void export_chart() {
   const auto& segs = v.chart.segments;
   std::vector<ccrc::highlight_state> marks;
   if (v.query && v.marks) marks = ccrc::highlight(v.chart, t, v.current->ag[v.metric], *v.marks);
+  std::vector<ccrc::diff_ring_segment> classes;
+  if (comparing()) classes = ccrc::diff_ring(*v.diff, v.chart);
   v.floats.resize(segs.size() * floats_per_segment);
   v.ints.resize(segs.size() * ints_per_segment);
   v.labels.clear();
@@ -191,6 +232,7 @@ void export_chart() {
     f[3] = static_cast<float>(s.a1);
     f[4] = s.node == ccrc::root_node ? -1.0f
                                      : static_cast<float>(ccrc::color_hue(ccrc::color_key(t, s.node, v.colours)));
+    f[5] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
     std::int32_t* n = &v.ints[i * ints_per_segment];
     std::string_view label;
     n[0] = static_cast<std::int32_t>(s.node);
@@ -200,6 +242,7 @@ void export_chart() {
     n[4] = static_cast<std::int32_t>(s.contexts);
     n[5] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
     n[6] = label_of(t, s, label);
+    n[7] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
     if (n[6] != 0) {
       v.labels += label;
       v.labels += '\n';
@@ -221,6 +264,7 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     auto loaded = std::make_unique<shown_tree>(ccrc::read_profile(in));
     if (loaded->profile.tree().size() < 1) throw ccrc::error("empty profile");
     v.original = std::move(loaded);
+    v.diff.reset();
     v.derived.reset();
     v.derived_of = {-1, 0};
     v.current = v.original.get();
@@ -243,7 +287,56 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
   }
 }
 
-/// The message of the last failure (ccrc_load, ccrc_search).
+/// Reads a first run to compare the profile with (any format ccrc_load reads; no bytes: the
+/// comparison ends). From the next layout the chart of the calling contexts is coloured by
+/// the diff's classes (ccrc::diff_ring) on the metric shown, matched by name. Returns 0, or
+/// 1 with the reader's message in ccrc_error_text(); on error the previous first run stays.
+VIEWER_API int ccrc_load_baseline(const char* bytes, std::size_t size) {
+  viewer& v = the();
+  try {
+    std::unique_ptr<ccrc::profile> first;
+    if (size > 0) {
+      std::istringstream in(std::string(bytes, size));
+      first = std::make_unique<ccrc::profile>(ccrc::read_profile(in));
+    }
+    v.baseline = std::move(first);
+    v.diff.reset();
+    return 0;
+  } catch (const std::exception& e) {
+    hand_out(error_text(e));
+    return 1;
+  }
+}
+
+/// The comparison of the last layout, as JSON: {"state": "none"} without a first run;
+/// {"state": "off", "why": "..."} when the chart shown cannot be coloured by it; or
+/// {"state": "on", "counts": {"slower": N, ...}} with the number of contexts of each class
+/// (ccrc::to_string's names) over both runs.
+VIEWER_API const char* ccrc_compare_info() {
+  const viewer& v = the();
+  if (!v.baseline) return hand_out("{\"state\":\"none\"}");
+  std::string out;
+  if (!comparing()) {
+    out = "{\"state\":\"off\",\"why\":";
+    append_json_string(out, v.compare_note);
+    return hand_out(out + "}");
+  }
+  constexpr ccrc::diff_status all[] = {ccrc::diff_status::unchanged,       ccrc::diff_status::slower,
+                                       ccrc::diff_status::slower_modified, ccrc::diff_status::faster,
+                                       ccrc::diff_status::faster_modified, ccrc::diff_status::added,
+                                       ccrc::diff_status::removed};
+  std::size_t counts[std::size(all)] = {};
+  for (ccrc::node_id d = 1; d < v.diff->tree().size(); ++d) ++counts[static_cast<std::size_t>(v.diff->status[d])];
+  out = "{\"state\":\"on\",\"counts\":{";
+  for (std::size_t i = 0; i < std::size(all); ++i) {
+    if (i) out += ',';
+    append_json_string(out, ccrc::to_string(all[i]));
+    out += ':' + std::to_string(counts[static_cast<std::size_t>(all[i])]);
+  }
+  return hand_out(out + "}}");
+}
+
+/// The message of the last failure (ccrc_load, ccrc_load_baseline, ccrc_search).
 VIEWER_API const char* ccrc_error_text() { return the().text.c_str(); }
 
 /// The profile's metrics and size, as JSON: {"metrics": [...], "contexts": N, "methods": M}.
@@ -298,6 +391,7 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     v.metric = wanted;
     v.colours = colour_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
     if (stale || v.search_stale) run_query();
+    update_diff();
     const std::vector<double>& ag = v.current->ag[v.metric];
     auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
     ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
@@ -365,7 +459,20 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   const std::vector<double>& ag = v.current->ag[v.metric];
   out += "],\"share\":";
   append_number(out, ag[v.chart.segments[0].node] > 0 ? ag[s.node] / ag[v.chart.segments[0].node] : 0);
-  out += ",\"contexts\":" + std::to_string(s.contexts) + "}";
+  out += ",\"contexts\":" + std::to_string(s.contexts);
+  if (comparing()) {
+    ccrc::node_id d = v.diff->matching.from_second[s.node];
+    out += ",\"diff\":{\"status\":";
+    append_json_string(out, ccrc::to_string(v.diff->status[d]));
+    out += ",\"height\":";
+    append_number(out, v.diff->height[d]);
+    out += ",\"first\":";
+    append_number(out, v.diff->share_first(d));
+    out += ",\"second\":";
+    append_number(out, v.diff->share_second(d));
+    out += '}';
+  }
+  out += '}';
   return hand_out(std::move(out));
 }
 

@@ -3,7 +3,7 @@
 // library.
 'use strict';
 (function () {
-  const FLOATS = 5, INTS = 7;  // per segment, as viewer.cpp's export_chart writes them
+  const FLOATS = 6, INTS = 8;  // per segment, as viewer.cpp's export_chart writes them
   const KIND_CENTER = 0, KIND_LINE = 2;
   const MATCH = 1;
   const $ = (id) => document.getElementById(id);
@@ -11,9 +11,13 @@
   const ui = {
     depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
     colour: $('colour'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
-    crumbs: $('crumbs'), error: $('error'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
+    crumbs: $('crumbs'), error: $('error'), baseline: $('baseline'), uncompare: $('uncompare'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
   };
   const MODES = ['equal', 'angle', 'area'];
+  // The diff classes' fills, in ccrc::diff_status order (unchanged, slower, slower_modified,
+  // faster, faster_modified, new, removed): the blueprint's colours, as `ccrc diff` draws them.
+  const DIFF_FILLS = ['#e4e4e4', '#f4a3a3', '#d62728', '#a8dd9e', '#2ca02c', '#f2d62e', '#a6a6a6'];
+  let baselineName = '';
   const TREES = {'-1': 'cct', '0': 'recursion-all', '1': 'recursion-direct', '2': 'recursion-repeats', '3': 'callgraph'};
 
   let m = null;       // the module
@@ -76,14 +80,14 @@
     ctx.lineWidth = 0.5;
     for (let i = 0; i < chart.count; ++i) {
       const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3], hue = F[i * FLOATS + 4];
-      const kind = I[i * INTS + 1], mark = I[i * INTS + 5];
+      const kind = I[i * INTS + 1], mark = I[i * INTS + 5], diffClass = I[i * INTS + 7];
       const dim = searching && mark === 0;
       if (kind === KIND_LINE) {
         const a = (a0 + a1) / 2, s = Math.sin(a), c = Math.cos(a);
         ctx.beginPath();
         ctx.moveTo(cx + r0 * s, cy - r0 * c);
         ctx.lineTo(cx + r1 * s, cy - r1 * c);
-        ctx.strokeStyle = searching && mark !== 0 ? '#d62728' : dim ? '#d8d8d8' : stroke(hue);
+        ctx.strokeStyle = searching && mark !== 0 ? '#d62728' : dim ? '#d8d8d8' : diffClass ? DIFF_FILLS[diffClass - 1] : stroke(hue);
         ctx.lineWidth = searching && mark !== 0 ? 1.5 : 0.75;
         ctx.stroke();
         ctx.lineWidth = 0.5;
@@ -100,7 +104,7 @@
         ctx.arc(cx, cy, r0, a1 - Q, a0 - Q, true);
         ctx.closePath();
       }
-      ctx.fillStyle = mark === MATCH ? '#e8412c' : fill(hue, dim);
+      ctx.fillStyle = mark === MATCH ? '#e8412c' : diffClass && !dim ? DIFF_FILLS[diffClass - 1] : fill(hue, dim);
       ctx.fill('evenodd');
       ctx.strokeStyle = mark === MATCH ? '#7a1a0f' : '#ffffff';
       ctx.stroke();
@@ -165,7 +169,15 @@
 
   function status() {
     const lines = chart.count ? `${chart.count} segments` : 'no profile';
-    ui.status.textContent = lines + (searchInfo ? ' · ' + searchInfo : '');
+    ui.status.textContent = lines + (searchInfo ? ' · ' + searchInfo : '') + (compareInfo() ? ' · ' + compareInfo() : '');
+  }
+  // What the comparison with a first run shows: the count of each class, or why it is off.
+  function compareInfo() {
+    const c = JSON.parse(m.UTF8ToString(api.compareInfo()));
+    if (c.state === 'none') return '';
+    if (c.state === 'off') return `compared with ${baselineName}: off (${c.why})`;
+    const parts = Object.entries(c.counts).filter(([k, n]) => n > 0 && k !== 'unchanged').map(([k, n]) => `${n} ${k.replace('_', ', ')}`);
+    return `compared with ${baselineName}: ` + (parts.length ? parts.join(', ') : 'no change');
   }
 
   // Runs the search the view asks for; returns false (and shows why) when it is malformed.
@@ -271,6 +283,11 @@
     for (const r of tip.metrics) text += `\n${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`;
     text += `\n${(100 * tip.share).toFixed(2)} % of the centre`;
     if (tip.contexts > 1) text += `\n(and ${tip.contexts - 1} more callees, too thin to draw)`;
+    if (tip.diff) {
+      const pct = (x) => (100 * x).toFixed(2) + ' %';
+      text += `\n${tip.diff.status.replace('_', ', ')}: H ${tip.diff.height >= 0 ? '+' : ''}${pct(tip.diff.height)} ` +
+        `(${pct(tip.diff.first)} of the first run, ${pct(tip.diff.second)} of this one)`;
+    }
     ui.tip.textContent = text;
     ui.tip.style.display = 'block';
     ui.tip.style.left = Math.min(e.clientX + 14, window.innerWidth - ui.tip.offsetWidth - 4) + 'px';
@@ -340,6 +357,30 @@
     timings.push({what: 'ready', ms: performance.now() - t0});
     return true;
   }
+  // Loads a first run to compare the profile with (no bytes: the comparison ends).
+  function openBaseline(bytes, name) {
+    const p = m._malloc(Math.max(1, bytes.length));
+    m.HEAPU8.set(bytes, p);
+    const failed = api.loadBaseline(p, bytes.length);
+    m._free(p);
+    if (failed) {
+      showError(`cannot open ${name}: ${m.UTF8ToString(api.errorText())}`);
+      return false;
+    }
+    showError('');
+    baselineName = name;
+    ui.uncompare.style.display = bytes.length ? '' : 'none';
+    if (chart.count) render('compare');
+    return true;
+  }
+  ui.baseline.addEventListener('change', () => {
+    if (!ui.baseline.files.length) return;
+    const file = ui.baseline.files[0], reader = new FileReader();
+    reader.onload = () => openBaseline(new Uint8Array(reader.result), file.name);
+    reader.onerror = () => showError(`cannot read ${file.name}`);
+    reader.readAsArrayBuffer(file);
+  });
+  ui.uncompare.addEventListener('click', () => { ui.baseline.value = ''; openBaseline(new Uint8Array(0), ''); });
   function openFile(file) {
     const reader = new FileReader();
     reader.onload = () => open(new Uint8Array(reader.result), file.name);
@@ -358,7 +399,7 @@
 
   // The hooks the browser test drives the page through (tests/viewer/).
   window.ccrcViewer = {
-    open, get view() { return view; }, timings, hoverMs: () => hoverMs, tableMs: () => tableMs, flushTable,
+    open, openBaseline, get view() { return view; }, timings, hoverMs: () => hoverMs, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
     // Segment i as the library laid it out: path, kind, depth, highlight and its middle point.
     segments() {
@@ -369,6 +410,7 @@
         const box = canvas.getBoundingClientRect();
         const kind = I[i * INTS + 1];
         out.push({path: m.UTF8ToString(api.path(I[i * INTS])), kind, depth: I[i * INTS + 2], mark: I[i * INTS + 5],
+          diff: I[i * INTS + 7] - 1, height: F[i * FLOATS + 5],
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
           y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a))});
       }
@@ -386,13 +428,18 @@
       path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,
+      loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,
     };
     resize();
-    const embedded = $('ccrc-profile').textContent.trim();
-    if (embedded) {
-      const raw = atob(embedded), bytes = new Uint8Array(raw.length);
+    // What `ccrc view` embedded: the profile, and perhaps the first run it is compared with.
+    const embedded = (id) => {
+      const raw = atob($(id).textContent.trim()), bytes = new Uint8Array(raw.length);
       for (let i = 0; i < raw.length; ++i) bytes[i] = raw.charCodeAt(i);
-      open(bytes, $('ccrc-profile').getAttribute('data-name') || 'profile');
+      return bytes;
+    };
+    if ($('ccrc-baseline').textContent.trim()) openBaseline(embedded('ccrc-baseline'), $('ccrc-baseline').getAttribute('data-name') || 'first run');
+    if ($('ccrc-profile').textContent.trim()) {
+      open(embedded('ccrc-profile'), $('ccrc-profile').getAttribute('data-name') || 'profile');
     } else {
       ui.status.textContent = 'open a profile: the file button, or drop a file on the page';
     }

@@ -88,6 +88,36 @@
   log.push(`display tree: ${V.segments().length} segments`);
   setValue('tree', -1, 'change');
   check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
+
+  // Compared with the first run `ccrc view --compare` embedded (tests/data/viewer/first.folded),
+  // where main;f and main;g took a third of the bytecodes each: in Figure 1 they take 890 and
+  // 490 of 3238 (27.49 % and 15.13 %), so both are faster; main, 100 % of both, is unchanged;
+  // the 15 other contexts are new (ccrc::diff_ring).
+  const FASTER = 3, NEW = 5;
+  const classOf = (path) => segmentAt(path).diff;
+  check(classOf('main') === 0 && classOf('main;f') === FASTER && classOf('main;g') === FASTER &&
+    V.segments().filter((x) => x.diff === NEW).length === 15, `compare: ${V.segments().map((x) => x.path + '=' + x.diff).join(' ')}`);
+  check(V.status().includes('compared with first.folded: 2 faster, 15 new'), `compare: ${V.status()}`);
+  const fSeg = segmentAt('main;f');
+  mouse('mousemove', fSeg.x, fSeg.y);
+  const fTip = document.getElementById('tip').textContent;
+  check(fTip.includes('faster: H -5.85 % (33.33 % of the first run, 27.49 % of this one)'), `compare, hover main;f: ${fTip}`);
+  log.push(`compare: ${V.status()}`);
+  // The display tree is no calling context tree: the comparison is off there, and says why.
+  setValue('tree', 3, 'change');
+  check(V.status().includes('off (the comparison is of the calling contexts as read)') && V.segments().every((x) => x.diff === -1),
+    `compare on the display tree: ${V.status()}`);
+  setValue('tree', -1, 'change');
+  check(classOf('main;f') === FASTER, 'compare: back on the calling contexts');
+  // A file that is no profile keeps the first run; no bytes end the comparison.
+  check(!V.openBaseline(new TextEncoder().encode('main;f x\n'), 'bad.folded') && V.error().includes('line 1'), `compare, bad file: ${V.error()}`);
+  check(classOf('main;f') === FASTER, 'compare, bad file: the first run stays');
+  document.getElementById('uncompare').dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  check(V.segments().every((x) => x.diff === -1) && !V.status().includes('compared'), `compare ended: ${V.status()}`);
+  // Opened in the page: the same first run again.
+  const first = '# metrics: calls bytecodes\nmain 1 1000\nmain;f 10 1000\nmain;g 10 1000\n';
+  check(V.openBaseline(new TextEncoder().encode(first), 'first.folded') && classOf('main;f') === FASTER, `compare opened: ${V.error()}`);
+  V.openBaseline(new Uint8Array(0), '');
   // Backspace goes back too.
   const g = segmentAt('main;g');
   mouse('click', g.x, g.y);
@@ -166,6 +196,14 @@
     report.timings.display_tree_ms = performance.now() - g0;
     check(V.view.tree === 3 && V.segments().length > 1, `eclipse display tree: ${V.segments().length} segments`);
     log.push(`eclipse display tree: ${V.segments().length} segments`);
+    // Compared with itself (reading the first run, matching 2.17 million contexts pair by
+    // pair, the diff, the chart): timed once; nothing changed.
+    setValue('tree', -1, 'change');
+    const c0 = performance.now();
+    check(V.openBaseline(bytes, 'eclipse.cctb'), `eclipse compared with itself: ${V.error()}`);
+    report.timings.compare_ms = performance.now() - c0;
+    check(V.status().includes('compared with eclipse.cctb: no change'), `eclipse compared with itself: ${V.status()}`);
+    V.openBaseline(new Uint8Array(0), '');
     const perKind = {};
     for (const t of V.timings) (perKind[t.what] = perKind[t.what] || []).push(t.ms);
     report.per_interaction_median_ms = Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length / 2)]]));
