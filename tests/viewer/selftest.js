@@ -139,6 +139,23 @@
   check(V.segments().length === 9, 'bad file: the previous profile stays');
   log.push(`bad file: ${V.error()}`);
 
+  // A file dropped on the chart, and one chosen with the file button (read by FileReader).
+  const fileOf = (text, name) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], name));
+    return dt;
+  };
+  const chartBox = canvas.parentElement;
+  chartBox.dispatchEvent(new DragEvent('drop', {dataTransfer: fileOf('main;f 1\nmain;g 2\n', 'dropped.folded'), bubbles: true, cancelable: true}));
+  await until(() => document.title.startsWith('dropped.folded'), 'the dropped file');
+  check(V.segments().length === 3, `dropped file: main, f and g, not ${V.segments().length} segments`);
+  const picker = document.getElementById('file');
+  picker.files = fileOf('main;a;b 5\n', 'picked.folded').files;
+  picker.dispatchEvent(new Event('change', {bubbles: true}));
+  await until(() => document.title.startsWith('picked.folded'), 'the picked file');
+  check(V.segments().length === 3, `picked file: main, a and b, not ${V.segments().length} segments`);
+  log.push(`dropped and picked files: ${document.title}`);
+
   // The eclipse CCT: open, then 100 interactions and 100 hovers, timed.
   const eclipse = new URLSearchParams(location.search).get('eclipse');
   const report = {failures, log};
