@@ -261,6 +261,25 @@ int main(int argc, char** argv) try {
     check(run(subject, scenario, env, err) == 0, "exit status 0");
     check_profile(out, {{"main", 1}, {"main;live_thread()", 1}, {"sleeper(void*)", 1},
                         {"sleeper(void*);blocked()", 1}});
+  } else if (scenario == "pool") {
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;pool()", 1}, {"pool_worker(void*)", 3},
+                        {"pool_worker(void*);task()", 12}, {"pool_worker(void*);task();task_step()", 24}});
+  } else if (scenario == "detached") {
+    // Whether the detached thread has ended when the process exits or not, its calls are there.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;detached()", 1}, {"detached_worker(void*)", 1},
+                        {"detached_worker(void*);detached_work()", 4}});
+  } else if (scenario == "signal") {
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;signalling()", 1}, {"main;signalling();on_signal(int)", 5},
+                        {"main;signalling();on_signal(int);handled()", 5}});
+  } else if (scenario == "longjmp") {
+    // jump_a() and jump_b() are left by longjmp, without their exit hooks: the next call closes
+    // them, so after_jump() is longjumps()'s callee.
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1}, {"main;longjumps()", 1}, {"main;longjumps();jump_a()", 3},
+                        {"main;longjumps();jump_a();jump_b()", 3}, {"main;longjumps();after_jump()", 3}});
   } else if (scenario == "unbalanced") {
     // Exits of leaf() and outer(), which are not open, are ignored: then loops() as usual.
     check(run(subject, scenario, env, err) == 0, "exit status 0");

@@ -4,6 +4,8 @@
 // Only C-style code here: an instrumented template of the standard library would add its own
 // contexts to the tree.
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -132,6 +134,70 @@ NOINLINE void live_thread() {
   if (read(ready_pipe[0], &c, 1) != 1) std::abort();
 }
 
+// A pool of 3 threads taking 12 tasks from a shared counter: however the tasks fall, 12 calls
+// of task() and 24 of task_step() under the 3 pool_worker() roots.
+int next_task;
+NOINLINE void task_step() { sink = sink + 1; }
+NOINLINE void task() {
+  task_step();
+  task_step();
+}
+NOINLINE void* pool_worker(void*) {
+  while (__atomic_fetch_add(&next_task, 1, __ATOMIC_RELAXED) < 12) task();
+  return nullptr;
+}
+NOINLINE void pool() {
+  pthread_t t[3];
+  for (pthread_t& w : t) pthread_create(&w, nullptr, pool_worker, nullptr);
+  for (pthread_t& w : t) pthread_join(w, nullptr);
+}
+
+// A detached thread that calls detached_work() 4 times, then tells main, which returns at once:
+// the thread's end and the process's exit race for its tree.
+int detached_pipe[2];
+NOINLINE void detached_work() { sink = sink + 1; }
+NOINLINE void* detached_worker(void*) {
+  for (int i = 0; i < 4; ++i) detached_work();
+  char c = 'd';
+  if (write(detached_pipe[1], &c, 1) != 1) std::abort();
+  return nullptr;
+}
+NOINLINE void detached() {
+  if (pipe(detached_pipe) != 0) std::abort();
+  pthread_t t;
+  pthread_create(&t, nullptr, detached_worker, nullptr);
+  pthread_detach(t);
+  char c = 0;
+  if (read(detached_pipe[0], &c, 1) != 1) std::abort();
+}
+
+// A signal handler, itself instrumented, run 5 times from signalling() (raise delivers the
+// signal before it returns), calling handled() each time.
+NOINLINE void handled() { sink = sink + 1; }
+NOINLINE void on_signal(int) { handled(); }
+NOINLINE void signalling() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigaction(SIGUSR1, &action, nullptr);
+  for (int i = 0; i < 5; ++i) raise(SIGUSR1);
+}
+
+// longjmp out of two frames (jump_a, jump_b), 3 times: no exit hook runs for them, and the
+// next call, after_jump(), must be counted under longjumps(), not under jump_b().
+jmp_buf jump_target;
+NOINLINE void jump_b() { longjmp(jump_target, 1); }
+NOINLINE void jump_a() {
+  jump_b();
+  sink = sink + 1;
+}
+NOINLINE void after_jump() { sink = sink + 1; }
+NOINLINE void longjumps() {
+  for (volatile int i = 0; i < 3; i = i + 1) {
+    if (setjmp(jump_target) == 0) jump_a();
+    after_jump();
+  }
+}
+
 // statics: a function the loader cannot name (static: not in the dynamic symbol table), called
 // 4 times; the profile names it by module and offset until `ccrc symbolize` names it.
 static NOINLINE void hidden_helper() { sink = sink + 1; }
@@ -163,6 +229,10 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "live_thread") == 0) live_thread();
   else if (std::strcmp(scenario, "unbalanced") == 0) unbalanced();
   else if (std::strcmp(scenario, "statics") == 0) statics();
+  else if (std::strcmp(scenario, "pool") == 0) pool();
+  else if (std::strcmp(scenario, "detached") == 0) detached();
+  else if (std::strcmp(scenario, "signal") == 0) signalling();
+  else if (std::strcmp(scenario, "longjmp") == 0) longjumps();
   else {
     std::fprintf(stderr, "subject: unknown scenario '%s'\n", scenario);
     return 2;
