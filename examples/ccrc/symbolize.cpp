@@ -143,12 +143,26 @@ std::string symbol_name(std::string_view function, std::string_view location) {
   return std::string(function) + " " + std::string(location);
 }
 
+// The symbolizer to run when none is given: addr2line (binutils), or else LLVM's, which takes
+// the same arguments and answers alike.
+std::string default_symbolizer() {
+  std::string_view path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  for (const char* name : {"addr2line", "llvm-addr2line", "llvm-addr2line-14"})
+    for (std::size_t begin = 0; begin <= path.size();) {
+      std::size_t end = std::min(path.find(':', begin), path.size());
+      fs::path candidate = fs::path(path.substr(begin, end - begin)) / name;
+      if (end > begin && access(candidate.c_str(), X_OK) == 0) return name;
+      begin = end + 1;
+    }
+  return "addr2line";
+}
+
 int run(const cli::args& a, cli::timings& t) {
   const std::string& in = a.positional(0, "PROFILE");
   if (a.positional().size() < 2) throw cli::usage_error("BINARY missing: the executable or library the addresses are in");
   const std::string out = a.value("-o").value_or(in);
   cli::check_output_path(out);
-  const std::string program = a.value("--addr2line").value_or("addr2line");
+  const std::string program = a.value("--addr2line").value_or(default_symbolizer());
   std::map<std::string, fs::path, std::less<>> binaries;  // by file name, as the frames name them
   for (std::size_t i = 1; i < a.positional().size(); ++i) {
     fs::path b = a.positional()[i];
@@ -226,7 +240,8 @@ const command symbolize_command{
     "on stderr. OUT (default: PROFILE itself, replaced whole or not at all) is written in the\n"
     "format its name asks for, as by ccrc convert.\n"
     "  --addr2line PROGRAM  the symbolizer, a program with addr2line's arguments and output\n"
-    "                       (default addr2line; llvm-addr2line works too)\n",
+    "                       (default: addr2line, or else llvm-addr2line where it is the one\n"
+    "                       installed)\n",
     {{"-o", "--addr2line", "--profile"}, {}},
     run,
 };

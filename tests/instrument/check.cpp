@@ -166,8 +166,8 @@ void add_mutual_recursion(std::vector<expected_context>& e) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  if (argc != 4 && argc != 5) {
-    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR [CCRC]\n";
+  if (argc < 4 || argc > 6) {
+    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR [CCRC [SYMBOLIZER]]\n";
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
@@ -299,13 +299,16 @@ int main(int argc, char** argv) try {
     // statics() calls the static hidden_helper() 4 times: the loader has no name for it, so the
     // profile names it SUBJECT+0xOFFSET, and `ccrc symbolize PROFILE SUBJECT` names it from the
     // subject's symbol table, with the file and line of its debug information.
-    if (argc != 5) throw std::runtime_error("symbolize: give the ccrc tool after WORKDIR");
+    // An optional sixth argument: the symbolizer ccrc symbolize runs (--addr2line).
+    if (argc < 5) throw std::runtime_error("symbolize: give the ccrc tool after WORKDIR");
     check(run(subject, "statics", env, err) == 0, "exit status 0");
     std::string address = only_child(out, "main;statics()");
     check(address.starts_with(fs::path(subject).filename().string() + "+0x"), "the static function is '" + address + "'");
     check_profile(out, {{"main", 1}, {"main;statics()", 1}, {"main;statics();" + address, 4}});
     fs::path named = dir / "named.cctb", report = dir / "symbolize.txt";
-    check(run({argv[4], "symbolize", out.string(), subject, "-o", named.string()}, {}, report) == 0, "ccrc symbolize: status 0");
+    std::vector<std::string> symbolize{argv[4], "symbolize", out.string(), subject, "-o", named.string()};
+    if (argc == 6) symbolize.insert(symbolize.end(), {"--addr2line", argv[5]});
+    check(run(symbolize, {}, report) == 0, "ccrc symbolize: status 0");
     std::string name = only_child(named, "main;statics()");
     check(name.starts_with("hidden_helper() ") && name.ends_with("/" + subject_line("static NOINLINE void hidden_helper()")),
           "the static function is named '" + name + "'");
