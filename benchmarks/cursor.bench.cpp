@@ -120,7 +120,7 @@ void naive_steady(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(empty_replay)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
-BENCHMARK(cursor_steady)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
-BENCHMARK(naive_steady)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(empty_replay)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(cursor_steady)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(naive_steady)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
 CCRC_BENCHMARK_MAIN()
