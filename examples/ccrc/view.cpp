@@ -63,7 +63,7 @@ std::string_view embed(std::ostream& out, std::string_view page, std::string_vie
   std::ostringstream cctb;
   ccrc::write_cctb(cctb, p);
   out << page.substr(0, at) << " data-name=\"" << name << "\">\n";
-  write_base64(out, cctb.view());
+  write_base64(out, std::move(cctb).str());
   return page.substr(at + 1);
 }
 
