@@ -33,6 +33,7 @@ struct viewer {
   std::vector<std::uint32_t> heights;
   std::unique_ptr<ccrc::ring_index> index;
   std::unique_ptr<ccrc::method_contexts> by_method;
+  std::unique_ptr<ccrc::preorder_index> order;
 };
 
 const viewer& viewer_of(std::string_view name) {
@@ -40,9 +41,10 @@ const viewer& viewer_of(std::string_view name) {
   auto it = cache.find(name);
   if (it == cache.end()) {
     const ccrc::profile& p = bench::dacapo(name);
-    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr, nullptr};
+    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr, nullptr, nullptr};
     v.index = std::make_unique<ccrc::ring_index>(p.tree(), v.ag);
     v.by_method = std::make_unique<ccrc::method_contexts>(p.tree());
+    v.order = std::make_unique<ccrc::preorder_index>(p.tree());
     it = cache.emplace(std::string(name), std::move(v)).first;
   }
   return it->second;
@@ -125,9 +127,21 @@ void display_tree(benchmark::State& state, std::string_view name) {
 }
 
 // Searching for `Hash` as `ccrc search` does (a sweep of the tree, with its own ag) and as
-// the viewer does (through the method index, with the viewer's ag); then highlighting the
-// matches on the full-depth chart by walking up from each, and from marks made once.
+// the viewer does (through the method index and the preorder, with the viewer's ag); then
+// highlighting the matches on the full-depth chart by walking up from each, and from marks
+// made once. The viewer builds the two indexes once per tree.
 const ccrc::search_query hash{.name = {.text = "Hash"}};
+
+void search_indexes(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  for (auto _ : state) {
+    ccrc::method_contexts by_method(p.tree());
+    ccrc::preorder_index order(p.tree());
+    benchmark::DoNotOptimize(by_method.of(ccrc::method_id{1}).data());
+    benchmark::DoNotOptimize(order.position(1));
+  }
+  bench::set_items(state, p.size());
+}
 
 void search_sweep(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
@@ -141,7 +155,7 @@ void search_indexed(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
   const viewer& v = viewer_of(name);
   std::size_t found = 0;
-  for (auto _ : state) found = ccrc::search(*v.by_method, p.tree(), p.column("bytecodes"), v.ag, hash).nodes.size();
+  for (auto _ : state) found = ccrc::search(*v.by_method, *v.order, p.tree(), p.column("bytecodes"), v.ag, hash).nodes.size();
   state.counters["found"] = static_cast<double>(found);
   bench::set_items(state, p.size());
 }
@@ -150,8 +164,8 @@ void highlight(benchmark::State& state, std::string_view name, bool marked) {
   const ccrc::profile& p = bench::dacapo(name);
   const viewer& v = viewer_of(name);
   ccrc::ring_layout chart = layout(name, ccrc::unlimited_depth, 1, true);
-  auto found = ccrc::search(*v.by_method, p.tree(), p.column("bytecodes"), v.ag, hash);
-  ccrc::highlight_marks marks(p.tree(), found.nodes);
+  auto found = ccrc::search(*v.by_method, *v.order, p.tree(), p.column("bytecodes"), v.ag, hash);
+  ccrc::highlight_marks marks(*v.order, found.nodes);
   for (auto _ : state) {
     auto states = marked ? ccrc::highlight(chart, p.tree(), v.ag, marks) : ccrc::highlight(chart, p.tree(), v.ag, found.nodes);
     benchmark::DoNotOptimize(states.data());
@@ -165,9 +179,9 @@ void highlight_from_marks(benchmark::State& state, std::string_view name) { high
 void highlight_marks(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
   const viewer& v = viewer_of(name);
-  auto found = ccrc::search(*v.by_method, p.tree(), p.column("bytecodes"), v.ag, hash);
+  auto found = ccrc::search(*v.by_method, *v.order, p.tree(), p.column("bytecodes"), v.ag, hash);
   for (auto _ : state) {
-    ccrc::highlight_marks marks(p.tree(), found.nodes);
+    ccrc::highlight_marks marks(*v.order, found.nodes);
     benchmark::DoNotOptimize(marks.size());
   }
   bench::set_items(state, p.size());
@@ -193,6 +207,7 @@ void ring_depths() {
   bench::register_dacapo("hit_test", hit_test, benchmark::kMicrosecond);
   bench::register_dacapo("call_graph", call_graph);
   bench::register_dacapo("display_tree", display_tree);
+  bench::register_dacapo("search_indexes", search_indexes);
   bench::register_dacapo("search_sweep", search_sweep, benchmark::kMicrosecond);
   bench::register_dacapo("search_indexed", search_indexed, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_walk", highlight_walk, benchmark::kMicrosecond);

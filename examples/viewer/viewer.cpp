@@ -44,21 +44,23 @@
 namespace {
 
 // One tree the viewer shows (the profile as read, with its recursion eliminated, or its call
-// graph's display tree) and what
-// every layout and search of it reads: ag(M) of every metric, a ring_index per metric, made
-// when the metric is first shown, and the contexts of each method, so that a search as the
-// user types visits only the contexts of the methods it matches.
+// graph's display tree) and what every layout and search of it reads: ag(M) of every metric, a
+// ring_index per metric, made when the metric is first shown, the contexts of each method and
+// the preorder, so that a search as the user types visits only the contexts of the methods it
+// matches and highlights them without walking up the tree.
 struct shown_tree {
   ccrc::profile profile;
   std::vector<std::vector<double>> ag;
   std::vector<std::unique_ptr<ccrc::ring_index>> index;
   ccrc::method_contexts by_method;
+  ccrc::preorder_index order;
 
   explicit shown_tree(ccrc::profile p)
       : profile(std::move(p)),
         ag(ccrc::inclusive_columns(profile)),
         index(profile.metric_count()),
-        by_method(profile.tree()) {}
+        by_method(profile.tree()),
+        order(profile.tree()) {}
 
   const ccrc::ring_index& index_of(std::size_t metric) {
     if (!index[metric]) index[metric] = std::make_unique<ccrc::ring_index>(profile.tree(), ag[metric]);
@@ -207,8 +209,9 @@ void run_query() {
   v.marks.reset();
   if (!v.query || !v.current) return;
   const ccrc::profile& p = v.current->profile;
-  v.found = ccrc::search(v.current->by_method, p.tree(), p.column(v.metric), v.current->ag[v.metric], *v.query);
-  v.marks.emplace(p.tree(), v.found.nodes);
+  const shown_tree& s = *v.current;
+  v.found = ccrc::search(s.by_method, s.order, p.tree(), p.column(v.metric), s.ag[v.metric], *v.query);
+  v.marks.emplace(s.order, v.found.nodes);
 }
 
 // Fills the segment arrays and labels from v.chart, with the current highlight.

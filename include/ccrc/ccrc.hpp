@@ -20,6 +20,7 @@
 #include <ccrc/tree/path.hpp>
 #include <ccrc/tree/history.hpp>
 #include <ccrc/tree/method_set.hpp>
+#include <ccrc/tree/preorder_index.hpp>
 
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/depth.hpp>

@@ -89,7 +89,7 @@ TEST_CASE("search on Figure 1: g's contexts cover 980 of 3238 bytecodes, nested 
   CHECK(hi.covered == 1452);  // every h, i context: 792 + 660
 }
 
-TEST_CASE("method_contexts of Figure 1, and the search through it: the same result") {
+TEST_CASE("method_contexts of Figure 1, and the search through it and the preorder: the same result") {
   ccrc::profile p = test::figure1();
   ccrc::method_contexts by_method(p.tree());
   CHECK(by_method.size() == 18);
@@ -99,11 +99,12 @@ TEST_CASE("method_contexts of Figure 1, and the search through it: the same resu
   CHECK(std::is_sorted(g.begin(), g.end()));
   CHECK(by_method.of(ccrc::method_id{0}).empty());  // the root is no context
   auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
-  auto r = ccrc::search(by_method, p.tree(), p.column("bytecodes"), ag, {.name = {.text = "g"}});
+  ccrc::preorder_index order(p.tree());
+  auto r = ccrc::search(by_method, order, p.tree(), p.column("bytecodes"), ag, {.name = {.text = "g"}});
   CHECK(paths(p.tree(), r.nodes) == std::set<std::string>{"main;f;g", "main;f;g;g", "main;g", "main;g;g"});
   CHECK(r.covered == 980);
   CHECK(r.total == 3238);
-  auto hi = ccrc::search(by_method, p.tree(), p.column("bytecodes"), ag,
+  auto hi = ccrc::search(by_method, order, p.tree(), p.column("bytecodes"), ag,
                          {.name = {.text = "^(h|i)$", .match = ccrc::name_match::regex}});
   CHECK(hi.nodes.size() == 12);
   CHECK(hi.covered == 1452);
@@ -180,7 +181,7 @@ TEST_CASE("search agrees with a per-node reference on random trees") {
     CHECK(walked.nodes == want);
     CHECK(walked.covered == doctest::Approx(covered));
     // And through the method index, with ag given.
-    auto indexed = ccrc::search(ccrc::method_contexts(p.tree()), p.tree(), self, ag, q);
+    auto indexed = ccrc::search(ccrc::method_contexts(p.tree()), ccrc::preorder_index(p.tree()), p.tree(), self, ag, q);
     CHECK(indexed.nodes == want);
     CHECK(indexed.covered == doctest::Approx(covered));
   }
@@ -197,7 +198,9 @@ TEST_CASE("search walks a chain of 1,000,000 levels; nested matches counted once
   CHECK(r.covered == 6);
   CHECK(r.share() == 1);
   auto ag = ccrc::inclusive(t.tree(), t.column<"calls">());
-  auto indexed = ccrc::search(ccrc::method_contexts(t.tree()), t.tree(), t.column<"calls">(), ag, {.name = {.text = "r"}});
+  ccrc::preorder_index order(t.tree());  // a chain of 1,000,000: built without a stack
+  auto indexed =
+      ccrc::search(ccrc::method_contexts(t.tree()), order, t.tree(), t.column<"calls">(), ag, {.name = {.text = "r"}});
   CHECK(indexed.nodes == r.nodes);
   CHECK(indexed.covered == 6);
 }

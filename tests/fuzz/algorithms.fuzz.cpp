@@ -1,7 +1,8 @@
 // libFuzzer harness: reads a folded input (at most 64 KB, so that one run stays short) and runs
 // the main algorithms on it: inclusive values, statistics, recursion elimination under every
 // policy, the call graph and its display tree, ring charts with and without a ring_index,
-// search by substring and by regular expression, a diff against a perturbed copy, and the
+// search by substring (swept, and through the indexes, highlighted from marks and by walking
+// up) and by regular expression, a diff against a perturbed copy, and the
 // write_folded/read_folded round trip. A ccrc::error is the expected answer to bad input (or
 // a bad pattern); anything else is a finding, as is a broken property checked here.
 //
@@ -17,6 +18,7 @@
 #include <ccrc/diff/diff.hpp>
 #include <ccrc/diff/match.hpp>
 #include <ccrc/error.hpp>
+#include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/graph/call_graph.hpp>
@@ -25,6 +27,7 @@
 #include <ccrc/transform/eliminate_recursion.hpp>
 #include <ccrc/tree/view.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -98,14 +101,24 @@ void run_algorithms(const ccrc::profile& p, std::string_view text) {
   ccrc::tree_view ring_view = ccrc::ring_chart_view(view, ag);
   ccrc::ring_layout plain = ccrc::ring_chart(ring_view, ag, ccrc::on_canvas(800, 600, {.heights = heights}));
   ccrc::ring_index index(t, ag);
-  ccrc::ring_layout indexed = ccrc::ring_chart(ring_view, ag, ccrc::on_canvas(800, 600, {.index = &index}));
+  ccrc::ring_layout indexed_chart = ccrc::ring_chart(ring_view, ag, ccrc::on_canvas(800, 600, {.index = &index}));
   ccrc::ring_layout leaves = ccrc::ring_chart(view, ag, {.sizing = ccrc::ring_sizing::area, .min_arc_px = 0});
   (void)plain;
-  (void)indexed;
   (void)leaves;
 
   const std::string pattern = pattern_of(text);
-  (void)ccrc::search(view, p.column(metric), {.name = {.text = pattern, .ignore_case = true}});
+  const ccrc::search_query query{.name = {.text = pattern, .ignore_case = true}};
+  ccrc::search_result swept = ccrc::search(view, p.column(metric), query);
+  // Through the indexes a viewer keeps: the same contexts and share; highlighted from marks
+  // as by walking up from every match.
+  ccrc::preorder_index order(t);
+  ccrc::search_result indexed = ccrc::search(ccrc::method_contexts(t), order, t, p.column(metric), ag, query);
+  fuzz::check(indexed.nodes == swept.nodes);
+  double scale = 0;  // the sums differ in order (ids, preorder): by rounding only
+  for (ccrc::node_id n : indexed.nodes) scale += std::abs(ag[n]);
+  fuzz::check(!std::isfinite(scale) || std::abs(indexed.covered - swept.covered) <= 1e-9 * scale);
+  fuzz::check(ccrc::highlight(indexed_chart, t, ag, ccrc::highlight_marks(order, indexed.nodes)) ==
+              ccrc::highlight(indexed_chart, t, ag, indexed.nodes));
   try {
     (void)ccrc::search(view, p.column(metric), {.name = {.text = pattern, .match = ccrc::name_match::regex}});
   } catch (const ccrc::error&) {

@@ -33,7 +33,8 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
   REQUIRE(matches.size() == 6);
   auto state = ccrc::highlight(chart, t, ag, matches);
   REQUIRE(state.size() == chart.segments.size());
-  CHECK(ccrc::highlight(chart, t, ag, ccrc::highlight_marks(t, matches)) == state);
+  ccrc::preorder_index order(t);
+  CHECK(ccrc::highlight(chart, t, ag, ccrc::highlight_marks(order, matches)) == state);
   std::map<std::string, highlight_state> by_path;
   for (std::size_t k = 0; k < state.size(); ++k) by_path[ccrc::path_string(t, chart.segments[k].node)] = state[k];
   CHECK(by_path["main;h;i"] == highlight_state::match);
@@ -54,7 +55,7 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
   ccrc::ring_layout f_chart = ccrc::ring_chart(ccrc::tree_view(t, ccrc::node_at_path(t, "main;f")), ag);
   ccrc::node_id outside[] = {ccrc::node_at_path(t, "main;g;h"), ccrc::node_at_path(t, "main")};
   state = ccrc::highlight(f_chart, t, ag, outside);
-  CHECK(ccrc::highlight(f_chart, t, ag, ccrc::highlight_marks(t, outside)) == state);
+  CHECK(ccrc::highlight(f_chart, t, ag, ccrc::highlight_marks(order, outside)) == state);
   CHECK(std::count(state.begin(), state.end(), highlight_state::none) == static_cast<long>(state.size()));
 }
 
@@ -73,11 +74,16 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
       if (r.chance(round % 4 < 2 ? 0.05 : 0.5)) matches.push_back(n);
     auto state = ccrc::highlight(chart, t, ag, matches);
     // The marks made once for the matches give the same states, chart after chart.
-    ccrc::highlight_marks marks(t, matches);
+    ccrc::preorder_index order(t);
+    ccrc::highlight_marks marks(order, matches);
     CHECK(ccrc::highlight(chart, t, ag, marks) == state);
     std::set<ccrc::node_id> matched(matches.begin(), matches.end()), above;
     for (ccrc::node_id m : matches)
       for (ccrc::node_id a = t.parent(m); a != ccrc::null_node; a = t.parent(a)) above.insert(a);
+    for (ccrc::node_id n = 0; n < t.size(); ++n)  // the marks themselves, node by node
+      CHECK(marks[n] == (matched.count(n) ? highlight_state::match
+                         : above.count(n) ? highlight_state::contains_match
+                                          : highlight_state::none));
     for (std::size_t k = 0; k < state.size(); ++k) {
       // The contexts a segment stands for: a line may merge several siblings, in value order.
       const auto& seg = chart.segments[k];

@@ -7,6 +7,7 @@
 #include <ccrc/concepts.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/method_set.hpp>
+#include <ccrc/tree/preorder_index.hpp>
 #include <ccrc/tree/view.hpp>
 
 #include <algorithm>
@@ -247,49 +248,55 @@ class method_contexts {
   std::vector<node_id> nodes_;
 };
 
-/// search() of the whole tree `t` through its `by_method` index, with ag(M) given (`ag`, one
-/// value per node, as ccrc::inclusive computes it) rather than computed: the same result as
+/// search() of the whole tree `t` through its indexes, with ag(M) given (`ag`, one value per
+/// node, as ccrc::inclusive computes it) rather than computed: the same result as
 /// search(tree_view(t), self, q), at the cost of the matching contexts instead of the tree.
-/// O(methods x name length + k + n / 64) for k contexts of the matching methods, plus one step
-/// for each ancestor of a match (each walked once, to tell the outermost matches); 9 bits a
-/// node of scratch.
+/// `by_method` lists the contexts of the matching methods; `order` tells which matches are
+/// nested in others (a match inside the subtree range of an earlier one, in preorder), so that
+/// no match walks up to its callers. O(methods x name length + k + n / 32) for k contexts of
+/// the matching methods; 2 bits a node of scratch.
 ///
 ///     ccrc::method_contexts by_method(p.tree());  // once per tree
+///     ccrc::preorder_index order(p.tree());
 ///     auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
-///     auto r = ccrc::search(by_method, p.tree(), p.column("bytecodes"), ag, {.name = {.text = "g"}});
+///     auto r = ccrc::search(by_method, order, p.tree(), p.column("bytecodes"), ag, {.name = {.text = "g"}});
 template <metric_column C, metric_column A>
-[[nodiscard]] search_result search(const method_contexts& by_method, const call_tree& t, const C& self, const A& ag,
-                                   const search_query& q) {
+[[nodiscard]] search_result search(const method_contexts& by_method, const preorder_index& order, const call_tree& t,
+                                   const C& self, const A& ag, const search_query& q) {
   CCRC_ASSERT(std::ranges::size(self) == t.size() && std::ranges::size(ag) == t.size(),
               "ccrc: the columns must have one value per node");
-  CCRC_ASSERT(by_method.size() + 1 == t.size(), "ccrc: the method index is of another tree");
+  CCRC_ASSERT(by_method.size() + 1 == t.size() && order.size() == t.size(), "ccrc: an index is of another tree");
   search_result r;
   r.methods = match_methods(t.symbols(), q.name);
   r.total = static_cast<double>(ag[root_node]);
   detail::search_test matches(t, r, self, ag, q);
-  // The matches as a bitmap, read back in ascending order; `state` tells, per node, whether it
-  // or an ancestor matches (inside), or neither (outside), once known.
-  enum : std::uint8_t { unknown, inside, outside };
-  std::vector<std::uint64_t> bits((t.size() + 63) / 64, 0);
-  std::vector<std::uint8_t> state(t.size(), unknown);
-  state[root_node] = outside;
+  // The matches as two bitmaps, by id (read back, they are the ascending result) and by
+  // position in preorder (read back, each outermost match comes before the matches nested in
+  // it: those lie below the end of its range).
+  std::vector<std::uint64_t> by_id((t.size() + 63) / 64, 0), by_position(by_id.size(), 0);
+  auto set = [](std::vector<std::uint64_t>& bits, std::uint32_t i) { bits[i / 64] |= std::uint64_t{1} << (i % 64); };
+  auto each = [](const std::vector<std::uint64_t>& bits, auto&& f) {
+    for (std::size_t w = 0; w < bits.size(); ++w)
+      for (std::uint64_t b = bits[w]; b != 0; b &= b - 1)
+        f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(b))));
+  };
+  std::size_t found = 0;
   for (method_id m : r.methods.ids())
     for (node_id n : by_method.of(m))
       if (matches.passes(n)) {
-        bits[n / 64] |= std::uint64_t{1} << (n % 64);
-        state[n] = inside;
+        set(by_id, n);
+        set(by_position, order.position(n));
+        ++found;
       }
-  std::vector<node_id> path;
-  for (std::size_t w = 0; w < bits.size(); ++w)
-    for (std::uint64_t b = bits[w]; b != 0; b &= b - 1) {
-      node_id n = static_cast<node_id>(w * 64 + static_cast<std::size_t>(std::countr_zero(b)));
-      r.nodes.push_back(n);
-      path.clear();
-      node_id x = t.parent(n);
-      for (; state[x] == unknown; x = t.parent(x)) path.push_back(x);
-      for (node_id p : path) state[p] = state[x];
-      if (state[x] == outside) r.covered += static_cast<double>(ag[n]);
-    }
+  r.nodes.reserve(found);
+  each(by_id, [&](std::uint32_t n) { r.nodes.push_back(n); });
+  std::uint32_t outer_end = 0;  // the end of the range of the last outermost match
+  each(by_position, [&](std::uint32_t at) {
+    if (at < outer_end) return;
+    node_id n = order.at(at);
+    r.covered += static_cast<double>(ag[n]);
+    outer_end = order.end(n);
+  });
   return r;
 }
 

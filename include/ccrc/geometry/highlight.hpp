@@ -3,9 +3,11 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/tree/preorder_index.hpp>
 
 #include <algorithm>
 #include <bit>
+#include <concepts>
 #include <cstdint>
 #include <ranges>
 #include <span>
@@ -32,23 +34,28 @@ class sibling_lines {
  public:
   sibling_lines(const ring_layout& chart, const call_tree& t, const V* ag) : chart_(chart), t_(t), values_(ag) {}
 
-  // The line of segments[p]'s children that merged child c, or no_segment (c is shown, or
-  // below the depth limit). p's children are contiguous in their ring, in chart order, each
+  // The segments of segments[p]'s children: contiguous in their ring, in chart order, each
   // line standing for the siblings from its node up to the next segment's.
-  [[nodiscard]] std::uint32_t merged_into(std::uint32_t p, node_id c) const {
-    const std::vector<ring_segment>& segs = chart_.segments;
+  [[nodiscard]] std::span<const ring_segment> children_of(std::uint32_t p) const {
+    const ring_segment* segs = chart_.segments.data();
     std::size_t ring = segs[p].depth + 1;
-    if (ring + 1 >= chart_.ring_begin.size()) return no_segment;
-    auto first = segs.begin() + static_cast<std::ptrdiff_t>(chart_.ring_begin[ring]);
-    auto last = segs.begin() + static_cast<std::ptrdiff_t>(chart_.ring_begin[ring + 1]);
+    if (ring + 1 >= chart_.ring_begin.size()) return {};
     auto by_parent = [](const ring_segment& s, std::uint32_t q) { return s.parent < q; };
-    first = std::lower_bound(first, last, p, by_parent);
-    last = std::lower_bound(first, last, p + 1, by_parent);
-    auto after = std::upper_bound(first, last, c, [&](node_id x, const ring_segment& s) { return before(x, s.node); });
-    if (after == first) return no_segment;
-    --after;
-    return after->kind == segment_kind::line && after->contexts > 1 ? static_cast<std::uint32_t>(after - segs.begin())
-                                                                     : no_segment;
+    const ring_segment* end = segs + chart_.ring_begin[ring + 1];
+    const ring_segment* first = std::lower_bound(segs + chart_.ring_begin[ring], end, p, by_parent);
+    const ring_segment* last = std::lower_bound(first, end, p + 1, by_parent);
+    return {first, static_cast<std::size_t>(last - first)};
+  }
+
+  // The line among `children` (children_of a segment) that merged child c, or no_segment (c
+  // is shown, or below the depth limit).
+  [[nodiscard]] std::uint32_t merged_into(std::span<const ring_segment> children, node_id c) const {
+    auto after = std::upper_bound(children.begin(), children.end(), c,
+                                  [&](node_id x, const ring_segment& s) { return before(x, s.node); });
+    if (after == children.begin()) return no_segment;
+    const ring_segment& s = *--after;
+    return s.kind == segment_kind::line && s.contexts > 1 ? static_cast<std::uint32_t>(&s - chart_.segments.data())
+                                                          : no_segment;
   }
 
  private:
@@ -147,7 +154,7 @@ template <metric_column C>
       up = segs[i].parent;
     } else if (segs[i].kind != segment_kind::line) {
       // n is shown and the child `below` is not: merged into a line with other siblings?
-      std::uint32_t line = lines.merged_into(i, below);
+      std::uint32_t line = lines.merged_into(lines.children_of(i), below);
       if (line != no_segment) {
         if (below == m)
           state[line] = highlight_state::match;
@@ -166,38 +173,66 @@ template <metric_column C>
 /// `contains_match` for a node with a match below it (a match with matches below stays a
 /// match). Made once per set (a search), it highlights every chart of the tree laid out
 /// afterwards in O(its segments) rather than walking up from every match again: what a viewer
-/// keeps while the user navigates. One byte a node; O(n + the ancestors of the matches) to
-/// make, each ancestor walked once.
+/// keeps while the user navigates. The matches are a bitmap over the tree's preorder with a
+/// count per 64 positions, so that "a match below n" is a count over n's range; O(m + n / 64)
+/// to make for m matches, 1.5 bits a node. The index must outlive the marks.
 ///
-///     ccrc::highlight_marks marks(p.tree(), found.nodes);   // once per search
+///     ccrc::preorder_index order(p.tree());                  // once per tree
+///     ccrc::highlight_marks marks(order, found.nodes);        // once per search
 ///     auto state = ccrc::highlight(chart, p.tree(), ag, marks);  // once per layout
 class highlight_marks {
  public:
-  highlight_marks(const call_tree& t, std::span<const node_id> matches) : marks_(t.size(), highlight_state::none) {
+  highlight_marks(const preorder_index& order, std::span<const node_id> matches)
+      : order_(&order), bits_(order.size() / 64 + 1, 0), before_(bits_.size(), 0) {
     for (node_id m : matches) {
-      CCRC_ASSERT(m < t.size(), "ccrc: a match is not a node of the tree");
-      marks_[m] = highlight_state::match;
+      CCRC_ASSERT(m < order.size(), "ccrc: a match is not a node of the tree");
+      std::uint32_t at = order.position(m);
+      bits_[at / 64] |= std::uint64_t{1} << (at % 64);
     }
-    // Each match marks its callers up to the first marked one, whose own callers are marked
-    // (a contains_match) or will be (a match, from its own walk).
-    for (node_id m : matches)
-      for (node_id x = m; x != root_node;) {
-        x = t.parent(x);
-        if (marks_[x] != highlight_state::none) break;
-        marks_[x] = highlight_state::contains_match;
-      }
+    for (std::size_t w = 1; w < bits_.size(); ++w)
+      before_[w] = before_[w - 1] + static_cast<std::uint32_t>(std::popcount(bits_[w - 1]));
   }
-  [[nodiscard]] highlight_state operator[](node_id n) const noexcept { return marks_[n]; }
+  [[nodiscard]] highlight_state operator[](node_id n) const noexcept {
+    std::uint32_t at = order_->position(n);
+    if (is_match(at)) return highlight_state::match;
+    return matches_before(order_->end(n)) > matches_before(at + 1) ? highlight_state::contains_match
+                                                                   : highlight_state::none;
+  }
   /// Number of nodes: the size of the tree marked.
-  [[nodiscard]] std::size_t size() const noexcept { return marks_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return order_->size(); }
+
+  /// f(c, mark) for each child c of n that is marked, in id order, until f returns false: the
+  /// children's ranges tile n's, so they are read in preorder and the walk stops after the
+  /// last one holding a match.
+  template <std::predicate<node_id, highlight_state> F>
+  void for_each_marked_child(node_id n, F&& f) const {
+    std::uint32_t left = matches_before(order_->end(n));
+    for (std::uint32_t at = order_->position(n) + 1; matches_before(at) < left;) {
+      node_id c = order_->at(at);
+      std::uint32_t next = order_->end(c);
+      if (is_match(at) ? !f(c, highlight_state::match)
+                       : matches_before(next) > matches_before(at) && !f(c, highlight_state::contains_match))
+        return;
+      at = next;
+    }
+  }
 
  private:
-  std::vector<highlight_state> marks_;
+  [[nodiscard]] bool is_match(std::uint32_t at) const noexcept { return (bits_[at / 64] >> (at % 64) & 1) != 0; }
+  // Matches at positions below `at`.
+  [[nodiscard]] std::uint32_t matches_before(std::uint32_t at) const noexcept {
+    std::uint64_t low = (std::uint64_t{1} << (at % 64)) - 1;
+    return before_[at / 64] + static_cast<std::uint32_t>(std::popcount(bits_[at / 64] & low));
+  }
+
+  const preorder_index* order_;
+  std::vector<std::uint64_t> bits_;   // by position in preorder; one word more than needed,
+  std::vector<std::uint32_t> before_;  // so that the end of the root's range has one too
 };
 
 /// highlight() from marks made once for the matches: the same states, at the cost of the chart
-/// (its segments, and the callees of the parents of its culled lines, which the layout read
-/// too) instead of the matches.
+/// (its segments, and the callees of the parents of its culled lines up to the last marked
+/// one) instead of the matches.
 template <metric_column C>
 [[nodiscard]] std::vector<highlight_state> highlight(const ring_layout& chart, const call_tree& t, const C& ag,
                                                      const highlight_marks& marks) {
@@ -206,20 +241,25 @@ template <metric_column C>
   std::vector<highlight_state> state(segs.size());
   for (std::size_t i = 0; i < segs.size(); ++i) state[i] = marks[segs[i].node];
   // A line standing for several siblings takes the strongest mark among them: read the
-  // callees of each parent of such a line once.
+  // marked callees of each parent of such a line once.
   detail::sibling_lines lines(chart, t, std::ranges::data(ag));
   std::uint32_t scanned = no_segment;
   for (std::size_t i = 0; i < segs.size(); ++i) {
     const ring_segment& s = segs[i];
     if (s.kind != segment_kind::line || s.contexts <= 1 || s.parent == scanned) continue;
     scanned = s.parent;
-    if (marks[segs[scanned].node] == highlight_state::none) continue;
-    for (node_id c : t.children(segs[scanned].node)) {
-      highlight_state m = marks[c];
-      if (m == highlight_state::none) continue;
-      std::uint32_t line = lines.merged_into(scanned, c);
-      if (line != no_segment && state[line] != highlight_state::match) state[line] = m;
-    }
+    std::span<const ring_segment> children = lines.children_of(scanned);
+    auto open = std::count_if(children.begin(), children.end(), [&](const ring_segment& c) {  // lines not yet a match
+      return c.kind == segment_kind::line && c.contexts > 1 &&
+             state[static_cast<std::size_t>(&c - segs.data())] != highlight_state::match;
+    });
+    if (open == 0) continue;
+    marks.for_each_marked_child(segs[scanned].node, [&](node_id c, highlight_state m) {
+      std::uint32_t line = lines.merged_into(children, c);
+      if (line == no_segment || state[line] == highlight_state::match) return true;
+      state[line] = m;
+      return m != highlight_state::match || --open > 0;
+    });
   }
   return state;
 }
