@@ -6,7 +6,9 @@
 //
 // With CCRC_SCREENSHOT=FILE.png it only waits for the page to show its profile and saves a
 // screenshot of the viewport (docs/images/regenerate.sh uses it for the README's); the
-// viewport is 1440x900 CSS pixels, or CCRC_VIEWPORT=WxH.
+// viewport is 1440x900 CSS pixels, or CCRC_VIEWPORT=WxH. CCRC_PAGE_SCRIPT=FILE.js runs that
+// script in the page instead of selftest.js (benchmarks/speedscope/ times another viewer so),
+// and CCRC_CHROMIUM_FLAGS adds flags to chromium's.
 'use strict';
 const {spawn} = require('child_process');
 const fs = require('fs');
@@ -22,7 +24,7 @@ const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccrc-viewer-test-'));
 const browser = spawn(chromium, [
   '--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-pipe', '--window-size=1440,900',
   '--allow-file-access-from-files', '--no-first-run', '--no-default-browser-check', '--disable-extensions',
-  `--user-data-dir=${profileDir}`, 'about:blank',
+  `--user-data-dir=${profileDir}`, ...(process.env.CCRC_CHROMIUM_FLAGS || '').split(' ').filter(Boolean), 'about:blank',
 ], {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
 let stderr = '';
 browser.stderr.on('data', (d) => { stderr += d; });
@@ -75,7 +77,7 @@ const deadline = setTimeout(() => finish(1, 'FAIL: the browser test took more th
   const script = screenshot
     ? `(async () => { while (!(window.ccrcViewer && window.ccrcViewer.ready)) await new Promise((r) => setTimeout(r, 20));
          await new Promise((r) => setTimeout(r, 500)); return {failures: [], log: []}; })()`
-    : fs.readFileSync(path.join(__dirname, 'selftest.js'), 'utf8');
+    : fs.readFileSync(process.env.CCRC_PAGE_SCRIPT || path.join(__dirname, 'selftest.js'), 'utf8');
   const result = await send('Runtime.evaluate', {expression: script, awaitPromise: true, returnByValue: true}, sessionId);
   if (result.exceptionDetails) return finish(1, 'FAIL: ' + JSON.stringify(result.exceptionDetails).slice(0, 2000));
   const report = result.result.value;
