@@ -32,7 +32,7 @@
   const t0 = performance.now();
   input.files = files.files;
   input.dispatchEvent(new Event('change', {bubbles: true}));
-  await until('the profile', () => document.title.startsWith(name));
+  await until('the profile', () => document.title.endsWith(' - speedscope'));  // `NAME - speedscope`
   await frames();
   const ready = performance.now() - t0;
   log.push(`${name}: ${bytes.byteLength} bytes, drawn in ${ready.toFixed(0)} ms`);
