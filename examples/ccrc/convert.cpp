@@ -17,15 +17,17 @@ int run(const cli::args& a, cli::timings& t) {
 
 const command convert_command{
     "convert",
-    "converts a profile between formats: any ccrc reads, to folded, .cct, .cctb or pprof",
+    "converts a profile: any format ccrc reads, to folded, .cct, .cctb, pprof or speedscope",
     "usage: ccrc convert IN OUT [--profile NAME|INDEX]\n"
     "\n"
     "Reads IN (any format ccrc reads, gzip or not, told by its content) and writes OUT in the\n"
     "format its name asks for: .cctb (binary), .cct (text), .folded, .collapsed or .txt\n"
-    "(folded stacks), .pb.gz (pprof, gzip-compressed), .pb or .pprof (pprof). '-' reads\n"
-    "stdin, or writes folded stacks to stdout. Node ids, metrics and call sites survive .cct\n"
-    "and .cctb; folded stacks and pprof keep the contexts and metrics (pprof: integers only).\n"
-    "perf script text is read, not written. --profile picks one profile of a file of several.\n",
+    "(folded stacks), .pb.gz (pprof, gzip-compressed), .pb or .pprof (pprof),\n"
+    ".speedscope.json (speedscope, one profile per metric). '-' reads stdin, or writes folded\n"
+    "stacks to stdout. Node ids, metrics and call sites survive .cct and .cctb; folded stacks,\n"
+    "pprof and speedscope keep the contexts and metrics (pprof: integers only; speedscope: no\n"
+    "negative values). perf script text is read, not written. --profile picks one profile of a\n"
+    "file of several.\n",
     {{"--profile"}, {}},
     run,
 };
