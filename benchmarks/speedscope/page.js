@@ -49,7 +49,7 @@
     const canvas = [...document.querySelectorAll('canvas')].sort((a, b) => b.width * b.height - a.width * a.height)[0];
     const box = canvas.getBoundingClientRect();
     const at = {bubbles: true, clientX: box.left + box.width * 0.3, clientY: box.top + 60, button: 0};
-    for (const type of ['mousedown', 'mouseup', 'click']) canvas.dispatchEvent(new MouseEvent(type, at));
+    for (const kind of ['mousedown', 'mouseup', 'click']) canvas.dispatchEvent(new MouseEvent(kind, at));
   };
   const steps = [
     ['view', () => key('2')],
