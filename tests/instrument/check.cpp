@@ -73,6 +73,36 @@ std::span<const double> column(const ccrc::profile& p, std::string_view name) {
   return p.column(*i);
 }
 
+// Every context's total_ns is the sum of self_ns over its subtree, and no self_ns is negative.
+void check_time(const ccrc::profile& p, const std::string& what) {
+  std::span<const double> self = column(p, "self_ns");
+  std::span<const double> total = column(p, "total_ns");
+  std::vector<double> ag = ccrc::inclusive(p.tree(), self);
+  std::size_t unconserved = 0;
+  for (ccrc::node_id n = 1; n < p.size(); ++n)
+    if (std::abs(total[n] - ag[n]) > 1e-9 * total[n] || self[n] < 0) ++unconserved;
+  check(unconserved == 0, what + ": total_ns differs from the subtree's self_ns at " + std::to_string(unconserved) +
+                              " contexts");
+}
+
+// The profile holds the contexts `expected`, with their calls, and `others` more.
+void check_contexts(const ccrc::profile& p, const std::vector<expected_context>& expected, const std::string& what,
+                    std::size_t others = 0) {
+  std::span<const double> calls = column(p, "calls");
+  std::size_t want = expected.size() + others;
+  check(p.size() == want + 1,
+        what + ": " + std::to_string(p.size() - 1) + " contexts, expected " + std::to_string(want));
+  for (const expected_context& e : expected) {
+    ccrc::node_id n = find(p, split(e.path));
+    if (n == ccrc::null_node) {
+      check(false, what + ": no context " + e.path);
+      continue;
+    }
+    check(calls[n] == e.calls, what + ": " + e.path + " has " + std::to_string(calls[n]) + " calls, expected " +
+                                   std::to_string(e.calls));
+  }
+}
+
 // The profile holds exactly the contexts `expected`, with their calls; time is conserved.
 void check_profile(const fs::path& file, const std::vector<expected_context>& expected) {
   if (!fs::exists(file)) {
@@ -80,26 +110,8 @@ void check_profile(const fs::path& file, const std::vector<expected_context>& ex
     return;
   }
   ccrc::profile p = ccrc::read_cctb_file(file.string());
-  std::span<const double> calls = column(p, "calls");
-  check(p.size() == expected.size() + 1, file.string() + ": " + std::to_string(p.size() - 1) +
-                                             " contexts, expected " + std::to_string(expected.size()));
-  for (const expected_context& e : expected) {
-    ccrc::node_id n = find(p, split(e.path));
-    if (n == ccrc::null_node) {
-      check(false, file.string() + ": no context " + e.path);
-      continue;
-    }
-    check(calls[n] == e.calls, file.string() + ": " + e.path + " has " + std::to_string(calls[n]) +
-                                   " calls, expected " + std::to_string(e.calls));
-  }
-  std::span<const double> self = column(p, "self_ns");
-  std::span<const double> total = column(p, "total_ns");
-  std::vector<double> ag = ccrc::inclusive(p.tree(), self);
-  std::size_t unconserved = 0;
-  for (ccrc::node_id n = 1; n < p.size(); ++n)
-    if (std::abs(total[n] - ag[n]) > 1e-9 * total[n] || self[n] < 0) ++unconserved;
-  check(unconserved == 0, file.string() + ": total_ns differs from the subtree's self_ns at " +
-                              std::to_string(unconserved) + " contexts");
+  check_contexts(p, expected, file.string());
+  check_time(p, file.string());
 }
 
 // Runs the program args[0] with `env` added to the environment, stderr to `err`; its exit status.
@@ -202,34 +214,27 @@ int main(int argc, char** argv) try {
                         {"worker(void*);work_a()", 5}, {"worker(void*);work_b()", 7},
                         {"worker(void*);common()", 6}});
   } else if (scenario == "deep") {
-    std::vector<expected_context> e{{"main", 1}, {"main;deep()", 1}, {"deep_thread(void*)", 1}};
+    // recurse(1000000) down to recurse(1), on its own thread: a chain of 1,000,000 contexts
+    // below deep_thread(void*), one call each, every level the only child of the one above.
+    constexpr std::size_t levels = 1'000'000;
     check(run(subject, scenario, env, err) == 0, "exit status 0");
-    // recurse(100000) down to recurse(1): a chain of 100,000 contexts, one call each.
     ccrc::profile p = ccrc::read_cctb_file(out.string());
+    check_contexts(p, {{"main", 1}, {"main;deep()", 1}, {"deep_thread(void*)", 1}}, out.string(), levels);
     std::span<const double> calls = column(p, "calls");
-    ccrc::node_id n = find(p, {"deep_thread(void*)"});
     auto rec = p.symbols().find("recurse(int)");
-    std::size_t depth = 0;
-    bool ones = true;
-    while (n != ccrc::null_node && rec) {
-      n = p.tree().find_child(n, *rec);
-      if (n == ccrc::null_node) break;
-      ++depth;
-      ones = ones && calls[n] == 1;
+    check(rec.has_value(), "a method recurse(int)");
+    std::size_t depth = 0, not_chain = 0;
+    for (ccrc::node_id n = find(p, {"deep_thread(void*)"}); n != ccrc::null_node && rec;) {
+      auto children = p.tree().children(n);
+      auto count = std::distance(children.begin(), children.end());
+      ccrc::node_id next = count == 1 ? *children.begin() : ccrc::null_node;
+      if (count > 1 || (count == 1 && (p.tree().frame(next) != *rec || calls[next] != 1))) ++not_chain;
+      if (next != ccrc::null_node) ++depth;
+      n = next;
     }
-    check(depth == 100000, "recursion depth " + std::to_string(depth) + ", expected 100000");
-    check(ones, "one call per level of recursion");
-    e.reserve(100003);
-    std::string path = "deep_thread(void*)";
-    for (int i = 0; i < 3; ++i) {  // the first levels by path too
-      path += ";recurse(int)";
-      e.push_back({path, 1});
-    }
-    check(p.size() == 100004, std::to_string(p.size() - 1) + " contexts, expected 100003");
-    for (const expected_context& c : e) {
-      ccrc::node_id m = find(p, split(c.path));
-      check(m != ccrc::null_node && calls[m] == c.calls, "context " + c.path);
-    }
+    check(depth == levels, "recursion depth " + std::to_string(depth) + ", expected " + std::to_string(levels));
+    check(not_chain == 0, std::to_string(not_chain) + " levels that are not one call of recurse(int) alone");
+    check_time(p, out.string());
   } else if (scenario == "exception") {
     // Five throws through thrower, middle and top_frame, each caught in catcher, which then
     // calls after_catch: after_catch is catcher's callee whether or not the compiler called
