@@ -6,72 +6,25 @@
 // library's clock; to a relative 1e-9 once both are converted to nanoseconds).
 //
 //     instrument_check SCENARIO SUBJECT WORKDIR [CCRC]   (CCRC: the tool, for `symbolize`)
-#include <ccrc/algorithm/inclusive.hpp>
-#include <ccrc/io/cct_binary.hpp>
-#include <ccrc/tree/profile.hpp>
+#include "harness.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
+#include <ccrc/algorithm/inclusive.hpp>
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
-namespace fs = std::filesystem;
-
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    ++failures;
-    std::cerr << "FAILED: " << what << "\n";
-  }
-}
+using namespace instrument_test;
 
 // A context and its expected number of calls; the path's frames are separated by ';'.
 struct expected_context {
   std::string path;
   double calls;
 };
-
-std::vector<std::string> split(std::string_view path) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    std::size_t semi = path.find(';', start);
-    parts.emplace_back(path.substr(start, semi - start));
-    if (semi == std::string_view::npos) return parts;
-    start = semi + 1;
-  }
-}
-
-ccrc::node_id find(const ccrc::profile& p, const std::vector<std::string>& names) {
-  std::vector<ccrc::frame_id> frames;
-  for (const std::string& n : names) {
-    auto f = p.symbols().find(n);
-    if (!f) return ccrc::null_node;
-    frames.push_back(*f);
-  }
-  return p.tree().find_path(frames);
-}
-
-std::span<const double> column(const ccrc::profile& p, std::string_view name) {
-  auto i = p.find_metric(name);
-  if (!i) throw std::runtime_error("no metric " + std::string(name));
-  return p.column(*i);
-}
 
 // Every context's total_ns is the sum of self_ns over its subtree, and no self_ns is negative.
 void check_time(const ccrc::profile& p, const std::string& what) {
@@ -114,57 +67,13 @@ void check_profile(const fs::path& file, const std::vector<expected_context>& ex
   check_time(p, file.string());
 }
 
-// Runs the program args[0] with `env` added to the environment, stderr to `err`; its exit status.
-int run(std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& env,
-        const fs::path& err) {
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  for (const auto& [k, v] : env) unsetenv(k.c_str());
-  if (rc != 0) throw std::runtime_error("cannot run " + args[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status)) throw std::runtime_error(args[0] + " " + args[1] + " did not exit normally");
-  return WEXITSTATUS(status);
-}
-
 int run(const std::string& subject, const std::string& scenario,
         const std::vector<std::pair<std::string, std::string>>& env, const fs::path& err) {
-  return run({subject, scenario}, env, err);
+  return instrument_test::run(std::vector<std::string>{subject, scenario}, env, err);
 }
 
-// The name of the only child of `path` in the profile in `file`, or "" if it has not one child.
-std::string only_child(const fs::path& file, const std::string& path) {
-  ccrc::profile p = ccrc::read_cctb_file(file.string());
-  ccrc::node_id n = find(p, split(path));
-  if (n == ccrc::null_node) return {};
-  auto children = p.tree().children(n);
-  if (std::distance(children.begin(), children.end()) != 1) return {};
-  return std::string(p.symbols().name(p.tree().frame(*children.begin())));
-}
-
-// "subject.cpp:N", N the line of subject.cpp (beside this file) that starts with `text`.
-std::string subject_line(std::string_view text) {
-  std::ifstream source(fs::path(__FILE__).parent_path() / "subject.cpp");
-  std::string line;
-  for (int n = 1; std::getline(source, line); ++n)
-    if (line.starts_with(text)) return "subject.cpp:" + std::to_string(n);
-  throw std::runtime_error("no line '" + std::string(text) + "' in subject.cpp");
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// "subject.cpp:N", N the line of subject.cpp that starts with `text`.
+std::string subject_line(std::string_view text) { return source_line("subject.cpp", text); }
 
 // main;is_even;is_odd;... 8 levels (is_even(7) down to is_odd(0)), called twice.
 void add_mutual_recursion(std::vector<expected_context>& e) {

@@ -1,0 +1,511 @@
+// libccrc_sample: a sampling calling context profiler for C and C++ programs, on the same
+// library as libccrc_instrument and needing no recompilation. Each thread has a timer on its
+// own CPU-time clock that sends it SIGPROF once per interval of CPU time; the handler walks the
+// thread's stack (libgcc's DWARF unwinder) and copies the addresses into the thread's ring
+// buffer; a background thread drains the rings into one ccrc::cct (add_path: one path per
+// sample), and the profile is written as .cctb when the process exits.
+// docs/instrument.md ("Sampling: libccrc_sample") has the usage, the environment and the limits.
+//
+// The signal handler allocates nothing, takes no lock and calls nothing but the unwinder
+// (record_sample says why that is async-signal-safe); it writes its own thread's ring, whose
+// only reader is the drain. Everything else (a thread's state, ring and timer, the tree, the
+// names) is made outside it. Threads are registered by interposing pthread_create, so the
+// library is linked to the program or LD_PRELOADed (not dlopened).
+#include "runtime.hpp"
+
+#include <ccrc/tree/cct.hpp>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Thread-locals in the initial-exec model: read in the signal handler, where __tls_get_addr
+// (which may allocate) must not be called.
+#define CCRC_TLS __attribute__((tls_model("initial-exec"))) constinit thread_local
+
+namespace {
+
+// While the program runs: per context, the samples (signals) and the intervals of CPU time
+// they stand for (a signal the kernel delivered late stands for its overruns too).
+using tree_type = ccrc::cct<ccrc::metric<"samples">, ccrc::metric<"intervals">>;
+using profile_type = ccrc::cct<ccrc::metric<"samples", double>, ccrc::metric<"cpu_ns", double>>;
+
+// A ring of 2^14 words (128 KiB) per thread, drained every 10 ms: 30 samples of the default
+// deepest stack (512 frames), far more of a usual one, at the kernel's tick rate (250 Hz).
+constexpr std::size_t ring_words = std::size_t{1} << 14;
+constexpr long drain_period_ns = 10'000'000;
+
+// One thread's samples on their way from its signal handler (the only writer) to the drain
+// (the only reader). A sample is a header word (frames | truncated << 31 | intervals << 32)
+// and its frames, the interrupted instruction first, then the return addresses outwards.
+class sample_ring {
+ public:
+  sample_ring() : words_(new std::uint64_t[ring_words]) {}
+
+  // Writer side, in the signal handler.
+  [[nodiscard]] std::size_t free_words() const noexcept {
+    return ring_words - static_cast<std::size_t>(tail_.load(std::memory_order_relaxed) -
+                                                 head_.load(std::memory_order_acquire));
+  }
+  void put(std::size_t offset, std::uint64_t value) noexcept {
+    words_[(tail_.load(std::memory_order_relaxed) + offset) & (ring_words - 1)] = value;
+  }
+  void publish(std::size_t words) noexcept {
+    tail_.store(tail_.load(std::memory_order_relaxed) + words, std::memory_order_release);
+  }
+
+  // Reader side: f(header, frames) for each published sample, frames leaf first.
+  template <class F>
+  void drain(std::vector<std::uint64_t>& scratch, F&& f) {
+    std::uint64_t head = head_.load(std::memory_order_relaxed);
+    const std::uint64_t tail = tail_.load(std::memory_order_acquire);
+    while (head != tail) {
+      std::uint64_t header = words_[head & (ring_words - 1)];
+      std::size_t n = static_cast<std::size_t>(header & 0x7fffffffu);
+      scratch.resize(n);
+      for (std::size_t i = 0; i < n; ++i) scratch[i] = words_[(head + 1 + i) & (ring_words - 1)];
+      head += 1 + n;
+      f(header, std::span<const std::uint64_t>(scratch));
+    }
+    head_.store(head, std::memory_order_release);
+  }
+
+  // What the parent had not drained when it forked is the parent's.
+  void forget() noexcept { head_.store(tail_.load(std::memory_order_relaxed), std::memory_order_relaxed); }
+
+ private:
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "ccrc: the sample ring needs lock-free 64-bit atomics");
+  std::unique_ptr<std::uint64_t[]> words_;
+  std::atomic<std::uint64_t> head_{0}, tail_{0};
+};
+
+struct thread_state {
+  sample_ring ring;
+  // The entry of the library's thread start function, which calls the thread's own: the walk
+  // stops below it, so that a thread's samples start at its start function, as
+  // libccrc_instrument's contexts do. 0 for a thread the library did not start.
+  std::uintptr_t start_frame = 0;
+  timer_t timer{};
+  bool has_timer = false;
+  std::atomic<std::uint64_t> lost_samples{0}, lost_intervals{0};  // the ring was full
+  std::atomic<bool> ended{false};  // set by the thread at its end; the drain then frees it
+  thread_state* next = nullptr;
+};
+
+struct settings {
+  std::uint64_t interval_ns = 10'000'000;  // $CCRC_SAMPLE_HZ, default 100
+  std::size_t max_depth = 512;             // $CCRC_SAMPLE_DEPTH
+};
+
+// Process-wide state, created once and never destroyed (signals and threads run until the end).
+// `mutex` guards all of it; the signal handler never takes it.
+struct process_state {
+  std::mutex mutex;
+  thread_state* threads = nullptr;
+  tree_type tree;
+  ccrc_runtime::address_frames frames;
+  std::vector<ccrc::frame_id> path;      // the drain's scratch
+  std::vector<std::uint64_t> addresses;  // the drain's scratch
+  std::uint64_t lost_samples = 0, lost_intervals = 0;  // of threads drained and freed
+  pthread_t drainer{};
+  bool drainer_running = false;
+  bool written = false;
+  bool forked_child = false;
+  pthread_key_t key{};
+  settings config;
+};
+
+process_state* process = nullptr;
+std::atomic<bool> stopping{false};       // the profile is being written: the handler does nothing
+std::atomic<bool> stop_drainer{false};
+std::size_t handler_max_depth = 512;     // process->config.max_depth, for the handler
+
+CCRC_TLS thread_state* current = nullptr;  // the handler's way to its thread's ring
+
+using create_function = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+create_function real_pthread_create = nullptr;
+
+constexpr std::uint64_t truncated_bit = std::uint64_t{1} << 31;
+
+// ---- The signal handler.
+
+// One stack walk: where it writes, and how far it goes.
+struct walk {
+  sample_ring& ring;
+  std::size_t max_depth;
+  std::uintptr_t stop_at;  // the entry of thread_start for a thread the library started, else 0
+  std::size_t n = 0;
+  bool in_program = false;  // past the handler's own frames and the signal frame
+  bool stopped = false;     // reached stop_at
+  bool truncated = false;
+};
+
+// One frame of the walk, outwards from the handler: frames are recorded from the interrupted
+// one on, the first whose address is exact (libgcc marks the frame a signal interrupted). A
+// frame is recorded as the entry of its function, from the unwind table that covers it (what
+// libccrc_instrument's hooks see, so the two profilers name the same functions, static ones
+// included); code without an unwind table as its address: the interrupted instruction, or a
+// return address minus one (inside the call, which is in the caller even when it is the
+// caller's last instruction).
+_Unwind_Reason_Code on_frame(_Unwind_Context* context, void* p) {
+  walk& w = *static_cast<walk*>(p);
+  int exact = 0;
+  std::uintptr_t ip = _Unwind_GetIPInfo(context, &exact);
+  if (!w.in_program) {
+    if (!exact) return _URC_NO_REASON;
+    w.in_program = true;
+  }
+  if (ip == 0) return _URC_END_OF_STACK;
+  std::uintptr_t entry = _Unwind_GetRegionStart(context);
+  if (w.stop_at != 0 && entry == w.stop_at) {
+    w.stopped = true;
+    return _URC_END_OF_STACK;
+  }
+  if (w.n == w.max_depth) {
+    w.truncated = true;
+    return _URC_END_OF_STACK;
+  }
+  w.ring.put(1 + w.n++, entry != 0 ? entry : exact ? ip : ip - 1);
+  return _URC_NO_REASON;
+}
+
+// Walks the interrupted thread's stack into its ring with libgcc's DWARF unwinder (the
+// programs' .eh_frame, there by default on x86-64 and AArch64), through the signal frame.
+// That is async-signal-safe here: libgcc finds each frame's unwind table through glibc's
+// _dl_find_object (glibc 2.35 and later, lock-free), takes a lock only if some code registered
+// frames by hand (__register_frame: JIT compilers), and initialises itself on its first call,
+// made when the library starts.
+void record_sample(thread_state& s, std::uint64_t intervals) noexcept {
+  sample_ring& ring = s.ring;
+  if (ring.free_words() < handler_max_depth + 1) {
+    s.lost_samples.fetch_add(1, std::memory_order_relaxed);
+    s.lost_intervals.fetch_add(intervals, std::memory_order_relaxed);
+    return;
+  }
+  walk w{ring, handler_max_depth, s.start_frame};
+  _Unwind_Backtrace(on_frame, &w);
+  // Interrupted in the library's thread start or in the C library's below it (the thread's
+  // start and end): not the program's own code.
+  if (w.n == 0 || (w.stop_at != 0 && !w.stopped && !w.truncated)) return;
+  ring.put(0, w.n | (w.truncated ? truncated_bit : 0) | intervals << 32);
+  ring.publish(1 + w.n);
+}
+
+void on_sigprof(int, siginfo_t* info, void*) {
+  thread_state* s = current;
+  if (s == nullptr || info->si_code != SI_TIMER || stopping.load(std::memory_order_relaxed)) return;
+  int saved_errno = errno;
+  std::uint64_t overruns = info->si_overrun > 0 ? static_cast<std::uint64_t>(info->si_overrun) : 0;
+  record_sample(*s, std::min<std::uint64_t>(1 + overruns, 0xffffffffu));
+  errno = saved_errno;
+}
+
+_Unwind_Reason_Code count_frame(_Unwind_Context*, void* p) {
+  ++*static_cast<int*>(p);
+  return _URC_NO_REASON;
+}
+
+// ---- Threads.
+
+void report_errno(const char* what) { std::fprintf(stderr, "ccrc: %s: %s\n", what, std::strerror(errno)); }
+
+// A timer on the calling thread's CPU-time clock, sending SIGPROF to the thread itself.
+void start_timer(thread_state& s) noexcept {
+  sigevent event{};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+#ifdef sigev_notify_thread_id
+  event.sigev_notify_thread_id = static_cast<pid_t>(syscall(SYS_gettid));
+#else
+  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+#endif
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &s.timer) != 0) {
+    report_errno("cannot create the sampling timer");
+    return;
+  }
+  const std::uint64_t ns = process->config.interval_ns;
+  timespec interval{static_cast<time_t>(ns / 1'000'000'000u), static_cast<long>(ns % 1'000'000'000u)};
+  itimerspec spec{interval, interval};
+  if (timer_settime(s.timer, 0, &spec, nullptr) != 0) {
+    report_errno("cannot start the sampling timer");
+    timer_delete(s.timer);
+    return;
+  }
+  s.has_timer = true;
+}
+
+// Starts sampling the calling thread. Outside any signal handler.
+void register_thread(std::uintptr_t start_frame) noexcept {
+  thread_state* s = nullptr;
+  try {
+    s = new thread_state;
+  } catch (...) {
+    return;  // out of memory: this thread is not sampled
+  }
+  s->start_frame = start_frame;
+  {
+    std::lock_guard lock(process->mutex);
+    if (stopping.load()) {
+      delete s;
+      return;
+    }
+    s->next = process->threads;
+    process->threads = s;
+  }
+  pthread_setspecific(process->key, s);
+  current = s;
+  start_timer(*s);
+}
+
+// The thread is ending (a pthread key destructor, on the thread itself): its handler stops
+// first, then its timer; a signal still pending finds no state. The drain frees the state after
+// reading the samples left in its ring.
+void thread_ended(void* p) noexcept {
+  auto* s = static_cast<thread_state*>(p);
+  current = nullptr;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (s->has_timer) timer_delete(s->timer);
+  s->ended.store(true, std::memory_order_release);
+}
+
+struct start_arguments {
+  void* (*start)(void*);
+  void* arg;
+};
+
+// The start function of every thread the program creates: registers it, then runs the
+// program's. The walk stops at its frame, so the call must not be a tail call (which would
+// replace the frame): the empty asm after it keeps the frame.
+void* thread_start(void* p);
+std::uintptr_t thread_start_entry() noexcept { return reinterpret_cast<std::uintptr_t>(&thread_start); }
+
+__attribute__((noinline)) void* thread_start(void* p) {
+  start_arguments a = *static_cast<start_arguments*>(p);
+  delete static_cast<start_arguments*>(p);
+  register_thread(thread_start_entry());
+  void* result = a.start(a.arg);
+  asm volatile("" ::: "memory");
+  return result;
+}
+
+// ---- The drain: samples to the tree, outside the signal handler.
+
+ccrc::frame_id frame_of(std::uint64_t address) {
+  ccrc::frame_id f = process->frames.find(address);
+  if (f != ccrc::null_frame) return f;
+  f = process->tree.intern(ccrc_runtime::address_text(address));
+  process->frames.insert(address, f);
+  return f;
+}
+
+void drain(thread_state& s) {  // mutex held
+  s.ring.drain(process->addresses, [&](std::uint64_t header, std::span<const std::uint64_t> frames) {
+    std::uint64_t intervals = header >> 32;
+    try {
+      std::vector<ccrc::frame_id>& path = process->path;
+      path.clear();
+      if (header & truncated_bit) path.push_back(process->tree.intern("[truncated]"));
+      for (std::size_t i = frames.size(); i-- > 0;) path.push_back(frame_of(frames[i]));
+      process->tree.add_path(path, 1, intervals);
+    } catch (...) {  // out of memory: the sample is counted as lost
+      s.lost_samples.fetch_add(1, std::memory_order_relaxed);
+      s.lost_intervals.fetch_add(intervals, std::memory_order_relaxed);
+    }
+  });
+}
+
+// Drains every thread's ring; frees the states of the threads that ended (unless `keep`).
+void drain_all(bool keep) {  // mutex held
+  for (thread_state** link = &process->threads; *link != nullptr;) {
+    thread_state* s = *link;
+    bool ended = s->ended.load(std::memory_order_acquire);  // before draining: its last samples are then visible
+    drain(*s);
+    if (ended && !keep) {
+      *link = s->next;
+      process->lost_samples += s->lost_samples.load();
+      process->lost_intervals += s->lost_intervals.load();
+      delete s;
+    } else {
+      link = &s->next;
+    }
+  }
+}
+
+void* drain_loop(void*) {
+  while (!stop_drainer.load()) {
+    timespec period{0, drain_period_ns};
+    nanosleep(&period, nullptr);
+    std::lock_guard lock(process->mutex);
+    drain_all(false);
+  }
+  return nullptr;
+}
+
+// The drain thread blocks every signal: the program's handlers do not run on it, and it has
+// no timer, so it is never sampled. Created by the C library's pthread_create, not the
+// interposed one.
+void start_drainer() noexcept {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  stop_drainer.store(false);
+  process->drainer_running = real_pthread_create(&process->drainer, nullptr, drain_loop, nullptr) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (!process->drainer_running) std::fprintf(stderr, "ccrc: cannot start the sample drain thread\n");
+}
+
+// ---- The profile.
+
+profile_type with_names() {
+  const tree_type& in = process->tree;
+  const double interval = static_cast<double>(process->config.interval_ns);
+  profile_type out;
+  std::vector<ccrc::node_id> node_map = ccrc_runtime::named_copy(in, out);
+  for (ccrc::node_id n = 1; n < in.size(); ++n)
+    out.add(node_map[n], static_cast<double>(in.get<0>(n)), static_cast<double>(in.get<1>(n)) * interval);
+  std::uint64_t lost_samples = process->lost_samples, lost_intervals = process->lost_intervals;
+  for (thread_state* s = process->threads; s != nullptr; s = s->next) {
+    lost_samples += s->lost_samples.load();
+    lost_intervals += s->lost_intervals.load();
+  }
+  if (lost_samples > 0) {
+    ccrc::frame_id lost[] = {out.intern("[lost]")};
+    out.add_path(lost, static_cast<double>(lost_samples), static_cast<double>(lost_intervals) * interval);
+  }
+  return out;
+}
+
+void write_at_exit() noexcept {
+  stopping.store(true);
+  stop_drainer.store(true);
+  if (process->drainer_running && !pthread_equal(pthread_self(), process->drainer)) {
+    pthread_join(process->drainer, nullptr);  // at most one drain period
+    process->drainer_running = false;
+  }
+  std::lock_guard lock(process->mutex);
+  if (process->written) return;
+  process->written = true;
+  try {
+    drain_all(true);  // the states stay: a late signal may still find its thread's
+    ccrc_runtime::write_profile(with_names(), ccrc_runtime::output_path(process->forked_child));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ccrc: cannot write the profile: %s\n", e.what());
+  }
+}
+
+void fork_prepare() noexcept { process->mutex.lock(); }
+void fork_parent() noexcept { process->mutex.unlock(); }
+
+// The child of fork() profiles itself from here on, as with libccrc_instrument: its only
+// thread is the one that forked, whose timer the child did not inherit, and the samples so far
+// are the parent's. It gets a fresh tree, a new timer and a new drain thread.
+void fork_child() noexcept {
+  process->mutex.unlock();
+  process->forked_child = true;
+  thread_state* s = current;
+  process->threads = nullptr;  // the other threads do not exist here: their states are abandoned
+  try {
+    process->tree = tree_type{};
+    process->frames.clear();
+  } catch (...) {
+    stopping.store(true);  // out of memory: the child writes what it has
+  }
+  process->lost_samples = process->lost_intervals = 0;
+  if (s != nullptr) {
+    s->next = nullptr;
+    s->ring.forget();
+    s->lost_samples.store(0);
+    s->lost_intervals.store(0);
+    process->threads = s;
+    s->has_timer = false;
+    start_timer(*s);
+  }
+  start_drainer();
+}
+
+// $NAME as a whole number in [lo, hi], or `fallback` (with a message if it is set but wrong).
+std::uint64_t number_from_env(const char* name, std::uint64_t lo, std::uint64_t hi, std::uint64_t fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  std::string_view s = text;
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc{} && end == s.data() + s.size() && v >= lo && v <= hi) return v;
+  std::fprintf(stderr, "ccrc: %s must be a whole number from %llu to %llu, not '%s'; using %llu\n", name,
+               static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), text,
+               static_cast<unsigned long long>(fallback));
+  return fallback;
+}
+
+void start() noexcept {
+  real_pthread_create = reinterpret_cast<create_function>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (real_pthread_create == nullptr) {
+    std::fprintf(stderr, "ccrc: no pthread_create to call: not sampling\n");
+    return;
+  }
+  struct sigaction old {};
+  sigaction(SIGPROF, nullptr, &old);
+  if ((old.sa_flags & SA_SIGINFO) != 0 || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
+    std::fprintf(stderr, "ccrc: SIGPROF has a handler already (another profiler?): not sampling\n");
+    return;
+  }
+  try {
+    process = new process_state;
+  } catch (...) {
+    return;
+  }
+  settings& c = process->config;
+  c.interval_ns = 1'000'000'000u / number_from_env("CCRC_SAMPLE_HZ", 1, 100'000, 100);
+  c.max_depth = number_from_env("CCRC_SAMPLE_DEPTH", 1, ring_words / 8, 512);
+  handler_max_depth = c.max_depth;
+  pthread_key_create(&process->key, thread_ended);
+  struct sigaction action {};
+  action.sa_sigaction = on_sigprof;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPROF, &action, nullptr);
+  int frames = 0;  // the unwinder's first call initialises it (pthread_once): not in a handler
+  _Unwind_Backtrace(count_frame, &frames);
+  pthread_atfork(fork_prepare, fork_parent, fork_child);
+  std::atexit(write_at_exit);
+  start_drainer();
+  register_thread(0);  // the thread that loads the library: the main thread
+}
+
+}  // namespace
+
+// Every thread the program creates after the library is loaded starts in thread_start.
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                                                                    void* (*start_routine)(void*), void* arg) {
+  create_function create = real_pthread_create;
+  if (create == nullptr) create = reinterpret_cast<create_function>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (create == nullptr) return EAGAIN;
+  if (process == nullptr || stopping.load()) return create(thread, attr, start_routine, arg);
+  auto* a = new (std::nothrow) start_arguments{start_routine, arg};
+  if (a == nullptr) return create(thread, attr, start_routine, arg);
+  int rc = create(thread, attr, thread_start, a);
+  if (rc != 0) delete a;
+  return rc;
+}
+
+__attribute__((constructor)) static void ccrc_sample_load() { start(); }
