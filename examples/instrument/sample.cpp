@@ -127,8 +127,6 @@ struct process_state {
   std::vector<ccrc::frame_id> path;      // the drain's scratch
   std::vector<std::uint64_t> addresses;  // the drain's scratch
   std::uint64_t lost_samples = 0, lost_intervals = 0;  // of threads drained and freed
-  pthread_t drainer{};
-  bool drainer_running = false;
   bool written = false;
   bool forked_child = false;
   pthread_key_t key{};
@@ -351,14 +349,18 @@ void drain_all(bool keep) {  // mutex held
   }
 }
 
+// Every drain period until the process writes its profile. The writer does not wait for it (a
+// join would cost the program up to a period at exit): if it wakes meanwhile it finds the
+// profile written and stops, or drains what little the threads still add.
 void* drain_loop(void*) {
-  while (!stop_drainer.load()) {
+  for (;;) {
     timespec period{0, drain_period_ns};
     nanosleep(&period, nullptr);
+    if (stop_drainer.load()) return nullptr;
     std::lock_guard lock(process->mutex);
+    if (process->written) return nullptr;
     drain_all(false);
   }
-  return nullptr;
 }
 
 // The drain thread blocks every signal: the program's handlers do not run on it, and it has
@@ -369,9 +371,14 @@ void start_drainer() noexcept {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   stop_drainer.store(false);
-  process->drainer_running = real_pthread_create(&process->drainer, nullptr, drain_loop, nullptr) == 0;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_t drainer{};
+  if (real_pthread_create(&drainer, &attr, drain_loop, nullptr) != 0)
+    std::fprintf(stderr, "ccrc: cannot start the sample drain thread\n");
+  pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  if (!process->drainer_running) std::fprintf(stderr, "ccrc: cannot start the sample drain thread\n");
 }
 
 // ---- The profile.
@@ -398,10 +405,6 @@ profile_type with_names() {
 void write_at_exit() noexcept {
   stopping.store(true);
   stop_drainer.store(true);
-  if (process->drainer_running && !pthread_equal(pthread_self(), process->drainer)) {
-    pthread_join(process->drainer, nullptr);  // at most one drain period
-    process->drainer_running = false;
-  }
   std::lock_guard lock(process->mutex);
   if (process->written) return;
   process->written = true;
