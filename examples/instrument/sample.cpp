@@ -7,11 +7,12 @@
 // docs/instrument.md ("Sampling: libccrc_sample") has the usage, the environment and the limits.
 //
 // The signal handler allocates nothing, takes no lock and calls nothing but the unwinder
-// (record_sample says why that is async-signal-safe); it writes its own thread's ring, whose
+// (sample_ring.hpp says why that is async-signal-safe); it writes its own thread's ring, whose
 // only reader is the drain. Everything else (a thread's state, ring and timer, the tree, the
 // names) is made outside it. Threads are registered by interposing pthread_create, so the
 // library is linked to the program or LD_PRELOADed (not dlopened).
 #include "runtime.hpp"
+#include "sample_ring.hpp"
 
 #include <ccrc/tree/cct.hpp>
 
@@ -50,61 +51,16 @@ namespace {
 using tree_type = ccrc::cct<ccrc::metric<"samples">, ccrc::metric<"intervals">>;
 using profile_type = ccrc::cct<ccrc::metric<"samples", double>, ccrc::metric<"cpu_ns", double>>;
 
-// A ring of 2^14 words (128 KiB) per thread, drained every 10 ms: 30 samples of the default
-// deepest stack (512 frames), far more of a usual one, at the kernel's tick rate (250 Hz).
-constexpr std::size_t ring_words = std::size_t{1} << 14;
 constexpr long drain_period_ns = 10'000'000;
 
-// One thread's samples on their way from its signal handler (the only writer) to the drain
-// (the only reader). A sample is a header word (frames | truncated << 31 | intervals << 32)
-// and its frames, the interrupted instruction first, then the return addresses outwards.
-class sample_ring {
- public:
-  sample_ring() : words_(new std::uint64_t[ring_words]) {}
-
-  // Writer side, in the signal handler.
-  [[nodiscard]] std::size_t free_words() const noexcept {
-    return ring_words - static_cast<std::size_t>(tail_.load(std::memory_order_relaxed) -
-                                                 head_.load(std::memory_order_acquire));
-  }
-  void put(std::size_t offset, std::uint64_t value) noexcept {
-    words_[(tail_.load(std::memory_order_relaxed) + offset) & (ring_words - 1)] = value;
-  }
-  void publish(std::size_t words) noexcept {
-    tail_.store(tail_.load(std::memory_order_relaxed) + words, std::memory_order_release);
-  }
-
-  // Reader side: f(header, frames) for each published sample, frames leaf first.
-  template <class F>
-  void drain(std::vector<std::uint64_t>& scratch, F&& f) {
-    std::uint64_t head = head_.load(std::memory_order_relaxed);
-    const std::uint64_t tail = tail_.load(std::memory_order_acquire);
-    while (head != tail) {
-      std::uint64_t header = words_[head & (ring_words - 1)];
-      std::size_t n = static_cast<std::size_t>(header & 0x7fffffffu);
-      scratch.resize(n);
-      for (std::size_t i = 0; i < n; ++i) scratch[i] = words_[(head + 1 + i) & (ring_words - 1)];
-      head += 1 + n;
-      f(header, std::span<const std::uint64_t>(scratch));
-    }
-    head_.store(head, std::memory_order_release);
-  }
-
-  // What the parent had not drained when it forked is the parent's.
-  void forget() noexcept { head_.store(tail_.load(std::memory_order_relaxed), std::memory_order_relaxed); }
-
- private:
-  static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "ccrc: the sample ring needs lock-free 64-bit atomics");
-  std::unique_ptr<std::uint64_t[]> words_;
-  std::atomic<std::uint64_t> head_{0}, tail_{0};
-};
+using ccrc_sampling::sample_ring;
 
 struct thread_state {
   sample_ring ring;
   // The entry of the library's thread start function, which calls the thread's own: the walk
   // stops below it, so that a thread's samples start at its start function, as
   // libccrc_instrument's contexts do. 0 for a thread the library did not start.
-  std::uintptr_t start_frame = 0;
+  std::uintptr_t stop_at = 0;
   timer_t timer{};
   bool has_timer = false;
   std::atomic<std::uint64_t> lost_samples{0}, lost_intervals{0};  // the ring was full
@@ -143,56 +99,10 @@ CCRC_TLS thread_state* current = nullptr;  // the handler's way to its thread's 
 using create_function = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
 create_function real_pthread_create = nullptr;
 
-constexpr std::uint64_t truncated_bit = std::uint64_t{1} << 31;
-
 // ---- The signal handler.
 
-// One stack walk: where it writes, and how far it goes.
-struct walk {
-  sample_ring& ring;
-  std::size_t max_depth;
-  std::uintptr_t stop_at;  // the entry of thread_start for a thread the library started, else 0
-  std::size_t n = 0;
-  bool in_program = false;  // past the handler's own frames and the signal frame
-  bool stopped = false;     // reached stop_at
-  bool truncated = false;
-};
-
-// One frame of the walk, outwards from the handler: frames are recorded from the interrupted
-// one on, the first whose address is exact (libgcc marks the frame a signal interrupted). A
-// frame is recorded as the entry of its function, from the unwind table that covers it (what
-// libccrc_instrument's hooks see, so the two profilers name the same functions, static ones
-// included); code without an unwind table as its address: the interrupted instruction, or a
-// return address minus one (inside the call, which is in the caller even when it is the
-// caller's last instruction).
-_Unwind_Reason_Code on_frame(_Unwind_Context* context, void* p) {
-  walk& w = *static_cast<walk*>(p);
-  int exact = 0;
-  std::uintptr_t ip = _Unwind_GetIPInfo(context, &exact);
-  if (!w.in_program) {
-    if (!exact) return _URC_NO_REASON;
-    w.in_program = true;
-  }
-  if (ip == 0) return _URC_END_OF_STACK;
-  std::uintptr_t entry = _Unwind_GetRegionStart(context);
-  if (w.stop_at != 0 && entry == w.stop_at) {
-    w.stopped = true;
-    return _URC_END_OF_STACK;
-  }
-  if (w.n == w.max_depth) {
-    w.truncated = true;
-    return _URC_END_OF_STACK;
-  }
-  w.ring.put(1 + w.n++, entry != 0 ? entry : exact ? ip : ip - 1);
-  return _URC_NO_REASON;
-}
-
-// Walks the interrupted thread's stack into its ring with libgcc's DWARF unwinder (the
-// programs' .eh_frame, there by default on x86-64 and AArch64), through the signal frame.
-// That is async-signal-safe here: libgcc finds each frame's unwind table through glibc's
-// _dl_find_object (glibc 2.35 and later, lock-free), takes a lock only if some code registered
-// frames by hand (__register_frame: JIT compilers), and initialises itself on its first call,
-// made when the library starts.
+// One sample of the thread into its ring (sample_ring.hpp says why the walk is
+// async-signal-safe), or counted as lost if the ring has no room for the deepest.
 void record_sample(thread_state& s, std::uint64_t intervals) noexcept {
   sample_ring& ring = s.ring;
   if (ring.free_words() < handler_max_depth + 1) {
@@ -200,13 +110,7 @@ void record_sample(thread_state& s, std::uint64_t intervals) noexcept {
     s.lost_intervals.fetch_add(intervals, std::memory_order_relaxed);
     return;
   }
-  walk w{ring, handler_max_depth, s.start_frame};
-  _Unwind_Backtrace(on_frame, &w);
-  // Interrupted in the library's thread start or in the C library's below it (the thread's
-  // start and end): not the program's own code.
-  if (w.n == 0 || (w.stop_at != 0 && !w.stopped && !w.truncated)) return;
-  ring.put(0, w.n | (w.truncated ? truncated_bit : 0) | intervals << 32);
-  ring.publish(1 + w.n);
+  ccrc_sampling::record_stack(ring, handler_max_depth, s.stop_at, intervals);
 }
 
 void on_sigprof(int, siginfo_t* info, void*) {
@@ -253,14 +157,14 @@ void start_timer(thread_state& s) noexcept {
 }
 
 // Starts sampling the calling thread. Outside any signal handler.
-void register_thread(std::uintptr_t start_frame) noexcept {
+void register_thread(std::uintptr_t stop_at) noexcept {
   thread_state* s = nullptr;
   try {
     s = new thread_state;
   } catch (...) {
     return;  // out of memory: this thread is not sampled
   }
-  s->start_frame = start_frame;
+  s->stop_at = stop_at;
   {
     std::lock_guard lock(process->mutex);
     if (stopping.load()) {
@@ -322,7 +226,7 @@ void drain(thread_state& s) {  // mutex held
     try {
       std::vector<ccrc::frame_id>& path = process->path;
       path.clear();
-      if (header & truncated_bit) path.push_back(process->tree.intern("[truncated]"));
+      if (header & ccrc_sampling::truncated_bit) path.push_back(process->tree.intern("[truncated]"));
       for (std::size_t i = frames.size(); i-- > 0;) path.push_back(frame_of(frames[i]));
       process->tree.add_path(path, 1, intervals);
     } catch (...) {  // out of memory: the sample is counted as lost
@@ -479,7 +383,7 @@ void start() noexcept {
   }
   settings& c = process->config;
   c.interval_ns = 1'000'000'000u / number_from_env("CCRC_SAMPLE_HZ", 1, 100'000, 100);
-  c.max_depth = number_from_env("CCRC_SAMPLE_DEPTH", 1, ring_words / 8, 512);
+  c.max_depth = number_from_env("CCRC_SAMPLE_DEPTH", 1, ccrc_sampling::ring_words / 8, 512);
   handler_max_depth = c.max_depth;
   pthread_key_create(&process->key, thread_ended);
   struct sigaction action {};
