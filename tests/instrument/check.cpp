@@ -92,9 +92,7 @@ int main(int argc, char** argv) try {
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
-  fs::path dir = fs::path(argv[3]) / scenario;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  fs::path dir = scenario_dir(argv[3], scenario);
   fs::path out = dir / "profile.cctb", err = dir / "stderr.txt";
   std::vector<std::pair<std::string, std::string>> env{{"CCRC_OUT", out.string()}};
   std::string subject_scenario = scenario;
@@ -202,13 +200,7 @@ int main(int argc, char** argv) try {
                         {"main;unbalanced();loops();outer();inner();leaf()", 60}});
   } else if (scenario == "unwritable") {
     // A $CCRC_OUT in a directory that does not exist: reported, and the status (3) kept.
-    fs::path bad = dir / "missing" / "profile.cctb";
-    env = {{"CCRC_OUT", bad.string()}};
-    check(run(subject, scenario, env, err) == 3, "exit status 3");
-    std::string text = read_text(err);
-    std::string message = "ccrc: cannot write the profile to " + bad.string() + ": No such file or directory\n";
-    check(text == message, "stderr is '" + text + "', expected '" + message + "'");
-    check(!fs::exists(dir / "missing"), "nothing created");
+    check_unwritable({subject, scenario}, 3, dir, err);
   } else if (scenario == "symbolize") {
     // statics() calls the static hidden_helper() 4 times: the loader has no name for it, so the
     // profile names it SUBJECT+0xOFFSET, and `ccrc symbolize PROFILE SUBJECT` names it from the
@@ -233,12 +225,7 @@ int main(int argc, char** argv) try {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
   }
-  if (scenario != "unwritable") {
-    std::string text = read_text(err);
-    check(text.empty(), "stderr is empty, not '" + text + "'");
-  }
-  std::cout << scenario << ": " << (failures == 0 ? "ok" : "FAILED") << "\n";
-  return failures == 0 ? 0 : 1;
+  return verdict(scenario, err, scenario != "unwritable");
 } catch (const std::exception& e) {
   std::cerr << "instrument_check: " << e.what() << "\n";
   return 1;

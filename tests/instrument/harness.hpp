@@ -114,4 +114,34 @@ inline std::string source_line(const std::string& file, std::string_view text) {
   throw std::runtime_error("no line '" + std::string(text) + "' in " + file);
 }
 
+/// WORKDIR/SCENARIO, emptied: where a scenario's files go.
+inline fs::path scenario_dir(const fs::path& workdir, const std::string& scenario) {
+  fs::path dir = workdir / scenario;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+/// Runs `args` with $CCRC_OUT in a directory that does not exist: the profiler says so on
+/// stderr (`err`), creates nothing, and the program's exit status (`status`) is kept.
+inline void check_unwritable(const std::vector<std::string>& args, int status, const fs::path& dir, const fs::path& err) {
+  fs::path bad = dir / "missing" / "profile.cctb";
+  check(run(args, {{"CCRC_OUT", bad.string()}}, err) == status, "exit status " + std::to_string(status));
+  std::string text = read_text(err);
+  std::string message = "ccrc: cannot write the profile to " + bad.string() + ": No such file or directory\n";
+  check(text == message, "stderr is '" + text + "', expected '" + message + "'");
+  check(!fs::exists(dir / "missing"), "nothing created");
+}
+
+/// Prints the scenario's verdict after checking that the program wrote nothing on stderr
+/// (unless `quiet` is false); the checker's exit status.
+inline int verdict(const std::string& scenario, const fs::path& err, bool quiet = true) {
+  if (quiet) {
+    std::string text = read_text(err);
+    check(text.empty(), "stderr is empty, not '" + text + "'");
+  }
+  std::cout << scenario << ": " << (failures == 0 ? "ok" : "FAILED") << "\n";
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace instrument_test

@@ -8,7 +8,8 @@
 // - CPU time is accounted for: the cpu_ns of a thread's contexts is the CPU time the thread
 //   reports, and each sample stands for at least one interval;
 // - the two hot functions, given CPU time in a ratio of 3:1, get samples in about that ratio;
-// - fork, exit() and truncation at $CCRC_SAMPLE_DEPTH, and an unwritable $CCRC_OUT;
+// - fork, exit() and truncation at $CCRC_SAMPLE_DEPTH; an unwritable $CCRC_OUT, settings out
+//   of range;
 // - with the ccrc tool: `ccrc symbolize` names the static function, and `ccrc diff` of the
 //   instrumented and sampled profiles of the same program matches their hot contexts.
 //
@@ -122,18 +123,23 @@ void check_paths(const sampled_profile& s, const std::string& what) {
   check(bad == 0, what + ": " + std::to_string(bad) + " contexts that are not call paths of the workload");
 }
 
-// The sum of inclusive cpu_ns over the contexts of `function` that have no caller of the same
-// function (its total, recursion counted once).
-double total_of(const sampled_profile& s, const std::string& function) {
-  double total = 0;
+// What part of a profile holds: cpu_ns and samples.
+struct total {
+  double cpu = 0, samples = 0;
+};
+
+// The inclusive cpu_ns and samples of the contexts of `function` that have no caller of the
+// same function (its total, recursion counted once).
+total total_of(const sampled_profile& s, const std::string& function) {
+  total t;
   for (ccrc::node_id n = 1; n < s.p.size(); ++n) {
     if (s.function[n] != function) continue;
     bool outermost = true;
     for (ccrc::node_id m = s.p.tree().parent(n); m != ccrc::root_node && outermost; m = s.p.tree().parent(m))
       outermost = s.function[m] != function;
-    if (outermost) total += s.cpu[n];
+    if (outermost) t = {t.cpu + s.cpu[n], t.samples + s.samples_below[n]};
   }
-  return total;
+  return t;
 }
 
 double total_cpu(const sampled_profile& s) {
@@ -142,25 +148,27 @@ double total_cpu(const sampled_profile& s) {
   return total;
 }
 
-// The profile's cpu_ns for CPU time the program measured at `seconds`: the last interval of a
-// thread may not be sampled, nor what the thread spent after its measure; 20 % and 20 ms of
-// slack below, 5 % and 20 ms above.
-void check_cpu(double cpu_ns, double seconds, const std::string& what) {
-  double ns = seconds * 1e9;
-  check(cpu_ns >= 0.8 * ns - 2e7 && cpu_ns <= 1.05 * ns + 2e7,
-        what + ": " + std::to_string(cpu_ns * 1e-9) + " s of samples for " + std::to_string(seconds) + " s of CPU time");
+// The profile's cpu_ns `t` for CPU time the program measured at `seconds`. A sample stands for
+// the CPU time since the one before (a gap of at least an interval, more where the kernel's
+// tick came late: 30 ms and more were seen on this virtual machine when loaded), so a part of
+// the run is counted to within a gap at each end, and a thread's last gap, after its last
+// sample, is not counted: three mean gaps of slack below, two above, and 10 % and 20 ms more.
+void check_cpu(total t, double seconds, const std::string& what) {
+  double ns = seconds * 1e9, gap = t.samples > 0 ? t.cpu / t.samples : ns;
+  check(t.cpu >= 0.9 * ns - 3 * gap - 2e7 && t.cpu <= 1.1 * ns + 2 * gap + 2e7,
+        what + ": " + std::to_string(t.cpu * 1e-9) + " s in " + std::to_string(t.samples) + " samples for " +
+            std::to_string(seconds) + " s of CPU time");
 }
 
-// A sample stands for at least one interval, and (the kernel checking CPU-time timers at each
-// tick, 100 to 1000 times a second) at most about max(interval, 10 ms).
+// A sample stands for at least one interval, and for at most 100 ms (the kernel checks
+// CPU-time timers at its tick, 100 to 1000 times a second, late on a loaded virtual machine).
 void check_samples(const sampled_profile& s, double hz, const std::string& what) {
   double samples = 0, cpu = total_cpu(s);
   for (ccrc::node_id n = 1; n < s.p.size(); ++n) samples += s.samples[n];
   double interval = 1e9 / hz;
   check(samples * interval <= cpu * (1 + 1e-9), what + ": " + std::to_string(samples) + " samples of " +
                                                     std::to_string(interval) + " ns, " + std::to_string(cpu) + " cpu_ns");
-  check(samples >= 0.5 * cpu / std::max(interval, 1e7), what + ": only " + std::to_string(samples) + " samples for " +
-                                                            std::to_string(cpu) + " cpu_ns");
+  check(samples >= cpu / 1e8, what + ": only " + std::to_string(samples) + " samples for " + std::to_string(cpu) + " cpu_ns");
 }
 
 void check_no_frame(const sampled_profile& s, const std::string& name, const std::string& what) {
@@ -184,9 +192,7 @@ int main(int argc, char** argv) try {
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
-  fs::path dir = fs::path(argv[3]) / scenario;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  fs::path dir = scenario_dir(argv[3], scenario);
   fs::path out = dir / "profile.cctb", err = dir / "stderr.txt", stdout_file = dir / "stdout.txt";
   std::vector<std::pair<std::string, std::string>> env{{"CCRC_OUT", out.string()}};
 
@@ -204,19 +210,18 @@ int main(int argc, char** argv) try {
     check_cpu(total_of(s, "worker_one(void*)"), seconds["worker_one"], "worker_one");
     check_cpu(total_of(s, "worker_two(void*)"), seconds["worker_two"], "worker_two");
     check_samples(s, 1000, "ratio");
-    double a = total_of(s, "burn_a(unsigned int)"), b = total_of(s, "burn_b(unsigned int)");
-    check(a + b >= 0.9 * total_cpu(s), "ratio: " + std::to_string((a + b) / total_cpu(s)) + " of the samples in burn_a and burn_b");
-    // burn_b's share of the two, 1/4 in CPU time, is measured by n samples: within four
-    // standard deviations of a draw of n (260 samples were seen with the machine loaded 3
-    // times over, the kernel then delivering fewer: 0.18 to 0.36, a ratio of 1.8 to 4.6).
-    double n = 0;
-    for (ccrc::node_id m = 1; m < s.p.size(); ++m)
-      if (s.function[m] == "burn_a(unsigned int)" || s.function[m] == "burn_b(unsigned int)") n += s.samples_below[m];
-    double share = a + b > 0 ? b / (a + b) : 0, sd = std::sqrt(0.25 * 0.75 / std::max(n, 1.0));
-    check(n >= 100, "ratio: " + std::to_string(n) + " samples in burn_a and burn_b, expected at least 100");
+    total a = total_of(s, "burn_a(unsigned int)"), b = total_of(s, "burn_b(unsigned int)");
+    check(a.cpu + b.cpu >= 0.9 * total_cpu(s),
+          "ratio: " + std::to_string((a.cpu + b.cpu) / total_cpu(s)) + " of the cpu_ns in burn_a and burn_b");
+    // burn_b's share of the two, 1/4 in CPU time, measured by n samples: within four standard
+    // deviations of a draw of n (130 to 260 samples were seen with the machine loaded, the
+    // kernel then delivering fewer, each standing for more intervals).
+    double n = a.samples + b.samples;
+    double share = n > 0 ? b.samples / n : 0, sd = std::sqrt(0.25 * 0.75 / std::max(n, 1.0));
+    check(n >= 50, "ratio: " + std::to_string(n) + " samples in burn_a and burn_b, expected at least 50");
     check(std::abs(share - 0.25) <= 4 * sd, "ratio: burn_b has " + std::to_string(share) + " of the samples of the two (" +
                                                 std::to_string(n) + " samples), expected 0.25 +- " + std::to_string(4 * sd));
-    check(total_of(s, "step") > 0, "ratio: step(), static and innermost, has samples");
+    check(total_of(s, "step").samples > 0, "ratio: step(), static and innermost, has samples");
   } else if (scenario == "fork") {
     // The parent's profile has before_fork() and parent_work(), 0.2 s each; the child's
     // (profile.cctb.<child pid>) child_work(), 0.3 s, and nothing the parent did.
@@ -254,7 +259,8 @@ int main(int argc, char** argv) try {
     check_paths(s, "deep");
     ccrc::node_id truncated = find(s.p, {"[truncated]"});
     check(truncated != ccrc::null_node, "deep: a [truncated] context");
-    double below = truncated == ccrc::null_node ? 0 : s.cpu[truncated];
+    total below;
+    if (truncated != ccrc::null_node) below = {s.cpu[truncated], s.samples_below[truncated]};
     check_cpu(below, 0.2, "deep, truncated samples");
     std::size_t wrong_depth = 0;
     for (ccrc::node_id n = 1; n < s.p.size(); ++n) {
@@ -266,13 +272,19 @@ int main(int argc, char** argv) try {
     }
     check(wrong_depth == 0, "deep: " + std::to_string(wrong_depth) + " samples not 64 frames below [truncated]");
   } else if (scenario == "unwritable") {
-    fs::path bad = dir / "missing" / "profile.cctb";
-    env = {{"CCRC_OUT", bad.string()}};
-    check(run({subject, "unwritable"}, env, err) == 3, "exit status 3");
+    check_unwritable({subject, "unwritable"}, 3, dir, err);
+  } else if (scenario == "settings") {
+    // Settings out of range: said on stderr, the defaults used, the profile written.
+    env.emplace_back("CCRC_SAMPLE_HZ", "0");
+    env.emplace_back("CCRC_SAMPLE_DEPTH", "64k");
+    check(run({subject, "exit"}, env, err) == 7, "exit status 7");
     std::string text = read_text(err);
-    std::string message = "ccrc: cannot write the profile to " + bad.string() + ": No such file or directory\n";
+    std::string message = "ccrc: CCRC_SAMPLE_HZ must be a whole number from 1 to 100000, not '0'; using 100\n"
+                          "ccrc: CCRC_SAMPLE_DEPTH must be a whole number from 1 to 2048, not '64k'; using 512\n";
     check(text == message, "stderr is '" + text + "', expected '" + message + "'");
-    check(!fs::exists(dir / "missing"), "nothing created");
+    sampled_profile s = read_profile(out, subject);
+    check_paths(s, "settings");
+    check_cpu(total_of(s, "exit_inner()"), 0.2, "exit_inner");
   } else if (scenario == "symbolize") {
     // step() is static: named SUBJECT+0xOFFSET (its entry, whichever instruction the samples
     // interrupted), then by `ccrc symbolize` with its file and line.
@@ -307,9 +319,9 @@ int main(int argc, char** argv) try {
     if (argc < 6) throw std::runtime_error("diff: give the ccrc tool and the instrumented workload after WORKDIR");
     std::string tool = argv[4], instrumented = argv[5];
     fs::path old_profile = dir / "instrumented.cctb", json_file = dir / "diff.json";
-    check(run({instrumented, "ratio", "0.5"}, {{"CCRC_OUT", old_profile.string()}}, err, stdout_file) == 0,
+    check(run({instrumented, "ratio", "1"}, {{"CCRC_OUT", old_profile.string()}}, err, stdout_file) == 0,
           "instrumented: exit status 0");
-    check(run({subject, "ratio", "0.5"}, {{"CCRC_OUT", out.string()}, {"CCRC_SAMPLE_HZ", "1000"}}, err, stdout_file) == 0,
+    check(run({subject, "ratio", "1"}, {{"CCRC_OUT", out.string()}, {"CCRC_SAMPLE_HZ", "1000"}}, err, stdout_file) == 0,
           "sampled: exit status 0");
     check(run({tool, "symbolize", old_profile.string(), instrumented}, {}, dir / "symbolize1.txt") == 0,
           "ccrc symbolize (instrumented): status 0");
@@ -324,13 +336,9 @@ int main(int argc, char** argv) try {
     const std::string step = "step(unsigned int) " + fs::path(__FILE__).parent_path().string() + "/" +
                              source_line("workload.cpp", "static NOINLINE void step(unsigned i)");
     const std::string rounds = "rounds(double, unsigned int)";
-    // A context of a run with no sample is absent from it: the burn_a and burn_b contexts,
-    // 20 samples or more each, must match; of the step() contexts below them, at least one
-    // (the smallest hold a few samples, and may hold none).
-    std::vector<std::string> hot{"worker_one(void*);" + rounds + ";burn_a(unsigned int)",
-                                 "worker_one(void*);" + rounds + ";burn_b(unsigned int)",
-                                 "worker_two(void*);middle();" + rounds + ";burn_a(unsigned int)",
-                                 "worker_two(void*);middle();" + rounds + ";burn_b(unsigned int)"};
+    // A context of a run with no sample is absent from it. The workers' burn_a contexts, 3/4
+    // of a second of CPU each, must match; of the burn_b contexts and of the step() contexts
+    // below them, which may get a few samples only, at least one each.
     auto matched = [&](const std::string& path) {
       for (const auto& c : j["contexts"]) {
         std::string p = c["path"];
@@ -340,23 +348,21 @@ int main(int argc, char** argv) try {
       }
       return false;
     };
-    std::size_t steps = 0;
-    for (const std::string& path : hot) {
-      check(matched(path), "the diff matches " + path + " in both runs");
-      steps += matched(path + ";" + step);
+    int burn_b = 0, steps = 0;
+    for (std::string worker : {"worker_one(void*);", "worker_two(void*);middle();"}) {
+      std::string a = worker + rounds + ";burn_a(unsigned int)", b = worker + rounds + ";burn_b(unsigned int)";
+      check(matched(a), "the diff matches " + a + " in both runs");
+      burn_b += matched(b);
+      steps += matched(a + ";" + step) + matched(b + ";" + step);
     }
+    check(burn_b >= 1, "the diff matches burn_b() in both runs below a worker");
     check(steps >= 1, "the diff matches step() in both runs below burn_a or burn_b");
 #endif
   } else {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
   }
-  if (scenario != "unwritable" && scenario != "diff") {
-    std::string text = read_text(err);
-    check(text.empty(), "stderr is empty, not '" + text + "'");
-  }
-  std::cout << scenario << ": " << (failures == 0 ? "ok" : "FAILED") << "\n";
-  return failures == 0 ? 0 : 1;
+  return verdict(scenario, err, scenario != "unwritable" && scenario != "settings" && scenario != "diff");
 } catch (const std::exception& e) {
   std::cerr << "sample_check: " << e.what() << "\n";
   return 1;
