@@ -15,6 +15,7 @@
 #include <signal.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,7 @@ void on_signal(int) {
 
 void install() {
   static bool done = [] {
+    if (!ccrc_sampling::load_libgcc_unwinder()) std::abort();
     struct sigaction action {};
     action.sa_handler = on_signal;
     sigemptyset(&action.sa_mask);

@@ -22,7 +22,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <unwind.h>
 
 #include <algorithm>
 #include <atomic>
@@ -120,11 +119,6 @@ void on_sigprof(int, siginfo_t* info, void*) {
   std::uint64_t overruns = info->si_overrun > 0 ? static_cast<std::uint64_t>(info->si_overrun) : 0;
   record_sample(*s, std::min<std::uint64_t>(1 + overruns, 0xffffffffu));
   errno = saved_errno;
-}
-
-_Unwind_Reason_Code count_frame(_Unwind_Context*, void* p) {
-  ++*static_cast<int*>(p);
-  return _URC_NO_REASON;
 }
 
 // ---- Threads.
@@ -370,6 +364,10 @@ void start() noexcept {
     std::fprintf(stderr, "ccrc: no pthread_create to call: not sampling\n");
     return;
   }
+  if (!ccrc_sampling::load_libgcc_unwinder()) {
+    std::fprintf(stderr, "ccrc: no libgcc_s.so.1 to walk the stacks with: not sampling\n");
+    return;
+  }
   struct sigaction old {};
   sigaction(SIGPROF, nullptr, &old);
   if ((old.sa_flags & SA_SIGINFO) != 0 || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
@@ -391,8 +389,6 @@ void start() noexcept {
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
   sigaction(SIGPROF, &action, nullptr);
-  int frames = 0;  // the unwinder's first call initialises it (pthread_once): not in a handler
-  _Unwind_Backtrace(count_frame, &frames);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   std::atexit(write_at_exit);
   start_drainer();

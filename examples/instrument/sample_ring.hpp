@@ -3,6 +3,7 @@
 // measures this very code.
 #pragma once
 
+#include <dlfcn.h>
 #include <unwind.h>
 
 #include <atomic>
@@ -13,6 +14,38 @@
 #include <vector>
 
 namespace ccrc_sampling {
+
+/// libgcc's unwinder, called by name: the program may link another one under the same symbols
+/// (LLVM's libunwind, which libc++ brings in), which marks the frame a signal interrupted
+/// differently (on the trampoline, not on that frame, so that frame's caller is read with
+/// the wrong unwind rule) and finds unwind tables under the loader's lock.
+struct unwinder {
+  _Unwind_Reason_Code (*backtrace)(_Unwind_Trace_Fn, void*) = nullptr;
+  std::uintptr_t (*get_ip_info)(_Unwind_Context*, int*) = nullptr;
+  std::uintptr_t (*get_region_start)(_Unwind_Context*) = nullptr;
+};
+inline unwinder libgcc;
+
+/// Finds libgcc's unwinder (libgcc_s.so.1, loaded if it is not yet) and makes its first call,
+/// which initialises it (pthread_once: not in a signal handler). Before any signal; false if
+/// there is no libgcc_s.
+inline bool load_libgcc_unwinder() noexcept {
+  void* library = dlopen("libgcc_s.so.1", RTLD_NOW);
+  if (library == nullptr) return false;
+  unwinder u;
+  u.backtrace = reinterpret_cast<decltype(u.backtrace)>(dlsym(library, "_Unwind_Backtrace"));
+  u.get_ip_info = reinterpret_cast<decltype(u.get_ip_info)>(dlsym(library, "_Unwind_GetIPInfo"));
+  u.get_region_start = reinterpret_cast<decltype(u.get_region_start)>(dlsym(library, "_Unwind_GetRegionStart"));
+  if (u.backtrace == nullptr || u.get_ip_info == nullptr || u.get_region_start == nullptr) return false;
+  auto count = [](_Unwind_Context*, void* frames) {
+    ++*static_cast<int*>(frames);
+    return _URC_NO_REASON;
+  };
+  int frames = 0;
+  u.backtrace(count, &frames);
+  libgcc = u;
+  return true;
+}
 
 /// Words of a thread's ring: 2^14 (128 KiB), drained every 10 ms: 30 samples of the deepest
 /// stack walked by default (512 frames), far more of a usual one, at the kernel's tick rate.
@@ -87,13 +120,13 @@ struct walk {
 inline _Unwind_Reason_Code on_frame(_Unwind_Context* context, void* p) {
   walk& w = *static_cast<walk*>(p);
   int exact = 0;
-  std::uintptr_t ip = _Unwind_GetIPInfo(context, &exact);
+  std::uintptr_t ip = libgcc.get_ip_info(context, &exact);
   if (!w.in_program) {
     if (!exact) return _URC_NO_REASON;
     w.in_program = true;
   }
   if (ip == 0) return _URC_END_OF_STACK;
-  std::uintptr_t entry = _Unwind_GetRegionStart(context);
+  std::uintptr_t entry = libgcc.get_region_start(context);
   if (w.stop_at != 0 && entry == w.stop_at) {
     w.stopped = true;
     return _URC_END_OF_STACK;
@@ -115,11 +148,11 @@ inline _Unwind_Reason_Code on_frame(_Unwind_Context* context, void* p) {
 /// Async-signal-safe here: libgcc finds each frame's unwind table through glibc's
 /// _dl_find_object (glibc 2.35 and later, lock-free), takes a lock only if some code
 /// registered frames by hand (__register_frame: JIT compilers), and initialises itself on its
-/// first call, which the caller makes before any signal. O(frames walked).
+/// first call, which load_libgcc_unwinder makes before any signal. O(frames walked).
 inline bool record_stack(sample_ring& ring, std::size_t max_depth, std::uintptr_t stop_at,
                          std::uint64_t intervals) noexcept {
   walk w{ring, max_depth, stop_at};
-  _Unwind_Backtrace(on_frame, &w);
+  libgcc.backtrace(on_frame, &w);
   if (w.n == 0 || (w.stop_at != 0 && !w.stopped && !w.truncated)) return false;
   ring.put(0, w.n | (w.truncated ? truncated_bit : 0) | intervals << 32);
   ring.publish(1 + w.n);
