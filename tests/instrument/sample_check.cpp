@@ -153,9 +153,13 @@ double total_cpu(const sampled_profile& s) {
 // tick came late: 30 ms and more were seen on this virtual machine when loaded), so a part of
 // the run is counted to within a gap at each end, and a thread's last gap, after its last
 // sample, is not counted: three mean gaps of slack below, two above, and 10 % and 20 ms more.
-void check_cpu(total t, double seconds, const std::string& what) {
+// Below, the kernel may also deliver fewer intervals than the thread ran: loaded, it lost up
+// to 70 % of a 0.2 s stretch now and then (a program of a timer and a counting handler alone,
+// no ccrc, gave 6 intervals of 10 ms for 0.2 s once in 30 runs, 16 to 24 otherwise), so a
+// short part is only held to `floor` of its time; a second of it, to 3/4.
+void check_cpu(total t, double seconds, const std::string& what, double floor = 0.75) {
   double ns = seconds * 1e9, gap = t.samples > 0 ? t.cpu / t.samples : ns;
-  check(t.cpu >= 0.9 * ns - 3 * gap - 2e7 && t.cpu <= 1.1 * ns + 2 * gap + 2e7,
+  check(t.samples > 0 && t.cpu >= std::min(0.9 * ns - 3 * gap - 2e7, floor * ns) && t.cpu <= 1.1 * ns + 2 * gap + 2e7,
         what + ": " + std::to_string(t.cpu * 1e-9) + " s in " + std::to_string(t.samples) + " samples for " +
             std::to_string(seconds) + " s of CPU time");
 }
@@ -228,8 +232,8 @@ int main(int argc, char** argv) try {
     check(run({subject, "fork"}, env, err) == 0, "exit status 0");
     sampled_profile parent = read_profile(out, subject);
     check_paths(parent, "fork, parent");
-    check_cpu(total_of(parent, "before_fork()"), 0.2, "before_fork");
-    check_cpu(total_of(parent, "parent_work()"), 0.2, "parent_work");
+    check_cpu(total_of(parent, "before_fork()"), 0.2, "before_fork", 0.2);
+    check_cpu(total_of(parent, "parent_work()"), 0.2, "parent_work", 0.2);
     check_no_frame(parent, "child_work()", "fork, parent");
     std::vector<fs::path> children;
     for (const auto& entry : fs::directory_iterator(dir))
@@ -238,7 +242,7 @@ int main(int argc, char** argv) try {
     if (children.size() == 1) {
       sampled_profile child = read_profile(children[0], subject);
       check_paths(child, "fork, child");
-      check_cpu(total_of(child, "child_work()"), 0.3, "child_work");
+      check_cpu(total_of(child, "child_work()"), 0.3, "child_work", 0.2);
       check_no_frame(child, "before_fork()", "fork, child");
       check_no_frame(child, "parent_work()", "fork, child");
     }
@@ -247,7 +251,7 @@ int main(int argc, char** argv) try {
     check(run({subject, "exit"}, env, err) == 7, "exit status 7");
     sampled_profile s = read_profile(out, subject);
     check_paths(s, "exit");
-    check_cpu(total_of(s, "exit_inner()"), 0.2, "exit_inner");
+    check_cpu(total_of(s, "exit_inner()"), 0.2, "exit_inner", 0.2);
     check(find(s.p, {"[truncated]"}) == ccrc::null_node, "exit: no truncated sample");
   } else if (scenario == "deep") {
     // A recursion 200 deep burning at the bottom, walked at most 64 frames deep: those samples
@@ -261,7 +265,7 @@ int main(int argc, char** argv) try {
     check(truncated != ccrc::null_node, "deep: a [truncated] context");
     total below;
     if (truncated != ccrc::null_node) below = {s.cpu[truncated], s.samples_below[truncated]};
-    check_cpu(below, 0.2, "deep, truncated samples");
+    check_cpu(below, 0.2, "deep, truncated samples", 0.2);
     std::size_t wrong_depth = 0;
     for (ccrc::node_id n = 1; n < s.p.size(); ++n) {
       if (s.self_cpu[n] == 0) continue;
@@ -284,7 +288,7 @@ int main(int argc, char** argv) try {
     check(text == message, "stderr is '" + text + "', expected '" + message + "'");
     sampled_profile s = read_profile(out, subject);
     check_paths(s, "settings");
-    check_cpu(total_of(s, "exit_inner()"), 0.2, "exit_inner");
+    check_cpu(total_of(s, "exit_inner()"), 0.2, "exit_inner", 0.2);
   } else if (scenario == "symbolize") {
     // step() is static: named SUBJECT+0xOFFSET (its entry, whichever instruction the samples
     // interrupted), then by `ccrc symbolize` with its file and line.
@@ -309,7 +313,8 @@ int main(int argc, char** argv) try {
       ++steps;
       check(name.ends_with(line), "step() is named '" + std::string(name) + "'");
     }
-    check(steps == 2, std::to_string(steps) + " contexts of step(), expected 2 (below burn_a and burn_b)");
+    // Below burn_a and burn_b; burn_b's, 1/16 of the time or so, may have no sample.
+    check(steps == 1 || steps == 2, std::to_string(steps) + " contexts of step(), expected 2 (below burn_a and burn_b) or 1");
     check_paths(s, "symbolize");
     check(std::abs(total_cpu(s) - total_cpu(raw)) <= 1e-6 * total_cpu(raw), "symbolize keeps the cpu_ns");
 #ifdef CCRC_SAMPLE_CHECK_JSON
