@@ -77,7 +77,8 @@ namespace detail {
 /// 3. Calls follow a log-normal cascade down the tree (hot paths), scaled to total C;
 ///    bytecodes are calls times a per-method size.
 ///
-/// Node ids are in depth-first pre-order. O(N log N) time, about a second for two million
+/// Node ids are in depth-first pre-order; the profile is shrunk (profile::shrink_to_fit), as
+/// the readers return theirs. O(N log N) time, about a second for two million
 /// contexts in an optimised build. Throws ccrc::error for an impossible shape (say, more
 /// methods than recursion-free contexts).
 ///
@@ -97,6 +98,7 @@ namespace detail {
   std::vector<std::uint32_t> new_id = std::move(t.depth);
   profile p = detail::to_profile(t, sk, methods, shape, model, new_id);
   detail::add_metrics(p, t.parent, new_id, methods.bytecodes, shape, model, rng);
+  p.shrink_to_fit();  // a finished tree: 16 bytes a context plus the metrics
   return p;
 }
 
