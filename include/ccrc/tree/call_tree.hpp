@@ -155,8 +155,9 @@ class call_tree {
   /// of `symbols` other than root_frame. If a node repeats a sibling's frame, the result's
   /// `repeated` is the first such node and its tree must be discarded; otherwise null_node.
   /// The tree is a finished one, as shrink_to_fit leaves it: 16 bytes a node, no child index
-  /// (built by the first find_or_add_child that needs it). O(n): two passes over the columns
-  /// and one walk of every child list, several times faster than n calls to find_or_add_child.
+  /// (built by the first find_or_add_child that needs it). O(n): one pass over the columns
+  /// and a walk of the child lists of parents with over 8 children, several times faster
+  /// than n calls to find_or_add_child.
   [[nodiscard]] static columns_result from_columns(symbol_table symbols, std::vector<node_id> parents,
                                                    std::vector<frame_id> frames);
 
@@ -395,34 +396,44 @@ inline call_tree::columns_result call_tree::from_columns(symbol_table symbols, s
   t.frame_ = std::move(frames);
   t.last_child_ = std::vector<node_id>(n, null_node);  // not assign(): exact capacity
   t.next_sibling_ = std::vector<node_id>(n, null_node);
-  for (node_id c = 1; c < n; ++c) {  // the lists find_or_add_child would make, in id order
+  // The lists find_or_add_child would make, in id order. A repeated frame is looked for among
+  // the newest 8 siblings as each node is linked (they are in the cache then); the older
+  // children of a parent with more are checked after, one walk of its list.
+  node_id repeated = null_node;
+  std::vector<node_id> wide;  // the parents given a 9th child
+  for (node_id c = 1; c < n && repeated == null_node; ++c) {
     node_id p = t.parent_[c], last = t.last_child_[p];
+    if (last != null_node) {
+      const frame_id f = t.frame_[c];
+      node_id s = last;
+      int k = 0;
+      do {
+        if (t.frame_[s] == f) repeated = c;
+        s = t.next_sibling_[s];
+        ++k;
+      } while (s != last && k < narrow_children);
+      if (s == last && k == narrow_children) wide.push_back(p);
+    }
     t.next_sibling_[c] = last == null_node ? c : t.next_sibling_[last];
     if (last != null_node) t.next_sibling_[last] = c;
     t.last_child_[p] = c;
   }
-  // Repeated frames: each list walked oldest first, marking frames with their parent. The
-  // first repeat of each list is its smallest; the smallest of those is the first by id.
-  std::vector<node_id> seen(t.symbols_.frame_count(), null_node);
-  node_id repeated = null_node;
-  bool wide = false;
-  for (node_id p = 0; p < n; ++p) {
-    const node_id last = t.last_child_[p];
-    if (last == null_node) continue;
-    int k = 0;
-    for (node_id c = last;;) {
-      c = t.next_sibling_[c];
-      ++k;
-      if (seen[t.frame_[c]] == p) {
-        repeated = std::min(repeated, c);
-        break;
+  if (!wide.empty()) {  // each list oldest first: its first repeat is its smallest
+    std::vector<node_id> seen(t.symbols_.frame_count(), null_node);
+    for (node_id p : wide) {
+      const node_id last = t.last_child_[p];
+      for (node_id c = last;;) {
+        c = t.next_sibling_[c];
+        if (seen[t.frame_[c]] == p) {
+          repeated = std::min(repeated, c);
+          break;
+        }
+        seen[t.frame_[c]] = p;
+        if (c == last) break;
       }
-      seen[t.frame_[c]] = p;
-      if (c == last) break;
     }
-    wide = wide || k > narrow_children;
   }
-  t.indexed_ = !wide && repeated == null_node;  // a repeat stopped a walk: wide or not, scan
+  t.indexed_ = wide.empty() && repeated == null_node;  // after a repeat: scan, wide or not
   return {std::move(t), repeated};
 }
 
