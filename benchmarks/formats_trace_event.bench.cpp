@@ -10,7 +10,10 @@
 // ProfileChunk events of 100 samples each, the same run sampled once per enter and exit (each
 // context a profile node, sent in the chunk where it is first sampled), beside an On-Demand
 // walk that reads every node's id, parent and name and every sample and delta.
+// With CCRC_BENCH_SAVE=DIR, the documents are saved there too ({x-on-return,b-e-in-order,
+// profile-chunks}-N.trace.json), to time other importers on them.
 #include "support/main.hpp"
+#include "support/save.hpp"
 #include "support/usable_heap.hpp"
 #include "support/ccrc_trees.hpp"
 
@@ -64,6 +67,7 @@ const document& document_of(std::size_t nodes, bool post_order) {
   }
   json.resize(json.size() - 2);  // the last ",\n"
   json += "\n]}\n";
+  bench::save_if_asked((post_order ? "x-on-return-" : "b-e-in-order-") + std::to_string(nodes) + ".trace.json", json);
   document d{ccrc::formats::json_text(std::string_view(json)), events};
   return cache.emplace(key, std::move(d)).first->second;
 }
@@ -121,6 +125,7 @@ const document& chunked_document_of(std::size_t nodes) {
   if (in_chunk != 0 || !new_nodes.empty()) flush();
   json.resize(json.size() - 2);  // the last ",\n"
   json += "\n],\"metadata\":{\"source\":\"DevTools\"}}\n";
+  bench::save_if_asked("profile-chunks-" + std::to_string(nodes) + ".trace.json", json);
   document d{ccrc::formats::json_text(std::string_view(json)), total};
   return cache.emplace(nodes, std::move(d)).first->second;
 }

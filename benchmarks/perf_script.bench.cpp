@@ -7,9 +7,10 @@
 // Eight threads, each taking the subtrees of some top-level callees. Beside it, a baseline that
 // finds the lines of the same bytes (memchr). MB/s of the text; tree_bytes_per_context: the
 // finished profile (memory_bytes), peak_bytes_per_context: the heap the read holds at its peak.
-// Set CCRC_BENCH_PERF_SCRIPT_OUT=DIR to also save the texts there (to time other importers).
+// With CCRC_BENCH_SAVE=DIR, the texts are saved there too (tree-N.perf), for other importers.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
+#include "support/save.hpp"
 #include "support/usable_heap.hpp"
 
 #include <ccrc/io/perf_script.hpp>
@@ -17,9 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -75,8 +74,7 @@ const text& text_of(std::size_t nodes) {
     s += '\n';
     ++out.samples;
   }
-  if (const char* dir = std::getenv("CCRC_BENCH_PERF_SCRIPT_OUT"))
-    std::ofstream(std::string(dir) + "/tree-" + std::to_string(nodes) + ".perf") << s;
+  bench::save_if_asked("tree-" + std::to_string(nodes) + ".perf", s);
   return cache.emplace(nodes, std::move(out)).first->second;
 }
 
