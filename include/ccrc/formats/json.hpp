@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -111,6 +112,32 @@ namespace detail {
   std::string_view k;
   if (auto e = f.unescaped_key().get(k)) json_fail(doc, json, "malformed object key", e);
   return k;
+}
+
+/// The number `v` holds, as a double: an integer (as profilers mostly write numbers) is
+/// parsed as one, which costs simdjson less than a double; anything else as a double. On
+/// failure, simdjson's error for a double. O(length of the number).
+[[nodiscard]] inline simdjson::error_code get_number(simdjson::ondemand::value& v, double& out) noexcept {
+  std::int64_t i = 0;
+  if (v.get_int64().get(i) == simdjson::SUCCESS) {  // a failed attempt leaves the value unread
+    out = static_cast<double>(i);
+    return simdjson::SUCCESS;
+  }
+  return v.get_double().get(out);
+}
+
+/// Whether two tokens of one padded document (simdjson's raw_json_token) are the same bytes,
+/// so that a number read once need not be parsed again; compared without a call when at most
+/// 8 bytes long (reading 8 bytes from a token's start stays within the padding). O(length).
+[[nodiscard]] inline bool same_token(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size() || n == 0) return false;
+  if (n > 8) return std::memcmp(a.data(), b.data(), n) == 0;
+  std::uint64_t x = 0, y = 0;
+  std::memcpy(&x, a.data(), 8);
+  std::memcpy(&y, b.data(), 8);
+  std::uint64_t mask = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+  return ((x ^ y) & mask) == 0;
 }
 
 /// The first byte of a JSON text that is not white space, or '\0' for none.
