@@ -73,14 +73,15 @@ const document& document_of(std::size_t nodes, bool post_order) {
 }
 
 // The run of `nodes` contexts as a DevTools trace's CPU profile: a Profile event, then
-// ProfileChunk events as Chrome writes them (keys sorted, 100 samples a chunk). events: samples.
+// ProfileChunk events as Chrome writes them (keys sorted, with Chrome's category, 100 samples a
+// chunk). events: samples.
 const document& chunked_document_of(std::size_t nodes) {
   static std::map<std::size_t, document> cache;
   auto it = cache.find(nodes);
   if (it != cache.end()) return it->second;
   const bench::trace& t = bench::trace_of(nodes);
   std::string json = "{\"traceEvents\":[\n";
-  json += R"({"args":{"data":{"startTime":0}},"id":"0x1","name":"Profile","ph":"P","pid":1,"tid":1,"ts":0},)" "\n";
+  json += R"({"args":{"data":{"startTime":0}},"cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","name":"Profile","ph":"P","pid":1,"tid":1,"ts":0},)" "\n";
   std::unordered_map<std::uint64_t, std::uint32_t> child;  // (parent id, frame) -> node id
   std::vector<std::uint32_t> stack = {1};                  // node ids of the current path
   std::string new_nodes = R"J({"callFrame":{"codeType":"other","functionName":"(root)","scriptId":0},"id":1})J";
@@ -90,7 +91,7 @@ const document& chunked_document_of(std::size_t nodes) {
   auto flush = [&] {
     json += R"({"args":{"data":{"cpuProfile":{)";
     if (!new_nodes.empty()) json += R"("nodes":[)" + new_nodes + "],";
-    json += R"("samples":[)" + samples + R"(]},"timeDeltas":[)" + deltas + R"(]}},"id":"0x1","name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":)" +
+    json += R"("samples":[)" + samples + R"(]},"timeDeltas":[)" + deltas + R"(]}},"cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":)" +
             std::to_string(++chunks) + "},\n";
     new_nodes.clear();
     samples.clear();
