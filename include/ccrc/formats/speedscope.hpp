@@ -126,7 +126,7 @@ class speedscope_reader {
   // A line or column number: a whole number from 0 to 2^53.
   std::uint64_t position_number(value v, const char* what) {
     double d = 0;
-    check(formats::detail::get_number(v, d), what);
+    check(v.get_double().get(d), what);
     if (!(d >= 0 && d <= 9007199254740992.0) || d != std::floor(d)) fail(std::string(what) + ": not a whole number >= 0");
     return static_cast<std::uint64_t>(d);
   }
@@ -255,7 +255,7 @@ class speedscope_reader {
   // A weight or an event time: a finite number.
   double finite_number(value v, const char* what) {
     double d = 0;
-    check(formats::detail::get_number(v, d), what);
+    check(v.get_double().get(d), what);
     if (!std::isfinite(d)) fail(std::string(what) + " is not finite");
     return d;
   }
