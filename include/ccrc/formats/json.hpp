@@ -114,18 +114,6 @@ namespace detail {
   return k;
 }
 
-/// The number `v` holds, as a double: an integer (as profilers mostly write numbers) is
-/// parsed as one, which costs simdjson less than a double; anything else as a double. On
-/// failure, simdjson's error for a double. O(length of the number).
-[[nodiscard]] inline simdjson::error_code get_number(simdjson::ondemand::value& v, double& out) noexcept {
-  std::int64_t i = 0;
-  if (v.get_int64().get(i) == simdjson::SUCCESS) {  // a failed attempt leaves the value unread
-    out = static_cast<double>(i);
-    return simdjson::SUCCESS;
-  }
-  return v.get_double().get(out);
-}
-
 /// Whether two tokens of one padded document (simdjson's raw_json_token) are the same bytes,
 /// so that a number read once need not be parsed again; compared without a call when at most
 /// 8 bytes long (reading 8 bytes from a token's start stays within the padding). O(length).

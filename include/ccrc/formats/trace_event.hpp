@@ -229,7 +229,7 @@ class trace_event_parser {
   void number(simdjson::ondemand::value& v, number_field& f) {
     f.at = start_of(v);
     f.present = true;
-    f.error = get_number(v, f.value);
+    f.error = v.get_double().get(f.value);
     if (!f.error && !std::isfinite(f.value)) f.error = simdjson::NUMBER_ERROR;
   }
 

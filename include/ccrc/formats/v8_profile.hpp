@@ -110,7 +110,7 @@ class v8_json {
 
   double number(od::value& v, const char* what) const {
     double x = 0;
-    if (auto e = formats::detail::get_number(v, x)) fail(v, std::string(what) + " is not a number", e);
+    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
     return x;
   }
 
