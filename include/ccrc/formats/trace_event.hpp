@@ -698,37 +698,25 @@ class trace_event_parser {
       double now = std::min(oi < t.opens.size() ? t.opens[oi].ts : inf, ci < t.closes.size() ? t.closes[ci].ts : inf);
       std::size_t end = ci;
       while (end < t.closes.size() && t.closes[end].ts == now) ++end;
-      if (end - ci <= 1) {
-        // At most one close at `now` (the usual case): it is taken when it matches the top of
-        // the stack, as below, without the lists.
-        bool pending = end != ci;
-        std::uint32_t name = pending ? t.closes[ci].name : 0;
-        for (;;) {
-          if (pending && !stack_.empty() && (name == 0 || stack_.back().name == name)) {
-            close(now);
-            pending = false;
-          } else if (oi < t.opens.size() && t.opens[oi].ts == now) {
-            open(t.opens[oi], root);
-            if (t.opens[oi].seq & 1) close(now);
-            ++oi;
-          } else {
-            break;
-          }
+      // The closes at `now`: one (the usual case) is taken when it matches the top of the
+      // stack; several are linked in one list per name (last first: any of equal names will do).
+      const std::size_t count = end - ci;
+      bool pending = count == 1;
+      const std::uint32_t single = pending ? t.closes[ci].name : 0;
+      if (count > 1) {
+        next_.resize(count);
+        for (std::size_t k = ci; k < end; ++k) {
+          std::uint32_t name = t.closes[k].name;
+          next_[k - ci] = head_[name];
+          head_[name] = static_cast<std::uint32_t>(k - ci);
         }
-        warnings_.unmatched_ends += pending ? 1 : 0;
-        ci = end;
-        continue;
-      }
-      // The closes at `now`, linked in one list per name (last first: any of equal names will do).
-      next_.resize(end - ci);
-      for (std::size_t k = ci; k < end; ++k) {
-        std::uint32_t name = t.closes[k].name;
-        next_[k - ci] = head_[name];
-        head_[name] = static_cast<std::uint32_t>(k - ci);
       }
       std::size_t taken = 0;
       for (;;) {
-        if (take_matching_close()) {
+        bool closes = count == 1 ? pending && !stack_.empty() && (single == 0 || stack_.back().name == single)
+                                 : count > 1 && take_matching_close();
+        if (closes) {
+          pending = false;
           close(now);
           ++taken;
         } else if (oi < t.opens.size() && t.opens[oi].ts == now) {
@@ -739,8 +727,9 @@ class trace_event_parser {
           break;
         }
       }
-      warnings_.unmatched_ends += (end - ci) - taken;
-      for (std::size_t k = ci; k < end; ++k) head_[t.closes[k].name] = none;
+      warnings_.unmatched_ends += count - taken;
+      if (count > 1)
+        for (std::size_t k = ci; k < end; ++k) head_[t.closes[k].name] = none;
       ci = end;
     }
     warnings_.unclosed += stack_.size();
