@@ -4,9 +4,12 @@
 // it. Counters, per context of the tree:
 //   ns_per_context          the step's time
 //   peak_bytes_per_context  its peak heap above what was live when it began
-//   tree_bytes_per_context  call_tree::memory_bytes() (structure, child index, symbols)
+//   tree_bytes_per_context  call_tree::memory_bytes() (structure, child index, symbols) of
+//                           the profile as generate_cct returns it: shrunk, no child index
 //   metrics_bytes_per_context  the profile's metric columns
 //   within_2x_tree          1 if the peak is at most twice the profile (tree plus metrics)
+// and for generate, what the tree holds besides its 16 bytes a context: the symbols, and the
+// child index a tree keeps while it grows (built again, measured, released).
 //
 // One size at a time is kept: its profile, what a viewer derives from it (ag, heights, the
 // ring_index), and for the diff a perturbed copy, dropped after the diff. Benchmarks run in
@@ -28,6 +31,7 @@
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/folded.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
+#include <ccrc/tree/child_lookup.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -127,6 +131,58 @@ void generate(benchmark::State& state) {
   ccrc::tree_statistics s = ccrc::statistics(ccrc::tree_view(w.profile->tree()));
   state.counters["depth"] = s.max_depth;
   state.counters["methods"] = static_cast<double>(s.methods);
+  auto n = static_cast<double>(w.profile->size());
+  const ccrc::call_tree& t = w.profile->tree();
+  state.counters["symbols_bytes_per_context"] = static_cast<double>(t.symbols().memory_bytes()) / n;
+  state.counters["spare_bytes_per_context"] =
+      static_cast<double>(t.memory_bytes() - t.symbols().memory_bytes() - 16 * t.size()) / n;
+  std::size_t shrunk = w.profile->memory_bytes();
+  w.profile->build_child_index();
+  state.counters["index_bytes_per_context"] = static_cast<double>(w.profile->memory_bytes() - shrunk) / n;
+  w.profile->shrink_to_fit();
+}
+
+// Every context looked up as its parent's child: the cost of lookups on the shrunk tree,
+// whose wide parents (over 8 children) are scanned, against the tree with its child index
+// (rebuilt in child_index_rebuild, as the first insertion after shrink_to_fit would) and a
+// ccrc::child_lookup (its own index built in the step).
+std::size_t find_every_context(const ccrc::call_tree& t, auto find) {
+  std::size_t found = 0;
+  for (ccrc::node_id n = 1; n < t.size(); ++n) found += find(t.parent(n), t.frame(n)) == n;
+  return found;
+}
+
+void child_index_rebuild(benchmark::State& state) {
+  workload& w = workload_of(bench::size_of(state));
+  profile_of(state);
+  step(state, [&] { w.profile->build_child_index(); });
+}
+
+void find_child_indexed(benchmark::State& state) {
+  const ccrc::profile& p = profile_of(state);
+  workload& w = workload_of(bench::size_of(state));
+  w.profile->build_child_index();  // untimed when child_index_rebuild ran before
+  std::size_t found = 0;
+  step(state, [&] { found = find_every_context(p.tree(), [&](ccrc::node_id a, ccrc::frame_id f) { return p.tree().find_child(a, f); }); });
+  state.counters["found"] = static_cast<double>(found);
+  w.profile->shrink_to_fit();  // back to the tree the other steps measure
+}
+
+void find_child_shrunk(benchmark::State& state) {
+  const ccrc::profile& p = profile_of(state);
+  std::size_t found = 0;
+  step(state, [&] { found = find_every_context(p.tree(), [&](ccrc::node_id a, ccrc::frame_id f) { return p.tree().find_child(a, f); }); });
+  state.counters["found"] = static_cast<double>(found);
+}
+
+void find_child_lookup(benchmark::State& state) {
+  const ccrc::profile& p = profile_of(state);
+  std::size_t found = 0;
+  step(state, [&] {
+    ccrc::child_lookup children(p.tree());
+    found = find_every_context(p.tree(), [&](ccrc::node_id a, ccrc::frame_id f) { return children.find(a, f); });
+  });
+  state.counters["found"] = static_cast<double>(found);
 }
 
 void statistics(benchmark::State& state) {
@@ -202,18 +258,27 @@ void search_regex(benchmark::State& state) {
   search(state, {.text = R"(\.(get|set)[A-Z][A-Za-z]*\()", .match = ccrc::name_match::regex});
 }
 
-// In memory: the bytes kept for cctb_read. The peak is mostly the ostringstream's growth
-// (its buffer doubles, old and new held during each copy), not the writer's.
+// In memory through a std::ostringstream: its buffer doubles as it grows, old and new held
+// during each copy, so the peak is the stream's, not the writer's.
+void cctb_write_stream(benchmark::State& state) {
+  const ccrc::profile& p = profile_of(state);
+  std::size_t bytes = 0;
+  step(state, [&] {
+    std::ostringstream out;
+    ccrc::write_cctb(out, p);
+    bytes = std::move(out).str().size();
+  });
+  state.counters["file_bytes_per_context"] = static_cast<double>(bytes) / static_cast<double>(p.size());
+}
+
+// In memory with ccrc::cctb_bytes (a string sized by the checksum pass): the bytes kept for
+// cctb_read.
 void cctb_write(benchmark::State& state) {
   const ccrc::profile& p = profile_of(state);
   workload& w = workload_of(bench::size_of(state));
   w.cctb.clear();
   w.cctb.shrink_to_fit();
-  step(state, [&] {
-    std::ostringstream out;
-    ccrc::write_cctb(out, p);
-    w.cctb = std::move(out).str();
-  });
+  step(state, [&] { w.cctb = ccrc::cctb_bytes(p); });
   state.counters["file_bytes_per_context"] = static_cast<double>(w.cctb.size()) / static_cast<double>(p.size());
 }
 
@@ -230,11 +295,7 @@ void cctb_write_sink(benchmark::State& state) {
 void cctb_read(benchmark::State& state) {
   const ccrc::profile& p = profile_of(state);
   workload& w = workload_of(bench::size_of(state));
-  if (w.cctb.empty()) {
-    std::ostringstream out;
-    ccrc::write_cctb(out, p);
-    w.cctb = std::move(out).str();
-  }
+  if (w.cctb.empty()) w.cctb = ccrc::cctb_bytes(p);
   step(state, [&] { benchmark::DoNotOptimize(ccrc::read_cctb(w.cctb).size()); });
   w.cctb.clear();
   w.cctb.shrink_to_fit();
@@ -343,6 +404,10 @@ void diff(benchmark::State& state) {
   using function = void (*)(benchmark::State&);
   const std::pair<const char*, function> steps[] = {
       {"generate", generate},
+      {"child_index_rebuild", child_index_rebuild},
+      {"find_child_indexed", find_child_indexed},
+      {"find_child_shrunk", find_child_shrunk},
+      {"find_child_lookup", find_child_lookup},
       {"statistics", statistics},
       {"inclusive", inclusive},
       {"flat", flat},
@@ -354,6 +419,7 @@ void diff(benchmark::State& state) {
       {"ring_layout_indexed", ring_layout_indexed},
       {"search_substring", search_substring},
       {"search_regex", search_regex},
+      {"cctb_write_stream", cctb_write_stream},
       {"cctb_write", cctb_write},
       {"cctb_write_sink", cctb_write_sink},
       {"cctb_read", cctb_read},

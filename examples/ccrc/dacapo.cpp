@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -73,9 +72,7 @@ measured measure(const ccrc::dacapo_benchmark& b, std::uint64_t seed) {
   t = clock::now();
   ccrc::write_cctb(counted, p);
   m.write_ms = ms(t);
-  std::ostringstream out;
-  ccrc::write_cctb(out, p);
-  std::string bytes = std::move(out).str();
+  std::string bytes = ccrc::cctb_bytes(p);
   m.cctb_bytes = bytes.size();
   t = clock::now();
   ccrc::profile back = ccrc::read_cctb(bytes);

@@ -28,7 +28,8 @@ namespace {
 
 // The metrics a diff reads from both profiles.
 struct metrics {
-  std::string name;                   // the compared metric
+  std::string name;                   // the compared metric, in OLD
+  std::string new_name;               // and in NEW (the same unless --new-metric names another)
   std::size_t old_index, new_index;
   std::optional<std::string> calls;   // the invocation counts, if any
   std::size_t old_calls = 0, new_calls = 0;
@@ -64,9 +65,15 @@ metrics choose_metrics(const ccrc::profile& old_p, const ccrc::profile& new_p, c
         break;
       }
   }
+  m.new_name = a.value("--new-metric").value_or(m.name);
   m.old_index = index_in(old_p, m.name, old_path);
-  m.new_index = index_in(new_p, m.name, new_path);
+  m.new_index = index_in(new_p, m.new_name, new_path);
   return m;
+}
+
+// "self_ns", or "self_ns / cpu_ns" where the runs' metrics differ.
+std::string label_of(const metrics& m) {
+  return m.new_name == m.name ? m.name : m.name + " / " + m.new_name;
 }
 
 // One method name a line; blank lines and '#' comments ignored, blanks around a name trimmed.
@@ -110,7 +117,7 @@ void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const run_s
   const ccrc::call_tree& t = d.tree();
   const ccrc::context_matching& match = d.matching;
   cli::json j(out);
-  j.begin_object().field("metric", m.name).key("calls_metric");
+  j.begin_object().field("metric", m.name).field("new_metric", m.new_name).key("calls_metric");
   if (m.calls) j.value(*m.calls);
   else j.null();
   j.field("total_old", d.total_first)
@@ -185,7 +192,7 @@ void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const run_s
 std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
                     const std::vector<ccrc::node_id>& top) {
   const ccrc::context_matching& match = d.matching;
-  std::string out = m.name + ": " + blueprint::number_text(d.total_first) + " -> " + blueprint::number_text(d.total_second) + "\n";
+  std::string out = label_of(m) + ": " + blueprint::number_text(d.total_first) + " -> " + blueprint::number_text(d.total_second) + "\n";
   out += "contexts: " + std::to_string(match.matched) + " matched (" + std::to_string(match.moved) + " moved), " +
          std::to_string(match.added) + " new, " + std::to_string(match.removed) + " removed\n";
   if (match.bound_hits > 0)
@@ -276,7 +283,7 @@ int run(const cli::args& a, cli::timings& t) {
                      stack_text::abbreviator(new_p.tree())}, m, hot, top, max_chain);
   if (file && !to_json_file)
     file->stream() << (chart == "ring" ? ring_of(d, new_p, m, new_path, html)
-                                       : blueprint::to_svg(d, m.name, m.calls, shown_contexts(d, top), old_path, new_path));
+                                       : blueprint::to_svg(d, label_of(m), m.calls, shown_contexts(d, top), old_path, new_path));
   if (file) file->commit();
   if (!a.flag("--json") && !out_path) print(text_of(d, m, hot, top));
   return 0;
@@ -288,7 +295,8 @@ const command diff_command{
     "diff",
     "two runs compared context by context: JSON, or the performance evolution blueprint",
     "usage: ccrc diff OLD NEW [-o OUT.svg|OUT.json] [--json] [--chart blueprint|ring] [--metric NAME]\n"
-    "                 [--calls NAME] [--modified FILE] [--epsilon X] [--max-chain N] [--top N]\n"
+    "                 [--new-metric NAME] [--calls NAME] [--modified FILE] [--epsilon X]\n"
+    "                 [--max-chain N] [--top N]\n"
     "\n"
     "Matches the calling contexts of two runs (OLD, the first, and NEW, the second: two\n"
     "versions, two inputs) and compares them as Rizel's performance evolution blueprint does.\n"
@@ -307,7 +315,8 @@ const command diff_command{
     "  --chart ring    with -o OUT.svg or OUT.html: draw instead the ring chart of NEW with each\n"
     "                  segment coloured by its context's status, H in the tooltips\n"
     "  -o OUT.json     write the JSON document (below) to a file\n"
-    "  --json          print the JSON document: {\"metric\": \"...\", \"calls_metric\": \"...\",\n"
+    "  --json          print the JSON document: {\"metric\": \"...\", \"new_metric\": \"...\",\n"
+    "                  \"calls_metric\": \"...\",\n"
     "                  \"total_old\": X, \"total_new\": Y, \"epsilon\": E, \"max_chain\": N,\n"
     "                  \"matched\": N, \"new\": N, \"removed\": N, \"moved\": N, \"bound_hits\": N,\n"
     "                  \"contexts\": [{\"path\": \"a;b\", \"status\": \"...\", \"old\": X1, \"new\": X2,\n"
@@ -316,12 +325,14 @@ const command diff_command{
     "                  \"hot_path\": [\"a\", \"b\", ...], \"top\": [{\"path\", \"status\", \"height\"}]}\n"
     "                  (null for a value of a run the context is absent from)\n"
     "  --metric NAME   the metric compared (default: the first that is not the counts)\n"
+    "  --new-metric NAME  NEW's metric, where the runs name it differently (default: the\n"
+    "                  same as --metric): an instrumented self_ns against a sampled cpu_ns\n"
     "  --calls NAME    the invocation counts, for W (default: 'calls' if both runs have it;\n"
     "                  without counts every width is 0)\n"
     "  --modified FILE the methods whose source changed, one name a line ('#' comments)\n"
     "  --epsilon X     |H| below X is unchanged (default 0.0001: a hundredth of a percent)\n"
     "  --max-chain N   the longest chain of inserted or removed methods searched (default 4)\n"
     "  --top N         how many contexts of largest |H| to list and show (default 40)\n",
-    {{"--profile", "-o", "--chart", "--metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
+    {{"--profile", "-o", "--chart", "--metric", "--new-metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
     run,
 };

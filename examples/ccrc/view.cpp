@@ -6,7 +6,6 @@
 #include <ccrc/io/cct_binary.hpp>
 
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -60,10 +59,8 @@ std::string_view embed(std::ostream& out, std::string_view page, std::string_vie
   at += slot.size() - 1;  // before its '>'
   std::string name;
   svg::append_escaped(name, path == "-" ? "<stdin>" : path.substr(path.find_last_of('/') + 1));
-  std::ostringstream cctb;
-  ccrc::write_cctb(cctb, p);
   out << page.substr(0, at) << " data-name=\"" << name << "\">\n";
-  write_base64(out, std::move(cctb).str());
+  write_base64(out, ccrc::cctb_bytes(p));
   return page.substr(at + 1);
 }
 

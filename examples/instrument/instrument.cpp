@@ -9,13 +9,12 @@
 // context, a frame or a thread is new, never throw, and ignore the calls they cause themselves
 // (a per-thread guard: malloc, the loader or an instrumented inline function of the standard
 // library reached from inside a hook is not profiled).
-#include <ccrc/io/cct_binary.hpp>
+#include "runtime.hpp"
+
 #include <ccrc/transform/merge.hpp>
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/cursor.hpp>
 
-#include <cxxabi.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -25,13 +24,9 @@
 #endif
 
 #include <atomic>
-#include <cerrno>
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -68,65 +63,11 @@ constexpr bool ticks_are_ns = true;
 #endif
 
 // A frame of the per-thread trees is a function address, interned on first sight as its
-// hexadecimal text: names are resolved once, when the profile is written.
+// hexadecimal text (runtime.hpp): names are resolved once, when the profile is written.
 constexpr ccrc::frame_id skipped_frame = ccrc::root_frame;  // a function of $CCRC_SKIP
 
-std::string address_text(std::uintptr_t a) {
-  char text[2 + 2 * sizeof(a) + 1] = "0x";
-  auto r = std::to_chars(text + 2, text + sizeof(text), a, 16);
-  return std::string(text, r.ptr);
-}
-
-std::uintptr_t address_of_text(std::string_view s) {
-  std::uintptr_t a = 0;
-  if (s.size() > 2) std::from_chars(s.data() + 2, s.data() + s.size(), a, 16);
-  return a;
-}
-
-// Function address -> frame of one thread's tree: open addressing, at most half full.
-class address_frames {
- public:
-  address_frames() : slots_(256) {}
-
-  [[nodiscard]] ccrc::frame_id find(std::uintptr_t fn) const noexcept {
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash(fn) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].fn == fn) return slots_[i].frame;
-      if (slots_[i].fn == 0) return ccrc::null_frame;
-    }
-  }
-
-  void insert(std::uintptr_t fn, ccrc::frame_id f) {  // fn not present
-    if (2 * (used_ + 1) > slots_.size()) {
-      std::vector<slot> old(slots_.size() * 2);
-      old.swap(slots_);
-      used_ = 0;
-      for (const slot& s : old)
-        if (s.fn != 0) insert(s.fn, s.frame);
-    }
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = hash(fn) & mask;
-    while (slots_[i].fn != 0) i = (i + 1) & mask;
-    slots_[i] = {fn, f};
-    ++used_;
-  }
-
-  void clear() {
-    slots_.assign(256, slot{});
-    used_ = 0;
-  }
-
- private:
-  struct slot {
-    std::uintptr_t fn = 0;
-    ccrc::frame_id frame = ccrc::null_frame;
-  };
-  static std::size_t hash(std::uintptr_t fn) noexcept {
-    return static_cast<std::size_t>((static_cast<std::uint64_t>(fn) * 0x9e3779b97f4a7c15u) >> 32);
-  }
-  std::vector<slot> slots_;
-  std::size_t used_ = 0;
-};
+using ccrc_runtime::address_frames;
+using ccrc_runtime::address_text;
 
 // A call whose exit has not been seen yet.
 struct open_call {
@@ -228,32 +169,6 @@ void initialize() noexcept {
   }
 }
 
-// The name of a function: its demangled symbol, or module+0xoffset where the loader has no
-// symbol for it (a static function, a stripped binary, an executable linked without
-// -rdynamic), or its bare address.
-struct resolved_name {
-  std::string name;    // demangled where possible
-  std::string symbol;  // the symbol as the loader has it, or empty
-};
-
-resolved_name resolve(std::uintptr_t fn) {
-  Dl_info info{};
-  void* address = reinterpret_cast<void*>(fn);
-  if (dladdr(address, &info) == 0) return {address_text(fn), {}};
-  if (info.dli_sname != nullptr && info.dli_saddr == address) {
-    int status = 0;
-    char* demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-    resolved_name r{status == 0 && demangled ? demangled : info.dli_sname, info.dli_sname};
-    std::free(demangled);
-    return r;
-  }
-  if (info.dli_fname == nullptr || info.dli_fbase == nullptr) return {address_text(fn), {}};
-  std::string_view module = info.dli_fname;
-  if (std::size_t slash = module.rfind('/'); slash != std::string_view::npos) module.remove_prefix(slash + 1);
-  std::string offset = address_text(fn - reinterpret_cast<std::uintptr_t>(info.dli_fbase));
-  return {std::string(module) + "+" + offset, {}};
-}
-
 bool matches(const std::string& pattern, std::string_view name) {
   if (!pattern.empty() && pattern.back() == '*')
     return name.starts_with(std::string_view(pattern).substr(0, pattern.size() - 1));
@@ -262,7 +177,7 @@ bool matches(const std::string& pattern, std::string_view name) {
 
 bool is_skipped(std::uintptr_t fn) {
   if (process->skip.empty()) return false;
-  resolved_name r = resolve(fn);
+  ccrc_runtime::resolved_name r = ccrc_runtime::resolve(fn);
   for (const std::string& p : process->skip)
     if (matches(p, r.name) || (!r.symbol.empty() && matches(p, r.symbol))) return true;
   return false;
@@ -367,56 +282,11 @@ void on_exit(thread_state& s, std::uintptr_t fn, std::uintptr_t sp) noexcept {
 // resolve to one name under one caller become one context.
 profile_type with_names(const tree_type& in, double ns_per_tick) {
   profile_type out;
-  const ccrc::symbol_table& syms = in.symbols();
-  std::vector<ccrc::frame_id> frame_map(syms.frame_count(), ccrc::root_frame);
-  for (ccrc::frame_id f{1}; f < syms.frame_count(); ++f)
-    frame_map[f] = out.intern(resolve(address_of_text(syms.name(f))).name);
-  std::vector<ccrc::node_id> node_map(in.size(), ccrc::root_node);
-  const ccrc::call_tree& t = in.tree();
-  for (ccrc::node_id n = 1; n < in.size(); ++n) {
-    node_map[n] = out.find_or_add_child(node_map[t.parent(n)], frame_map[t.frame(n)]);
+  std::vector<ccrc::node_id> node_map = ccrc_runtime::named_copy(in, out);
+  for (ccrc::node_id n = 1; n < in.size(); ++n)
     out.add(node_map[n], static_cast<double>(in.get<0>(n)), static_cast<double>(in.get<1>(n)) * ns_per_tick,
             static_cast<double>(in.get<2>(n)) * ns_per_tick);
-  }
   return out;
-}
-
-std::string output_path() {
-  const char* env = std::getenv("CCRC_OUT");
-  std::string pid = std::to_string(::getpid());
-  if (env == nullptr || *env == '\0') return "ccrc." + pid + ".cctb";
-  std::string path = env;
-  bool has_pid = false;
-  for (std::size_t at = path.find("%p"); at != std::string::npos; at = path.find("%p", at + pid.size())) {
-    path.replace(at, 2, pid);
-    has_pid = true;
-  }
-  // A forked child must not overwrite its parent's profile.
-  if (process->forked_child && !has_pid) path += "." + pid;
-  return path;
-}
-
-// Writes the profile whole or not at all: to a temporary file beside the target, then renamed.
-void write_profile(const profile_type& profile, const std::string& path) {
-  std::string temporary = path + ".ccrc-tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      std::fprintf(stderr, "ccrc: cannot write the profile to %s: %s\n", path.c_str(), std::strerror(errno));
-      return;
-    }
-    ccrc::write_cctb(out, profile);
-    out.close();
-    if (!out) {
-      std::fprintf(stderr, "ccrc: cannot write the profile to %s: %s\n", path.c_str(), std::strerror(errno));
-      std::remove(temporary.c_str());
-      return;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::fprintf(stderr, "ccrc: cannot write the profile to %s: %s\n", path.c_str(), std::strerror(errno));
-    std::remove(temporary.c_str());
-  }
 }
 
 // Makes sure no other thread is inside a hook: they see `stopping` on their next call; one
@@ -468,7 +338,7 @@ void write_at_exit() noexcept {
       s->settle(t);
       ccrc::merge(process->finished, s->tree);
     }
-    write_profile(with_names(process->finished, tick_ns()), output_path());
+    ccrc_runtime::write_profile(with_names(process->finished, tick_ns()), ccrc_runtime::output_path(process->forked_child));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ccrc: cannot write the profile: %s\n", e.what());
   }

@@ -21,7 +21,6 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,11 +38,7 @@ constexpr std::uint64_t piece = std::uint64_t{1} << 30;
 
 void send_tree(const std::optional<ccrc::profile>& tree, int to) {
   std::string bytes;
-  if (tree) {
-    std::ostringstream out;
-    ccrc::write_cctb(out, *tree);
-    bytes = std::move(out).str();
-  }
+  if (tree) bytes = ccrc::cctb_bytes(*tree);  // sized exactly: no doubling buffer
   std::uint64_t size = bytes.size();  // 0: a rank with no inputs
   MPI_Send(&size, 1, MPI_UINT64_T, to, 0, MPI_COMM_WORLD);
   for (std::uint64_t at = 0; at < size; at += piece)

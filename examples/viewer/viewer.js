@@ -204,12 +204,14 @@
     const t0 = performance.now();
     if (options.search) search();
     layout();
+    const t1 = performance.now();
     draw();
+    const t2 = performance.now();
     searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
     crumbs();
     status();
     syncControls();
-    timings.push({what, ms: performance.now() - t0});
+    timings.push({what, ms: performance.now() - t0, library_ms: t1 - t0, draw_ms: t2 - t1});
     if (options.table !== false && tablePending === null) tablePending = setTimeout(flushTable, 0);
   }
   function flushTable() {

@@ -10,6 +10,7 @@
 #include <ccrc/tree/metric.hpp>
 #include <ccrc/tree/symbol_table.hpp>
 #include <ccrc/tree/call_tree.hpp>
+#include <ccrc/tree/child_lookup.hpp>
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/metric_unit.hpp>

@@ -13,6 +13,7 @@ namespace ccrc {
 // redeclare a template whose parameter's type is a class template's placeholder)
 class symbol_table;
 class call_tree;
+class child_lookup;
 template <class... Metrics>
 class cct;
 class profile;

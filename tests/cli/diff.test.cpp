@@ -31,7 +31,7 @@ TEST_CASE("ccrc diff --json on the XML example: parse moved below parse_proxy, b
   // Everything but the lists, exactly.
   json head = j;
   for (const char* list : {"contexts", "hot_path", "top"}) head.erase(list);
-  CHECK(head == json::parse(R"({"metric": "ms", "calls_metric": "calls", "total_old": 942, "total_new": 1905,
+  CHECK(head == json::parse(R"({"metric": "ms", "new_metric": "ms", "calls_metric": "calls", "total_old": 942, "total_new": 1905,
       "epsilon": 0.0001, "max_chain": 4, "matched": 7, "new": 2, "removed": 0, "moved": 1, "bound_hits": 0})"));
   REQUIRE(j["contexts"].size() == 9);
 
@@ -128,6 +128,31 @@ TEST_CASE("ccrc diff on single-metric profiles: no counts, every width 0; a remo
   CHECK(context(j, "main;h")["status"] == "slower");
   CHECK(context(j, "main;h")["height"] == 0.5);
   for (const auto& c : j["contexts"]) CHECK(c["width"] == 0);
+}
+
+TEST_CASE("ccrc diff --new-metric: runs that name their time differently (instrumented self_ns, sampled cpu_ns)") {
+  std::string a = test::write_temp("instrumented.folded", "# metrics: calls self_ns\nmain 1 10\nmain;f 4 30\nmain;g 2 60\n");
+  std::string b = test::write_temp("sampled.folded", "# metrics: samples cpu_ns\nmain;f 3 300\nmain;g 7 700\n");
+  auto r = test::run_tool("diff " + a + " " + b + " --metric self_ns --new-metric cpu_ns --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);
+  CHECK(j["metric"] == "self_ns");
+  CHECK(j["new_metric"] == "cpu_ns");
+  CHECK(j["calls_metric"].is_null());  // the sampled run has no counts
+  CHECK(j["total_old"] == 100);
+  CHECK(j["total_new"] == 1000);
+  CHECK(j["matched"] == 3);
+  CHECK(context(j, "main;f")["old_share"] == 0.3);
+  CHECK(context(j, "main;f")["new_share"] == 0.3);
+  CHECK(context(j, "main;f")["status"] == "unchanged");
+  CHECK(context(j, "main;g")["height"] == doctest::Approx(0.1));
+  auto text = test::run_tool("diff " + a + " " + b + " --metric self_ns --new-metric cpu_ns");
+  CHECK(text.out.rfind("self_ns / cpu_ns: 100 -> 1000\ncontexts: 3 matched (0 moved), 0 new, 0 removed\n", 0) == 0);
+  // A metric NEW lacks is named with NEW's path.
+  auto bad = test::run_tool("diff " + a + " " + b + " --metric self_ns --new-metric self_ns");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find(b + ": ") != std::string::npos);
+  CHECK(bad.err.find("self_ns") != std::string::npos);
 }
 
 TEST_CASE("ccrc diff --timings: reading both profiles is one phase") {

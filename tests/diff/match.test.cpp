@@ -184,6 +184,24 @@ TEST_CASE("random insertions and deletions on recursive random trees: every cont
   }
 }
 
+TEST_CASE("a shrunk first run (no child index, wide parents) matches as it does with its index; the diff tree is shrunk") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    test::rng r{seed};
+    ccrc::profile a = test::profile_of(test::random_samples(r, 200 + r.below(200), 40, 1 + r.below(5)));
+    ccrc::profile b = test::next_version(a, r, 0.1, 0.1, 2);
+    ccrc::context_matching with_index = ccrc::match_contexts(a.tree(), b.tree());
+    ccrc::profile shrunk = a;
+    shrunk.shrink_to_fit();
+    ccrc::context_matching without = ccrc::match_contexts(shrunk.tree(), b.tree());
+    CHECK(without.first_node == with_index.first_node);
+    CHECK(without.second_node == with_index.second_node);
+    CHECK(without.moved == with_index.moved);
+    const ccrc::call_tree& d = without.tree;
+    CHECK(d.memory_bytes() == 16 * d.size() + d.symbols().memory_bytes());
+    for (ccrc::node_id n = 1; n < d.size(); ++n) REQUIRE(d.find_child(d.parent(n), d.frame(n)) == n);
+  }
+}
+
 TEST_CASE("a chain a million levels deep, with a method inserted near the top") {
   constexpr std::size_t depth = 1'000'000;
   ccrc::call_tree a, b;

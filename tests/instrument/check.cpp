@@ -6,40 +6,19 @@
 // library's clock; to a relative 1e-9 once both are converted to nanoseconds).
 //
 //     instrument_check SCENARIO SUBJECT WORKDIR [CCRC]   (CCRC: the tool, for `symbolize`)
-#include <ccrc/algorithm/inclusive.hpp>
-#include <ccrc/io/cct_binary.hpp>
-#include <ccrc/tree/profile.hpp>
+#include "harness.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
+#include <ccrc/algorithm/inclusive.hpp>
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
-namespace fs = std::filesystem;
-
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    ++failures;
-    std::cerr << "FAILED: " << what << "\n";
-  }
-}
+using namespace instrument_test;
 
 // A context and its expected number of calls; the path's frames are separated by ';'.
 struct expected_context {
@@ -47,30 +26,34 @@ struct expected_context {
   double calls;
 };
 
-std::vector<std::string> split(std::string_view path) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    std::size_t semi = path.find(';', start);
-    parts.emplace_back(path.substr(start, semi - start));
-    if (semi == std::string_view::npos) return parts;
-    start = semi + 1;
-  }
+// Every context's total_ns is the sum of self_ns over its subtree, and no self_ns is negative.
+void check_time(const ccrc::profile& p, const std::string& what) {
+  std::span<const double> self = column(p, "self_ns");
+  std::span<const double> total = column(p, "total_ns");
+  std::vector<double> ag = ccrc::inclusive(p.tree(), self);
+  std::size_t unconserved = 0;
+  for (ccrc::node_id n = 1; n < p.size(); ++n)
+    if (std::abs(total[n] - ag[n]) > 1e-9 * total[n] || self[n] < 0) ++unconserved;
+  check(unconserved == 0, what + ": total_ns differs from the subtree's self_ns at " + std::to_string(unconserved) +
+                              " contexts");
 }
 
-ccrc::node_id find(const ccrc::profile& p, const std::vector<std::string>& names) {
-  std::vector<ccrc::frame_id> frames;
-  for (const std::string& n : names) {
-    auto f = p.symbols().find(n);
-    if (!f) return ccrc::null_node;
-    frames.push_back(*f);
+// The profile holds the contexts `expected`, with their calls, and `others` more.
+void check_contexts(const ccrc::profile& p, const std::vector<expected_context>& expected, const std::string& what,
+                    std::size_t others = 0) {
+  std::span<const double> calls = column(p, "calls");
+  std::size_t want = expected.size() + others;
+  check(p.size() == want + 1,
+        what + ": " + std::to_string(p.size() - 1) + " contexts, expected " + std::to_string(want));
+  for (const expected_context& e : expected) {
+    ccrc::node_id n = find(p, split(e.path));
+    if (n == ccrc::null_node) {
+      check(false, what + ": no context " + e.path);
+      continue;
+    }
+    check(calls[n] == e.calls, what + ": " + e.path + " has " + std::to_string(calls[n]) + " calls, expected " +
+                                   std::to_string(e.calls));
   }
-  return p.tree().find_path(frames);
-}
-
-std::span<const double> column(const ccrc::profile& p, std::string_view name) {
-  auto i = p.find_metric(name);
-  if (!i) throw std::runtime_error("no metric " + std::string(name));
-  return p.column(*i);
 }
 
 // The profile holds exactly the contexts `expected`, with their calls; time is conserved.
@@ -80,79 +63,17 @@ void check_profile(const fs::path& file, const std::vector<expected_context>& ex
     return;
   }
   ccrc::profile p = ccrc::read_cctb_file(file.string());
-  std::span<const double> calls = column(p, "calls");
-  check(p.size() == expected.size() + 1, file.string() + ": " + std::to_string(p.size() - 1) +
-                                             " contexts, expected " + std::to_string(expected.size()));
-  for (const expected_context& e : expected) {
-    ccrc::node_id n = find(p, split(e.path));
-    if (n == ccrc::null_node) {
-      check(false, file.string() + ": no context " + e.path);
-      continue;
-    }
-    check(calls[n] == e.calls, file.string() + ": " + e.path + " has " + std::to_string(calls[n]) +
-                                   " calls, expected " + std::to_string(e.calls));
-  }
-  std::span<const double> self = column(p, "self_ns");
-  std::span<const double> total = column(p, "total_ns");
-  std::vector<double> ag = ccrc::inclusive(p.tree(), self);
-  std::size_t unconserved = 0;
-  for (ccrc::node_id n = 1; n < p.size(); ++n)
-    if (std::abs(total[n] - ag[n]) > 1e-9 * total[n] || self[n] < 0) ++unconserved;
-  check(unconserved == 0, file.string() + ": total_ns differs from the subtree's self_ns at " +
-                              std::to_string(unconserved) + " contexts");
-}
-
-// Runs the program args[0] with `env` added to the environment, stderr to `err`; its exit status.
-int run(std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& env,
-        const fs::path& err) {
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  for (const auto& [k, v] : env) unsetenv(k.c_str());
-  if (rc != 0) throw std::runtime_error("cannot run " + args[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status)) throw std::runtime_error(args[0] + " " + args[1] + " did not exit normally");
-  return WEXITSTATUS(status);
+  check_contexts(p, expected, file.string());
+  check_time(p, file.string());
 }
 
 int run(const std::string& subject, const std::string& scenario,
         const std::vector<std::pair<std::string, std::string>>& env, const fs::path& err) {
-  return run({subject, scenario}, env, err);
+  return instrument_test::run(std::vector<std::string>{subject, scenario}, env, err);
 }
 
-// The name of the only child of `path` in the profile in `file`, or "" if it has not one child.
-std::string only_child(const fs::path& file, const std::string& path) {
-  ccrc::profile p = ccrc::read_cctb_file(file.string());
-  ccrc::node_id n = find(p, split(path));
-  if (n == ccrc::null_node) return {};
-  auto children = p.tree().children(n);
-  if (std::distance(children.begin(), children.end()) != 1) return {};
-  return std::string(p.symbols().name(p.tree().frame(*children.begin())));
-}
-
-// "subject.cpp:N", N the line of subject.cpp (beside this file) that starts with `text`.
-std::string subject_line(std::string_view text) {
-  std::ifstream source(fs::path(__FILE__).parent_path() / "subject.cpp");
-  std::string line;
-  for (int n = 1; std::getline(source, line); ++n)
-    if (line.starts_with(text)) return "subject.cpp:" + std::to_string(n);
-  throw std::runtime_error("no line '" + std::string(text) + "' in subject.cpp");
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// "subject.cpp:N", N the line of subject.cpp that starts with `text`.
+std::string subject_line(std::string_view text) { return source_line("subject.cpp", text); }
 
 // main;is_even;is_odd;... 8 levels (is_even(7) down to is_odd(0)), called twice.
 void add_mutual_recursion(std::vector<expected_context>& e) {
@@ -171,9 +92,7 @@ int main(int argc, char** argv) try {
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
-  fs::path dir = fs::path(argv[3]) / scenario;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  fs::path dir = scenario_dir(argv[3], scenario);
   fs::path out = dir / "profile.cctb", err = dir / "stderr.txt";
   std::vector<std::pair<std::string, std::string>> env{{"CCRC_OUT", out.string()}};
   std::string subject_scenario = scenario;
@@ -202,34 +121,27 @@ int main(int argc, char** argv) try {
                         {"worker(void*);work_a()", 5}, {"worker(void*);work_b()", 7},
                         {"worker(void*);common()", 6}});
   } else if (scenario == "deep") {
-    std::vector<expected_context> e{{"main", 1}, {"main;deep()", 1}, {"deep_thread(void*)", 1}};
+    // recurse(1000000) down to recurse(1), on its own thread: a chain of 1,000,000 contexts
+    // below deep_thread(void*), one call each, every level the only child of the one above.
+    constexpr std::size_t levels = 1'000'000;
     check(run(subject, scenario, env, err) == 0, "exit status 0");
-    // recurse(100000) down to recurse(1): a chain of 100,000 contexts, one call each.
     ccrc::profile p = ccrc::read_cctb_file(out.string());
+    check_contexts(p, {{"main", 1}, {"main;deep()", 1}, {"deep_thread(void*)", 1}}, out.string(), levels);
     std::span<const double> calls = column(p, "calls");
-    ccrc::node_id n = find(p, {"deep_thread(void*)"});
     auto rec = p.symbols().find("recurse(int)");
-    std::size_t depth = 0;
-    bool ones = true;
-    while (n != ccrc::null_node && rec) {
-      n = p.tree().find_child(n, *rec);
-      if (n == ccrc::null_node) break;
-      ++depth;
-      ones = ones && calls[n] == 1;
+    check(rec.has_value(), "a method recurse(int)");
+    std::size_t depth = 0, not_chain = 0;
+    for (ccrc::node_id n = find(p, {"deep_thread(void*)"}); n != ccrc::null_node && rec;) {
+      auto children = p.tree().children(n);
+      auto count = std::distance(children.begin(), children.end());
+      ccrc::node_id next = count == 1 ? *children.begin() : ccrc::null_node;
+      if (count > 1 || (count == 1 && (p.tree().frame(next) != *rec || calls[next] != 1))) ++not_chain;
+      if (next != ccrc::null_node) ++depth;
+      n = next;
     }
-    check(depth == 100000, "recursion depth " + std::to_string(depth) + ", expected 100000");
-    check(ones, "one call per level of recursion");
-    e.reserve(100003);
-    std::string path = "deep_thread(void*)";
-    for (int i = 0; i < 3; ++i) {  // the first levels by path too
-      path += ";recurse(int)";
-      e.push_back({path, 1});
-    }
-    check(p.size() == 100004, std::to_string(p.size() - 1) + " contexts, expected 100003");
-    for (const expected_context& c : e) {
-      ccrc::node_id m = find(p, split(c.path));
-      check(m != ccrc::null_node && calls[m] == c.calls, "context " + c.path);
-    }
+    check(depth == levels, "recursion depth " + std::to_string(depth) + ", expected " + std::to_string(levels));
+    check(not_chain == 0, std::to_string(not_chain) + " levels that are not one call of recurse(int) alone");
+    check_time(p, out.string());
   } else if (scenario == "exception") {
     // Five throws through thrower, middle and top_frame, each caught in catcher, which then
     // calls after_catch: after_catch is catcher's callee whether or not the compiler called
@@ -288,13 +200,7 @@ int main(int argc, char** argv) try {
                         {"main;unbalanced();loops();outer();inner();leaf()", 60}});
   } else if (scenario == "unwritable") {
     // A $CCRC_OUT in a directory that does not exist: reported, and the status (3) kept.
-    fs::path bad = dir / "missing" / "profile.cctb";
-    env = {{"CCRC_OUT", bad.string()}};
-    check(run(subject, scenario, env, err) == 3, "exit status 3");
-    std::string text = read_text(err);
-    std::string message = "ccrc: cannot write the profile to " + bad.string() + ": No such file or directory\n";
-    check(text == message, "stderr is '" + text + "', expected '" + message + "'");
-    check(!fs::exists(dir / "missing"), "nothing created");
+    check_unwritable({subject, scenario}, 3, dir, err);
   } else if (scenario == "symbolize") {
     // statics() calls the static hidden_helper() 4 times: the loader has no name for it, so the
     // profile names it SUBJECT+0xOFFSET, and `ccrc symbolize PROFILE SUBJECT` names it from the
@@ -319,12 +225,7 @@ int main(int argc, char** argv) try {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
   }
-  if (scenario != "unwritable") {
-    std::string text = read_text(err);
-    check(text.empty(), "stderr is empty, not '" + text + "'");
-  }
-  std::cout << scenario << ": " << (failures == 0 ? "ok" : "FAILED") << "\n";
-  return failures == 0 ? 0 : 1;
+  return verdict(scenario, err, scenario != "unwritable");
 } catch (const std::exception& e) {
   std::cerr << "instrument_check: " << e.what() << "\n";
   return 1;

@@ -82,6 +82,25 @@ TEST_CASE("the layout of docs/formats.md: header, names, parents, frames, metric
   test::check_same_profile(ccrc::read_cctb(b), p);
 }
 
+TEST_CASE("cctb_bytes: write_cctb's bytes, in a string of exactly their size; what read_cctb returns is shrunk") {
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(300), 2 + r.below(30), 1 + r.below(30), 1 + seed % 3),
+                                       1 + seed % 3);
+    std::string b = ccrc::cctb_bytes(p);
+    CHECK(b == bytes_of(p));
+    CHECK(b.capacity() < b.size() + 16);  // reserved once (libc++ rounds to 16 bytes), never doubled
+    ccrc::profile q = ccrc::read_cctb(b);
+    test::check_same_profile(q, p);
+    // 16 bytes a node and 8 per metric value: no spare capacity, no child index.
+    CHECK(q.memory_bytes() == (16 + 8 * q.metric_count()) * q.size() + q.tree().symbols().memory_bytes());
+  }
+  ccrc::cct<ccrc::metric<"calls">, ccrc::metric<"time", float>> t;
+  ccrc::frame_id main[] = {t.intern("main")};
+  t.add_path(main, 5, 0.5f);
+  CHECK(ccrc::cctb_bytes(t) == bytes_of(t));
+}
+
 TEST_CASE("round trip, bit for bit: random profiles, extreme values, call sites, a cct, streams and files") {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     test::rng r{seed};

@@ -102,7 +102,10 @@ TEST_CASE("round trip on random profiles, ids kept") {
     test::rng r{seed};
     ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(60), 2 + r.below(30), 1 + r.below(30), 1 + seed % 3),
                                        1 + seed % 3);
-    test::check_same_profile(ccrc::read_cct(text_of(p)), p);
+    ccrc::profile q = ccrc::read_cct(text_of(p));
+    test::check_same_profile(q, p);
+    // Shrunk: 16 bytes a node and 8 per value, no child index.
+    CHECK(q.memory_bytes() == (16 + 8 * q.metric_count()) * q.size() + q.tree().symbols().memory_bytes());
   }
 }
 

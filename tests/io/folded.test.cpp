@@ -110,6 +110,16 @@ TEST_CASE("consecutive lines sharing a prefix resolve to the right frames") {
   CHECK(ccrc::statistics(p.tree()).nodes == 8);
 }
 
+TEST_CASE("the profile read is shrunk: no spare capacity, no child index; every lookup still right") {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "main;f" + std::to_string(i) + (i % 3 == 0 ? ";g " : " ") + std::to_string(i + 1) + "\n";
+  ccrc::profile p = ccrc::read_folded(text);
+  CHECK(p.size() == 1 + 1 + 100 + 34);
+  CHECK_FALSE(p.tree().has_child_index());  // main has 100 children
+  CHECK(p.memory_bytes() == (16 + 8) * p.size() + p.tree().symbols().memory_bytes());
+  for (int i = 0; i < 100; i += 3) CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "main;f" + std::to_string(i) + ";g")] == i + 1);
+}
+
 TEST_CASE("an empty input is an empty profile, with defined statistics") {
   for (std::string_view text : {"", "\n\n", "# just a comment\n"}) {
     ccrc::profile p = ccrc::read_folded(text);

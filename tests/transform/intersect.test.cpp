@@ -67,6 +67,23 @@ TEST_CASE("intersect equals the intersection of the path sets on random trees") 
   }
 }
 
+TEST_CASE("intersect with a shrunk tree (no child index, wide parents) gives what it gives with the index") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    test::rng r{seed};
+    // 40 methods, shallow stacks: parents of more than 8 children.
+    ccrc::profile a = test::profile_of(test::random_samples(r, 200 + r.below(200), 40, 3));
+    ccrc::profile b = test::profile_of(test::random_samples(r, 200 + r.below(200), 40, 3));
+    auto with_index = ccrc::intersect(a, b);
+    ccrc::profile shrunk = b;
+    shrunk.shrink_to_fit();
+    REQUIRE_FALSE(shrunk.tree().has_child_index());
+    auto without = ccrc::intersect(a, shrunk);
+    CHECK(without.first.node_map == with_index.first.node_map);
+    CHECK(without.second.node_map == with_index.second.node_map);
+    CHECK(test::canonical(without.second.output) == test::canonical(with_index.second.output));
+  }
+}
+
 TEST_CASE("intersect two chains of 1,000,000 calls that part at the middle") {
   ccrc::cct<ccrc::metric<"calls">> a, b;
   std::vector<ccrc::frame_id> sa(1'000'000, a.intern("r")), sb(1'000'000, b.intern("r"));

@@ -1,11 +1,15 @@
 #include <ccrc/tree/call_tree.hpp>
+#include <ccrc/tree/child_lookup.hpp>
 
 #include "support/random.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -149,14 +153,160 @@ TEST_CASE("from_columns builds the tree find_or_add_child builds, wide parents i
       CHECK(u.find_child(t.parent(n) == ccrc::null_node ? 0 : t.parent(n), t.frame(n)) == (n == 0 ? ccrc::null_node : n));
     }
     for (ccrc::frame_id f : frames) CHECK(u.find_child(ccrc::root_node, f) == t.find_child(ccrc::root_node, f));
-    // Repeat a node's frame under its parent: narrow or wide, found.
+    // A finished tree: no child index if a parent is wide, until an insertion needs one.
+    bool wide = false;
+    for (ccrc::node_id n = 0; n < t.size(); ++n) wide = wide || std::distance(t.children(n).begin(), t.children(n).end()) > 8;
+    CHECK(u.has_child_index() == !wide);
+    CHECK(u.memory_bytes() == 16 * u.size() + u.symbols().memory_bytes());
+    ccrc::frame_id extra = u.intern("extra");
+    ccrc::node_id added = u.find_or_add_child(ccrc::root_node, extra);
+    CHECK(added == t.size());
+    for (ccrc::frame_id f : frames) CHECK(u.find_child(ccrc::root_node, f) == t.find_child(ccrc::root_node, f));
+    CHECK(u.find_child(ccrc::root_node, extra) == added);
+    // Repeat a node's frame under its parent: narrow or wide, found; of two, the first by id.
     if (t.size() > 2) {
       ccrc::node_id victim = 2 + r.below(static_cast<std::uint32_t>(t.size() - 2));
       ccrc::node_id sibling = t.first_child(t.parent(victim));
       if (sibling != victim) {
         fs[victim] = t.frame(sibling);
         CHECK(ccrc::call_tree::from_columns(t.symbols(), parents, fs).repeated == victim);
+        ccrc::node_id other = 2 + r.below(static_cast<std::uint32_t>(t.size() - 2));
+        ccrc::node_id other_sibling = t.first_child(t.parent(other));
+        if (other_sibling != other && other_sibling != victim) {
+          fs[other] = t.frame(other_sibling);
+          CHECK(ccrc::call_tree::from_columns(t.symbols(), parents, fs).repeated == std::min(victim, other));
+        }
       }
     }
   }
+}
+
+namespace {
+
+// A random tree grown against a std::map reference, with a few hub parents of thousands of
+// children (wide) besides many narrow ones; every op is checked against the reference.
+struct reference_tree {
+  ccrc::call_tree tree;
+  std::vector<ccrc::frame_id> frames;
+  std::map<std::pair<ccrc::node_id, ccrc::frame_id>, ccrc::node_id> children;
+  test::rng r;
+
+  explicit reference_tree(std::uint64_t seed) : r{seed} {
+    for (int i = 0; i < 4000; ++i) frames.push_back(tree.intern("f" + std::to_string(i)));
+  }
+
+  // A parent: the root 40 % of the time, one of the other hubs (nodes 1 and 2) 15 %, else any.
+  ccrc::node_id some_parent() {
+    auto size = static_cast<std::uint32_t>(tree.size());
+    if (r.chance(0.4)) return ccrc::root_node;
+    return r.chance(0.25) ? r.below(std::min<std::uint32_t>(size, 3)) : r.below(size);
+  }
+  // Hubs draw from all 4,000 frames, others from 12: narrow parents see repeats too.
+  ccrc::frame_id some_frame(ccrc::node_id p) {
+    return frames[p < 3 ? r.below(4000) : r.below(12)];
+  }
+
+  void add(int ops) {
+    for (int op = 0; op < ops; ++op) {
+      ccrc::node_id p = some_parent();
+      ccrc::frame_id f = some_frame(p);
+      auto [it, inserted] = children.try_emplace({p, f}, static_cast<ccrc::node_id>(tree.size()));
+      REQUIRE(tree.find_child(p, f) == (inserted ? ccrc::null_node : it->second));
+      REQUIRE(tree.find_or_add_child(p, f) == it->second);
+    }
+  }
+
+  // Every context is found by find_child and a child_lookup, and so are misses: each
+  // parent asked for frames it lacks, the hubs for all 4,000.
+  void check_lookups() {
+    ccrc::child_lookup lookup(tree);
+    REQUIRE(tree.size() == children.size() + 1);
+    for (auto [key, n] : children) {
+      REQUIRE(tree.find_child(key.first, key.second) == n);
+      REQUIRE(lookup.find(key.first, key.second) == n);
+      REQUIRE(tree.parent(n) == key.first);
+    }
+    for (ccrc::node_id p = 0; p < tree.size(); p += 1 + p / 8) {
+      std::size_t tries = p < 3 ? frames.size() : 12;
+      for (std::size_t i = 0; i < tries; ++i) {
+        auto it = children.find({p, frames[i]});
+        ccrc::node_id expected = it == children.end() ? ccrc::null_node : it->second;
+        REQUIRE(tree.find_child(p, frames[i]) == expected);
+        REQUIRE(lookup.find(p, frames[i]) == expected);
+      }
+    }
+  }
+};
+
+std::vector<ccrc::node_id> child_list(const ccrc::call_tree& t, ccrc::node_id n) {
+  return {t.children(n).begin(), t.children(n).end()};
+}
+
+}  // namespace
+
+TEST_CASE("shrink_to_fit: lookups and insertions before and after it agree with a reference, wide parents included") {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    reference_tree t(seed);
+    t.add(5000);
+    t.check_lookups();
+    std::size_t widest = 0;
+    for (ccrc::node_id p = 0; p < 3; ++p) widest = std::max(widest, child_list(t.tree, p).size());
+    REQUIRE(widest > 1000);  // the hubs are wide: thousands of children
+    REQUIRE(t.tree.has_child_index());
+
+    std::vector<std::vector<ccrc::node_id>> lists;
+    for (ccrc::node_id n = 0; n < t.tree.size(); ++n) lists.push_back(child_list(t.tree, n));
+    t.tree.shrink_to_fit();
+    CHECK_FALSE(t.tree.has_child_index());
+    // 16 bytes a node and the symbols: no spare capacity, no index.
+    CHECK(t.tree.memory_bytes() == 16 * t.tree.size() + t.tree.symbols().memory_bytes());
+    for (ccrc::node_id n = 0; n < t.tree.size(); ++n) REQUIRE(child_list(t.tree, n) == lists[n]);
+    t.check_lookups();  // find_child scans the hubs, child_lookup indexes them
+
+    // Lookups of existing contexts through find_or_add_child, on a narrow parent then on a
+    // hub: the first keeps the tree as it is, the second rebuilds the index.
+    auto narrow = std::find_if(t.children.begin(), t.children.end(), [&](const auto& e) {
+      return e.first.first >= 3 && child_list(t.tree, e.first.first).size() < 8;
+    });
+    REQUIRE(narrow != t.children.end());
+    CHECK(t.tree.find_or_add_child(narrow->first.first, narrow->first.second) == narrow->second);
+    CHECK_FALSE(t.tree.has_child_index());
+    auto hub = t.children.begin();  // under the root: a hub
+    CHECK(t.tree.find_or_add_child(hub->first.first, hub->first.second) == hub->second);
+    CHECK(t.tree.has_child_index());
+    CHECK(t.tree.size() == t.children.size() + 1);
+
+    // Shrunk again, then grown: the first insertion needing the index brings it back.
+    t.tree.shrink_to_fit();
+    t.add(3000);
+    CHECK(t.tree.has_child_index());
+    t.check_lookups();
+    for (ccrc::node_id n = 1; n < t.tree.size(); ++n) REQUIRE(t.tree.parent(n) < n);
+  }
+}
+
+TEST_CASE("shrink_to_fit: a parent that becomes wide after it, and build_child_index") {
+  ccrc::call_tree t;
+  std::vector<ccrc::frame_id> frames;
+  for (int i = 0; i < 40; ++i) frames.push_back(t.intern("f" + std::to_string(i)));
+  ccrc::node_id hub = t.find_or_add_child(ccrc::root_node, frames[0]);
+  ccrc::node_id narrow = t.find_or_add_child(ccrc::root_node, frames[1]);
+  for (int i = 0; i < 20; ++i) t.find_or_add_child(hub, frames[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 8; ++i) t.find_or_add_child(narrow, frames[static_cast<std::size_t>(i)]);
+  t.shrink_to_fit();
+  CHECK_FALSE(t.has_child_index());
+  // narrow has 8 children: its 9th makes it wide, so the index comes back first, whole.
+  ccrc::node_id ninth = t.find_or_add_child(narrow, frames[30]);
+  CHECK(t.has_child_index());
+  CHECK(t.find_child(narrow, frames[30]) == ninth);
+  for (int i = 0; i < 20; ++i) CHECK(t.find_child(hub, frames[static_cast<std::size_t>(i)]) == 3 + static_cast<ccrc::node_id>(i));
+  t.shrink_to_fit();
+  t.build_child_index();
+  CHECK(t.has_child_index());
+  for (int i = 0; i < 8; ++i) CHECK(t.parent(t.find_child(narrow, frames[static_cast<std::size_t>(i)])) == narrow);
+  // A tree without a wide parent keeps an (empty) index: nothing to rebuild.
+  ccrc::call_tree small;
+  small.find_or_add_child(ccrc::root_node, small.intern("a"));
+  small.shrink_to_fit();
+  CHECK(small.has_child_index());
 }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <ccrc/concepts.hpp>
-#include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/config.hpp>
 #include <ccrc/diff/match.hpp>
 
@@ -13,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace ccrc {
@@ -63,41 +63,64 @@ namespace detail {
 // No NaN or infinity leaves the diff: a non-finite value counts as 0.
 [[nodiscard]] inline double finite_or_zero(double v) noexcept { return std::isfinite(v) ? v : 0.0; }
 
+// A metric column of any value type, read where it is, as doubles.
+class column_ref {
+ public:
+  column_ref() = default;
+  template <class T>
+  explicit column_ref(const T* data) noexcept : data_(data), gather_(&gather_as<T>) {}
+
+  // A run without this column.
+  [[nodiscard]] bool empty() const noexcept { return gather_ == nullptr; }
+
+  // out[i] = the value at node at[i], a non-finite one as 0, for each i with at[i] != null_node.
+  void gather(std::span<const node_id> at, std::span<double> out) const noexcept {
+    gather_(data_, at.data(), at.size(), out.data());
+  }
+
+ private:
+  template <class T>
+  static void gather_as(const void* data, const node_id* at, std::size_t n, double* out) noexcept {
+    const T* column = static_cast<const T*>(data);
+    for (std::size_t i = 0; i < n; ++i)
+      if (at[i] != null_node) out[i] = finite_or_zero(static_cast<double>(column[at[i]]));
+  }
+
+  const void* data_ = nullptr;
+  void (*gather_)(const void*, const node_id*, std::size_t, double*) noexcept = nullptr;
+};
+
 }  // namespace detail
 
-/// One run's side of a diff: its tree, the aggregated value of the compared metric at every
-/// node (time, samples, bytecodes: ag(M) of the self values given) and the invocation count
-/// of every context (self values: how often the context was entered). A non-finite value
-/// counts as 0. The tree must outlive the run.
+/// One run's side of a diff: its tree, the self values of the compared metric at every node
+/// (time, samples, bytecodes; the diff aggregates them, ag(M)) and the invocation count of
+/// every context (self values: how often the context was entered). A non-finite value counts
+/// as 0. It reads the columns where they are and copies nothing, so the tree and the columns
+/// must outlive it: a column given as a temporary container (a std::vector made in the call)
+/// is refused at compile time; a std::span, a tree's column or a named vector is fine.
 struct diff_run {
   /// A run with invocation counts (both columns: one self value per node).
-  template <metric_column Metric, metric_column Calls>
-  diff_run(const call_tree& t, const Metric& metric, const Calls& invocations)
-      : tree(&t), inclusive(values_of(t, metric)), calls(values_of(t, invocations)) {
-    inclusive_in_place();
-  }
+  template <class Metric, class Calls>
+    requires metric_column<std::remove_cvref_t<Metric>> && metric_column<std::remove_cvref_t<Calls>>
+  diff_run(const call_tree& t, Metric&& metric, Calls&& invocations)
+      : tree(&t), values(column_of<Metric>(t, metric)), calls(column_of<Calls>(t, invocations)) {}
   /// A run without invocation counts: every width of the diff is 0.
-  template <metric_column Metric>
-  diff_run(const call_tree& t, const Metric& metric) : tree(&t), inclusive(values_of(t, metric)) {
-    inclusive_in_place();
-  }
+  template <class Metric>
+    requires metric_column<std::remove_cvref_t<Metric>>
+  diff_run(const call_tree& t, Metric&& metric) : tree(&t), values(column_of<Metric>(t, metric)) {}
 
   const call_tree* tree;
-  std::vector<double> inclusive;  ///< ag(metric) per node
-  std::vector<double> calls;      ///< invocations per node, or empty
+  detail::column_ref values;  ///< the compared metric's self values
+  detail::column_ref calls;   ///< invocations per node, or empty
 
  private:
   template <class C>
-  static std::vector<double> values_of(const call_tree& t, const C& column) {
+  static detail::column_ref column_of([[maybe_unused]] const call_tree& t, const std::remove_cvref_t<C>& column) {
+    static_assert(std::is_lvalue_reference_v<C> || std::ranges::borrowed_range<C>,
+                  "ccrc: a diff_run reads its columns in place: give it a column that outlives it "
+                  "(a std::span, a tree's column, a named vector), not a temporary container");
     CCRC_ASSERT(std::ranges::size(column) == t.size(), "ccrc: the column must have one value per node");
-    std::vector<double> out(t.size());
-    auto it = std::ranges::begin(column);
-    for (std::size_t n = 0; n < out.size(); ++n, ++it) out[n] = detail::finite_or_zero(static_cast<double>(*it));
-    return out;
-  }
-  void inclusive_in_place() noexcept {
-    ccrc::inclusive_in_place(*tree, std::span(inclusive));
-    for (double& v : inclusive) v = detail::finite_or_zero(v);  // sums of huge values
+    return detail::column_ref(std::ranges::data(column));
   }
 };
 
@@ -164,8 +187,9 @@ struct cct_diff {
 };
 
 /// Compares two runs: matches their contexts (match_contexts) and computes the blueprint's
-/// numbers for every context of both (see cct_diff). O(n1 + n2) besides the matching, a few
-/// columns of n1 + n2 doubles.
+/// numbers for every context of both (see cct_diff). O(n1 + n2) besides the matching. Memory:
+/// the result (the diff tree, its maps, six columns of doubles), nothing else once the
+/// matching is done: each run's ag(M) is summed straight into the result's column.
 ///
 ///     ccrc::cct_diff d = ccrc::diff({old_p.tree(), old_p.column("ms"), old_p.column("calls")},
 ///                                   {new_p.tree(), new_p.column("ms"), new_p.column("calls")},
@@ -178,18 +202,27 @@ struct cct_diff {
   const context_matching& m = r.matching;
   const call_tree& t = m.tree;
   const std::size_t n = t.size();
-  r.total_first = first.inclusive[root_node];
-  r.total_second = second.inclusive[root_node];
 
-  auto column = [&](const std::vector<double>& values, const std::vector<node_id>& node_of) {
+  // Per diff node: a column of the run, 0 where the run lacks the context.
+  auto column = [&](const detail::column_ref& values, const std::vector<node_id>& node_of) {
     std::vector<double> out(n, 0.0);
-    if (!values.empty())
-      for (node_id d = 0; d < n; ++d)
-        if (node_of[d] != null_node) out[d] = values[node_of[d]];
+    if (!values.empty()) values.gather(node_of, out);
     return out;
   };
-  r.first = column(first.inclusive, m.first_node);
-  r.second = column(second.inclusive, m.second_node);
+  // ag(M) of a run in diff node order: the self values, then the run's own reverse sweep
+  // (parent(a) < a there) through its map to the diff nodes; the additions of
+  // inclusive_in_place in its order, so the sums are the same to the last bit.
+  auto aggregated = [&](const diff_run& run, const std::vector<node_id>& node_of, const std::vector<node_id>& from) {
+    std::vector<double> out = column(run.values, node_of);
+    const node_id* parent = run.tree->parents().data();
+    for (std::size_t a = from.size(); a-- > 1;) out[from[parent[a]]] += out[from[a]];
+    for (double& v : out) v = detail::finite_or_zero(v);  // sums of huge values
+    return out;
+  };
+  r.first = aggregated(first, m.first_node, m.from_first);
+  r.second = aggregated(second, m.second_node, m.from_second);
+  r.total_first = r.first[root_node];
+  r.total_second = r.second[root_node];
   r.calls_first = column(first.calls, m.first_node);
   r.calls_second = column(second.calls, m.second_node);
 

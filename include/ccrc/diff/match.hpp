@@ -3,6 +3,7 @@
 
 #include <ccrc/config.hpp>
 #include <ccrc/tree/call_tree.hpp>
+#include <ccrc/tree/child_lookup.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -101,7 +102,7 @@ class wanted_nodes {
 class context_matcher {
  public:
   context_matcher(const call_tree& first, const call_tree& second, const match_options& options)
-      : a_(first), b_(second), options_(options), wanted_(0) {}
+      : a_(first), b_(second), a_children_(first), options_(options), wanted_(0) {}
 
   context_matching run() {
     context_matching r;
@@ -157,7 +158,7 @@ class context_matcher {
     std::size_t a_children = 0, paired = 0;
     for (node_id cb : b_.children(p.b)) {
       frame_id fa = frame_to_a_[b_.frame(cb)];
-      node_id ca = fa == null_frame ? null_node : a_.find_child(p.a, fa);
+      node_id ca = fa == null_frame ? null_node : a_children_.find(p.a, fa);
       if (ca != null_node) {
         pair(ca, cb);
         pairs_.push_back({ca, cb, p.longer});
@@ -319,10 +320,12 @@ class context_matcher {
       }
       std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(pushed), stack.end());  // pre-order
     }
+    r.tree.shrink_to_fit();  // built: its child index goes (the columns were reserved exactly)
   }
 
   const call_tree& a_;
   const call_tree& b_;
+  child_lookup a_children_;  // the first run may have released its child index
   match_options options_;
   std::vector<frame_id> frame_a_;     // first-run frame -> diff tree frame
   std::vector<method_id> method_a_;   // first-run method -> diff tree method

@@ -89,6 +89,7 @@ class gecko_reader {
     }
     auto time = profile_.column(1);
     for (node_id n : last_samples_) time[n] += interval_;
+    profile_.shrink_to_fit();
     return std::move(profile_);
   }
 

@@ -116,6 +116,7 @@ class pprof_parser {
     } catch (const protozero::exception& e) {
       fail(at_, std::string("malformed protobuf (") + e.what() + ")");
     }
+    profile_.shrink_to_fit();
     return std::move(profile_);
   }
 

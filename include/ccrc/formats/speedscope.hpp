@@ -100,6 +100,7 @@ class speedscope_reader {
       }
     }
     if (!profile_) return profile({"samples"});
+    profile_->shrink_to_fit();
     return std::move(*profile_);
   }
 

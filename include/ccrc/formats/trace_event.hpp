@@ -121,6 +121,7 @@ class trace_event_parser {
     if (doc_->current_location().get(more) == simdjson::SUCCESS && more < json_.data() + json_.size())
       fail_at(more, "more after the end of the trace");
     build();
+    profile_.shrink_to_fit();
     return std::move(profile_);
   }
 

@@ -841,7 +841,9 @@ class v8_reader {
 ///       "samples":[2,2],"timeDeltas":[5,10],"startTime":0,"endTime":40})J"));
 ///     ccrc::profile p = ccrc::read_v8_profile(text);   // "f a.js:1:10": samples 2, time_us 10 + 25
 inline profile read_v8_profile(const formats::json_text& text, const v8_profile_options& options = {}) {
-  return detail::v8_reader(text, options).read();
+  profile p = detail::v8_reader(text, options).read();
+  p.shrink_to_fit();
+  return p;
 }
 
 /// read_v8_profile over a padded copy of `text`.

@@ -33,27 +33,38 @@ namespace detail {
   const std::size_t n = t.parent.size();
   std::vector<std::string> names = java_method_names(shape.methods, model.package, mm.class_of, mm.index_in_class);
   name_threads(names, sk.levels[1], model.package);
-  profile p({"calls", "bytecodes"});
-  for (std::size_t m = 1; m <= shape.methods; ++m) p.intern(names[m]);  // frame m is method m
-  CCRC_ASSERT(p.symbols().frame_count() == shape.methods + 1, "ccrc: generator: two methods share a name");
-  p.reserve(n);
-  // Children lists (ascending ids: the skeleton's calls first, then recursive ones).
-  std::vector<u32> start(n + 1, 0), kids(n);
-  for (u32 x = 1; x < n; ++x) ++start[t.parent[x]];
-  for (std::size_t i = 0, sum = 0; i <= n; ++i) sum = start[i] += static_cast<u32>(sum);  // block ends
-  for (u32 x = static_cast<u32>(n); x-- > 1;) kids[--start[t.parent[x]]] = x;       // now block starts
+  symbol_table symbols;
+  for (std::size_t m = 1; m <= shape.methods; ++m) symbols.intern(names[m]);  // frame m is method m
+  CCRC_ASSERT(symbols.frame_count() == shape.methods + 1, "ccrc: generator: two methods share a name");
+  // The columns in depth-first order, then the tree from them: no child index is ever built
+  // (from_columns links the children), so the generator's peak holds none.
+  std::vector<node_id> parents{null_node};
+  std::vector<frame_id> frames{root_frame};
+  parents.reserve(n);
+  frames.reserve(n);
   new_id.resize(n);
   new_id[0] = root_node;
-  std::vector<u32> stack{0};
-  while (!stack.empty()) {
-    u32 x = stack.back();
-    stack.pop_back();
-    if (x != 0) {
-      new_id[x] = p.find_or_add_child(new_id[t.parent[x]], frame_id{sk.method[t.label[x]]});
-      CCRC_ASSERT(new_id[x] + 1 == p.size(), "ccrc: generator: two siblings share a frame");
+  {
+    // Children lists (ascending ids: the skeleton's calls first, then recursive ones).
+    std::vector<u32> start(n + 1, 0), kids(n);
+    for (u32 x = 1; x < n; ++x) ++start[t.parent[x]];
+    for (std::size_t i = 0, sum = 0; i <= n; ++i) sum = start[i] += static_cast<u32>(sum);  // block ends
+    for (u32 x = static_cast<u32>(n); x-- > 1;) kids[--start[t.parent[x]]] = x;       // now block starts
+    std::vector<u32> stack{0};
+    while (!stack.empty()) {
+      u32 x = stack.back();
+      stack.pop_back();
+      if (x != 0) {
+        new_id[x] = static_cast<node_id>(parents.size());
+        parents.push_back(new_id[t.parent[x]]);
+        frames.push_back(frame_id{sk.method[t.label[x]]});
+      }
+      for (u32 i = start[x + 1]; i-- > start[x];) stack.push_back(kids[i]);
     }
-    for (u32 i = start[x + 1]; i-- > start[x];) stack.push_back(kids[i]);
   }
+  call_tree::columns_result built = call_tree::from_columns(std::move(symbols), std::move(parents), std::move(frames));
+  CCRC_ASSERT(built.repeated == null_node, "ccrc: generator: two siblings share a frame");
+  profile p(std::move(built.tree), {"calls", "bytecodes"});
   return p;
 }
 
@@ -77,7 +88,8 @@ namespace detail {
 /// 3. Calls follow a log-normal cascade down the tree (hot paths), scaled to total C;
 ///    bytecodes are calls times a per-method size.
 ///
-/// Node ids are in depth-first pre-order. O(N log N) time, about a second for two million
+/// Node ids are in depth-first pre-order. The profile is a finished one, as the readers
+/// return theirs: no spare capacity, no child index (see call_tree::shrink_to_fit). O(N log N) time, about a second for two million
 /// contexts in an optimised build. Throws ccrc::error for an impossible shape (say, more
 /// methods than recursion-free contexts).
 ///

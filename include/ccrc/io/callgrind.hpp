@@ -557,7 +557,9 @@ profile read_callgrind_from(Read&& read, const callgrind_options& options) {
   callgrind_parser parser(options);
   for_each_line(read, options.max_line_bytes,
                 [&](std::string_view line, std::uint64_t number) { parser.line(line, number); });
-  return parser.finish();
+  profile p = parser.finish();
+  p.shrink_to_fit();
+  return p;
 }
 
 }  // namespace detail

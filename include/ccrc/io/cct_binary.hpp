@@ -262,19 +262,10 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
   return p;
 }
 
-}  // namespace detail
-
-/// Writes `t` (a ccrc::profile or ccrc::cct) in the .cctb binary format: a 64-byte header
-/// (magic, version, counts, checksum), the metric and frame names, then the parent and frame
-/// of every node and each metric column (as IEEE doubles), all little-endian; node ids are
-/// kept. The layout is in docs/formats.md. Throws ccrc::error for what the format cannot hold
-/// (an empty or non-UTF-8 name, a metric name with a blank, a non-finite value). O(N), two
-/// passes (the checksum, then the bytes).
-///
-///     std::ofstream out("profile.cctb", std::ios::binary);
-///     ccrc::write_cctb(out, tree);
-template <metric_tree Tree>
-void write_cctb(std::ostream& out, const Tree& t) {
+// The .cctb bytes of t, in order, given to sink(data, n) after size(total bytes) was called
+// once: the checksum pass counts them.
+template <metric_tree Tree, class Size, class Sink>
+void write_cctb_to(const Tree& t, Size&& size, Sink&& sink) {
   const call_tree& tree = t.tree();
   const symbol_table& syms = tree.symbols();
   std::vector<std::string> metric_names = detail::native_names(t);
@@ -301,19 +292,19 @@ void write_cctb(std::ostream& out, const Tree& t) {
   head.insert(head.end(), strings.begin(), strings.end());
   head.resize((detail::cctb_header_bytes + head.size() + 7) / 8 * 8 - detail::cctb_header_bytes, 0);
 
-  // The body in chunks of little-endian bytes, given to `sink` (the checksum, then the stream).
-  auto body = [&](auto&& sink) {
-    sink(head.data(), head.size());
+  // The body in chunks of little-endian bytes, given to `to` (the checksum, then the sink).
+  auto body = [&](auto&& to) {
+    to(head.data(), head.size());
     constexpr std::size_t chunk = 8192;
     unsigned char buf[chunk * 8];
     auto ids = [&](auto column) {  // node ids, or frame ids (4 bytes each)
       if constexpr (std::endian::native == std::endian::little) {
-        sink(column.data(), column.size() * 4);
+        to(column.data(), column.size() * 4);
       } else {
         for (std::size_t i = 0; i < column.size(); i += chunk) {
           std::size_t n = std::min(chunk, column.size() - i);
           for (std::size_t j = 0; j < n; ++j) detail::store_le(buf + 4 * j, static_cast<std::uint32_t>(column[i + j]));
-          sink(buf, 4 * n);
+          to(buf, 4 * n);
         }
       }
     };
@@ -322,19 +313,23 @@ void write_cctb(std::ostream& out, const Tree& t) {
     t.for_each_column([&](std::string_view, auto column) {
       if constexpr (std::is_same_v<typename decltype(column)::value_type, double> &&
                     std::endian::native == std::endian::little) {
-        sink(column.data(), column.size() * 8);
+        to(column.data(), column.size() * 8);
       } else {
         for (std::size_t i = 0; i < column.size(); i += chunk) {
           std::size_t n = std::min(chunk, column.size() - i);
           for (std::size_t j = 0; j < n; ++j)
             detail::store_le(buf + 8 * j, detail::bit_cast<std::uint64_t>(static_cast<double>(column[i + j])));
-          sink(buf, 8 * n);
+          to(buf, 8 * n);
         }
       }
     });
   };
   detail::cctb_checksum sum;
-  body([&](const void* p, std::size_t n) { sum.update(p, n); });
+  std::size_t total = detail::cctb_header_bytes;
+  body([&](const void* p, std::size_t n) {
+    sum.update(p, n);
+    total += n;
+  });
 
   unsigned char header[detail::cctb_header_bytes] = {};
   std::memcpy(header, detail::cctb_magic.data(), detail::cctb_magic.size());
@@ -345,9 +340,44 @@ void write_cctb(std::ostream& out, const Tree& t) {
   detail::store_le(header + 32, std::uint64_t{metrics});
   detail::store_le(header + 40, std::uint64_t{strings.size()});
   detail::store_le(header + 48, sum.value());
-  out.write(reinterpret_cast<const char*>(header), sizeof header);
-  body([&](const void* p, std::size_t n) { out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n)); });
+  size(total);
+  sink(header, sizeof header);
+  body(sink);
+}
+
+}  // namespace detail
+
+/// Writes `t` (a ccrc::profile or ccrc::cct) in the .cctb binary format: a 64-byte header
+/// (magic, version, counts, checksum), the metric and frame names, then the parent and frame
+/// of every node and each metric column (as IEEE doubles), all little-endian; node ids are
+/// kept. The layout is in docs/formats.md. Throws ccrc::error for what the format cannot hold
+/// (an empty or non-UTF-8 name, a metric name with a blank, a non-finite value). O(N), two
+/// passes (the checksum, then the bytes); it holds nothing but the names.
+///
+///     std::ofstream out("profile.cctb", std::ios::binary);
+///     ccrc::write_cctb(out, tree);
+template <metric_tree Tree>
+void write_cctb(std::ostream& out, const Tree& t) {
+  detail::write_cctb_to(t, [](std::size_t) {}, [&](const void* p, std::size_t n) {
+    out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
+  });
   if (!out) throw error("write error");
+}
+
+/// The .cctb bytes of `t` (what write_cctb writes) in a string of exactly their size, for a
+/// tree to send or to embed: unlike writing to a std::ostringstream, whose buffer doubles as
+/// it grows (up to twice the bytes, three times while it copies), it allocates the string
+/// once, sized by the checksum pass. Throws as write_cctb. O(N).
+///
+///     std::string bytes = ccrc::cctb_bytes(tree);  // 8 + 8 x metrics bytes a context, plus the names
+///     ccrc::profile back = ccrc::read_cctb(bytes);
+template <metric_tree Tree>
+[[nodiscard]] std::string cctb_bytes(const Tree& t) {
+  std::string bytes;
+  detail::write_cctb_to(t, [&](std::size_t total) { bytes.reserve(total); }, [&](const void* p, std::size_t n) {
+    bytes.append(static_cast<const char*>(p), n);
+  });
+  return bytes;
 }
 
 /// Reads a .cctb file's bytes into a profile, node ids as written. Every count is checked

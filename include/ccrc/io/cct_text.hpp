@@ -57,6 +57,7 @@ class cct_text_parser {
     }
     profile p(std::move(tree_), std::move(metric_names_));
     for (std::size_t i = 0; i < values_.size(); ++i) std::copy(values_[i].begin(), values_[i].end(), p.column(i).begin());
+    p.shrink_to_fit();
     return p;
   }
 

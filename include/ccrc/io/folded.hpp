@@ -60,6 +60,7 @@ class folded_parser {
 
   profile finish() {
     if (!profile_) start(1);
+    profile_->shrink_to_fit();
     return std::move(*profile_);
   }
 

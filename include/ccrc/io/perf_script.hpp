@@ -194,6 +194,7 @@ class perf_script_parser {
 
   profile finish() {
     end_sample();
+    profile_.shrink_to_fit();
     return std::move(profile_);
   }
 

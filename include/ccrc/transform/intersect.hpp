@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/transform/transformed.hpp>
+#include <ccrc/tree/child_lookup.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -52,6 +53,7 @@ template <buildable_tree Tree>
   // At most min(|a|, |b|) contexts: reserving spares the copies of growth.
   r.first.output.reserve(std::min(ta.size(), tb.size()));
   r.second.output.reserve(std::min(ta.size(), tb.size()));
+  const child_lookup b_children(tb);  // b may have released its child index (shrink_to_fit)
   std::vector<node_id> in_b(ta.size(), null_node);  // the node of b with the path of a's node
   in_b[root_node] = root_node;
   r.first.node_map[root_node] = r.second.node_map[root_node] = root_node;
@@ -59,7 +61,7 @@ template <buildable_tree Tree>
     node_id pb = in_b[ta.parent(n)];
     frame_id fb = to_b[ta.frame(n)];
     if (pb == null_node || fb == null_frame) continue;
-    node_id c = tb.find_child(pb, fb);
+    node_id c = b_children.find(pb, fb);
     if (c == null_node) continue;
     in_b[n] = c;
     node_id p = r.first.node_map[ta.parent(n)];

@@ -43,8 +43,8 @@ node_id add_path(Tree& t, std::span<const frame_id> frames) {
 /// The structure of a calling context tree, without metrics: node 0 is the root (frame
 /// root_frame, not a calling context itself), every other node has a parent with a smaller id
 /// and a frame that is unique among its siblings. Stored as parallel arrays of 4-byte ids
-/// (16 bytes a node, plus a 4-byte index slot for children of nodes with over 8 children);
-/// children are kept in creation order.
+/// (16 bytes a node, plus a hash index of 4-byte slots for the children of nodes with over 8
+/// children, which shrink_to_fit releases); children are kept in creation order.
 ///
 /// Metrics live beside it in columns indexed by node_id (see ccrc::cct and ccrc::profile),
 /// which is why algorithms take a call_tree and the column they read.
@@ -103,19 +103,28 @@ class call_tree {
     return frames;
   }
 
-  /// The child of `parent` with frame `f`, or null_node. O(1) expected, no allocation.
+  /// The child of `parent` with frame `f`, or null_node. O(1) expected, no allocation; but
+  /// O(children) for a parent with over 8 children while the tree has no child index (see
+  /// shrink_to_fit; ccrc::child_lookup keeps many lookups O(1)).
   [[nodiscard]] node_id find_child(node_id parent, frame_id f) const noexcept {
-    return lookup(parent, f).found;
+    return find_child_with(index_, parent, f);
   }
 
   /// The child of `parent` with frame `f`, created (as the newest child) if missing.
-  /// O(1) expected, amortised. Throws capacity_error past max_nodes, and std::bad_alloc; on
-  /// a throw the tree is unchanged.
+  /// O(1) expected, amortised; on a tree without its child index, the first call that needs
+  /// it (a parent with 8 children or more) rebuilds it, O(n) once. Throws capacity_error past
+  /// max_nodes, and std::bad_alloc; on a throw the tree is unchanged (its index may have been
+  /// rebuilt).
   node_id find_or_add_child(node_id parent, frame_id f) {
     CCRC_ASSERT(parent < size(), "ccrc: parent is not a node of this tree");
     CCRC_ASSERT(f != root_frame && f < symbols_.frame_count(), "ccrc: not a frame of this tree");
     lookup_result r = lookup(parent, f);
     if (r.found != null_node) return r.found;
+    if (r.children >= narrow_children && !indexed_) build_child_index();
+    if (r.children > narrow_children) {
+      node_id c = index_.find(parent, f, parent_.data(), frame_.data());
+      if (c != null_node) return c;
+    }
     return add_child(parent, f, r);
   }
 
@@ -145,8 +154,10 @@ class call_tree {
   /// frames[0] == root_frame, and for every other node parents[n] < n and frames[n] a frame
   /// of `symbols` other than root_frame. If a node repeats a sibling's frame, the result's
   /// `repeated` is the first such node and its tree must be discarded; otherwise null_node.
-  /// O(n): knowing every node's child count up front, it indexes wide parents' children at
-  /// once, several times faster than n calls to find_or_add_child.
+  /// The tree is a finished one, as shrink_to_fit leaves it: 16 bytes a node, no child index
+  /// (built by the first find_or_add_child that needs it). O(n): one pass over the columns
+  /// and a walk of the child lists of parents with over 8 children, several times faster
+  /// than n calls to find_or_add_child.
   [[nodiscard]] static columns_result from_columns(symbol_table symbols, std::vector<node_id> parents,
                                                    std::vector<frame_id> frames);
 
@@ -164,7 +175,34 @@ class call_tree {
     next_sibling_.reserve(nodes);
   }
 
-  /// Heap bytes held by the structure and the symbol table.
+  /// For a tree that is done growing (read, generated, built and kept): releases the
+  /// columns' spare capacity and the child index, leaving 16 bytes a node and the symbols.
+  /// Every lookup stays right, and only lookups among the children of a parent with over 8
+  /// children change: find_child scans them, O(children), until the index is back; the first
+  /// find_or_add_child that needs it rebuilds it (O(n), once, as a rehash would), and so does
+  /// build_child_index. O(n) for the copies into exact-size columns; if memory is too short
+  /// for them, the columns keep their capacity (like std::vector's, a request).
+  ///
+  ///     ccrc::profile p = build();
+  ///     p.shrink_to_fit();  // ccrc::profile and ccrc::cct release their metric columns' spare too
+  void shrink_to_fit() noexcept;
+
+  /// Whether the tree holds its child index: false after shrink_to_fit (or from_columns) on a
+  /// tree with a parent of over 8 children, until the index is rebuilt.
+  [[nodiscard]] bool has_child_index() const noexcept { return indexed_; }
+
+  /// Rebuilds the child index that shrink_to_fit released, before many find_child calls on
+  /// wide parents. O(n) (a walk of every child list); 8 to 16 bytes per child of a parent
+  /// with over 8 children. Throws std::bad_alloc, the tree unchanged.
+  void build_child_index() {
+    if (indexed_) return;
+    detail::child_index index;
+    index_wide_children(index);
+    index_ = std::move(index);
+    indexed_ = true;
+  }
+
+  /// Heap bytes held by the structure (capacity included), the child index and the symbol table.
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return (parent_.capacity() + frame_.capacity() + last_child_.capacity() +
             next_sibling_.capacity()) * sizeof(node_id) +
@@ -172,26 +210,81 @@ class call_tree {
   }
 
  private:
+  friend class child_lookup;
+
   // A parent with more children than this is "wide": its children are found through index_.
   static constexpr int narrow_children = 8;
 
   struct lookup_result {
     node_id found;
     int children;  // when not found: the parent's child count, or narrow_children + 1 if wide
+    node_id rest;  // for a wide parent: the first sibling not looked at
   };
 
   // The newest child first (building in call order hits it), then the rest of a narrow
-  // parent's list, then the hash index for a wide one.
+  // parent's list; a wide one's is left to the caller.
   lookup_result lookup(node_id parent, frame_id f) const noexcept {
     node_id last = last_child_[parent];
-    if (last == null_node) return {null_node, 0};
+    if (last == null_node) return {null_node, 0, null_node};
     node_id c = last;
     for (int i = 1; i <= narrow_children; ++i) {
-      if (frame_[c] == f) return {c, i};
+      if (frame_[c] == f) return {c, i, null_node};
       c = next_sibling_[c];
-      if (c == last) return {null_node, i};
+      if (c == last) return {null_node, i, null_node};
     }
-    return {index_.find(parent, f, parent_.data(), frame_.data()), narrow_children + 1};
+    return {null_node, narrow_children + 1, c};
+  }
+
+  // find_child, through `index` when the tree has none of its own (child_lookup's).
+  node_id find_child_with(const detail::child_index& index, node_id parent, frame_id f) const noexcept {
+    lookup_result r = lookup(parent, f);
+    if (r.children <= narrow_children) return r.found;
+    if (indexed_ || &index != &index_) return index.find(parent, f, parent_.data(), frame_.data());
+    for (node_id c = r.rest, last = last_child_[parent]; c != last; c = next_sibling_[c])
+      if (frame_[c] == f) return c;
+    return null_node;
+  }
+
+  // Puts every child of every wide parent in `index` (empty): a walk of each child list.
+  void index_wide_children(detail::child_index& index) const {
+    std::size_t wide_children = 0;
+    for_each_wide_parent([&](node_id, std::size_t children) { wide_children += children; });
+    if (wide_children == 0) return;
+    index.reserve_more(wide_children, parent_.data(), frame_.data());
+    for_each_wide_parent([&](node_id last, std::size_t) {
+      node_id c = last;
+      do {
+        c = next_sibling_[c];
+        index.insert(c, parent_.data(), frame_.data());
+      } while (c != last);
+    });
+  }
+
+  // Calls f(its newest child, its child count) for each parent with over narrow_children.
+  template <class F>
+  void for_each_wide_parent(F f) const {
+    for (std::size_t p = 0; p < size(); ++p) {
+      const node_id last = last_child_[p];
+      if (last == null_node) continue;
+      node_id c = last;
+      std::size_t k = 0;
+      do {
+        c = next_sibling_[c];
+        ++k;
+      } while (c != last && k <= narrow_children);
+      if (c != last) {  // wide: count the rest
+        do {
+          c = next_sibling_[c];
+          ++k;
+        } while (c != last);
+      }
+      if (k > narrow_children) f(last, k);
+    }
+  }
+
+  // Room for nodes in all four columns (they may differ after shrink_to_fit).
+  [[nodiscard]] std::size_t capacity() const noexcept {
+    return std::min({parent_.capacity(), frame_.capacity(), last_child_.capacity(), next_sibling_.capacity()});
   }
 
   node_id add_child(node_id parent, frame_id f, lookup_result r) {
@@ -215,7 +308,7 @@ class call_tree {
   // every allocation happens before the first column changes.
   node_id append(node_id parent, frame_id f) {
     if (size() >= max_nodes) throw capacity_error("a call tree holds at most 2^32-1 nodes");
-    if (parent_.size() == parent_.capacity()) reserve(std::max<std::size_t>(16, 2 * size()));
+    if (size() == capacity()) reserve(std::max<std::size_t>(16, 2 * size()));
     auto c = static_cast<node_id>(size());
     parent_.push_back(parent);
     frame_.push_back(f);
@@ -241,6 +334,7 @@ class call_tree {
   std::vector<node_id> last_child_;
   std::vector<node_id> next_sibling_;  // circular: the newest child's points to the oldest
   detail::child_index index_;
+  bool indexed_ = true;  // index_ holds every child of every wide parent
   symbol_table symbols_;
 };
 
@@ -300,33 +394,59 @@ inline call_tree::columns_result call_tree::from_columns(symbol_table symbols, s
   const std::size_t n = parents.size();
   t.parent_ = std::move(parents);
   t.frame_ = std::move(frames);
-  t.last_child_.assign(n, null_node);
-  t.next_sibling_.assign(n, null_node);
-  std::vector<std::uint8_t> children(n, 0);  // saturating: only "more than narrow" matters
-  for (std::size_t c = 1; c < n; ++c) {
-    std::uint8_t& k = children[t.parent_[c]];
-    k = static_cast<std::uint8_t>(k + (k <= narrow_children));
-  }
-  std::size_t indexed = 0;
-  for (std::size_t c = 1; c < n; ++c) indexed += children[t.parent_[c]] > narrow_children;
-  if (indexed != 0) t.index_.reserve_more(indexed, t.parent_.data(), t.frame_.data());
-  for (node_id c = 1; c < n; ++c) {
+  t.last_child_ = std::vector<node_id>(n, null_node);  // not assign(): exact capacity
+  t.next_sibling_ = std::vector<node_id>(n, null_node);
+  // The lists find_or_add_child would make, in id order. A repeated frame is looked for among
+  // the newest 8 siblings as each node is linked (they are in the cache then); the older
+  // children of a parent with more are checked after, one walk of its list.
+  node_id repeated = null_node;
+  std::vector<node_id> wide;  // the parents given a 9th child
+  for (node_id c = 1; c < n && repeated == null_node; ++c) {
     node_id p = t.parent_[c], last = t.last_child_[p];
-    frame_id f = t.frame_[c];
-    if (children[p] > narrow_children) {
-      if (t.index_.find(p, f, t.parent_.data(), t.frame_.data()) != null_node) return {std::move(t), c};
-      t.index_.insert(c, t.parent_.data(), t.frame_.data());
-    } else if (last != null_node) {
-      for (node_id s = last;; s = t.next_sibling_[s]) {
-        if (t.frame_[s] == f) return {std::move(t), c};
-        if (t.next_sibling_[s] == last) break;
-      }
+    if (last != null_node) {
+      const frame_id f = t.frame_[c];
+      node_id s = last;
+      int k = 0;
+      do {
+        if (t.frame_[s] == f) repeated = c;
+        s = t.next_sibling_[s];
+        ++k;
+      } while (s != last && k < narrow_children);
+      if (s == last && k == narrow_children) wide.push_back(p);
     }
     t.next_sibling_[c] = last == null_node ? c : t.next_sibling_[last];
     if (last != null_node) t.next_sibling_[last] = c;
     t.last_child_[p] = c;
   }
-  return {std::move(t), null_node};
+  if (!wide.empty()) {  // each list oldest first: its first repeat is its smallest
+    std::vector<node_id> seen(t.symbols_.frame_count(), null_node);
+    for (node_id p : wide) {
+      const node_id last = t.last_child_[p];
+      for (node_id c = last;;) {
+        c = t.next_sibling_[c];
+        if (seen[t.frame_[c]] == p) {
+          repeated = std::min(repeated, c);
+          break;
+        }
+        seen[t.frame_[c]] = p;
+        if (c == last) break;
+      }
+    }
+  }
+  t.indexed_ = wide.empty() && repeated == null_node;  // after a repeat: scan, wide or not
+  return {std::move(t), repeated};
+}
+
+inline void call_tree::shrink_to_fit() noexcept {
+  indexed_ = indexed_ && index_.size() == 0;  // an empty index is whole: no parent is wide
+  index_.release();
+  try {
+    parent_.shrink_to_fit();
+    frame_.shrink_to_fit();
+    last_child_.shrink_to_fit();
+    next_sibling_.shrink_to_fit();
+  } catch (...) {  // a request, as std::vector's: short of memory, the capacity stays
+  }
 }
 
 }  // namespace ccrc

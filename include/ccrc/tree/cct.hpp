@@ -123,6 +123,12 @@ class cct : public detail::columns_base<cct<Metrics...>> {
   void grow_columns(std::size_t n) {
     std::apply([n](auto&... c) { (c.resize(n), ...); }, columns_);
   }
+  void shrink_columns() noexcept {
+    try {
+      std::apply([](auto&... c) { (c.shrink_to_fit(), ...); }, columns_);
+    } catch (...) {  // a request: short of memory, a column keeps its capacity
+    }
+  }
   [[nodiscard]] std::size_t columns_capacity() const noexcept {
     return std::apply([](const auto&... c) { return std::min({c.capacity()...}); }, columns_);
   }

@@ -45,6 +45,15 @@ class child_index {
     ++size_;
   }
 
+  /// Empties the index and frees its slots.
+  void release() noexcept {
+    std::vector<node_id>().swap(slots_);  // not `= {}`: that assigns an empty list, keeping the capacity
+    size_ = 0;
+  }
+
+  /// Number of entries.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return slots_.capacity() * sizeof(node_id);
   }

@@ -12,8 +12,8 @@
 namespace ccrc::detail {
 
 // CRTP base. Derived provides reserve_columns(n) (may throw), grow_columns(n) (no throw once
-// reserved: appends zeros up to n), columns_capacity() (the smallest column's) and
-// columns_bytes().
+// reserved: appends zeros up to n), shrink_columns() (noexcept, a request),
+// columns_capacity() (the smallest column's) and columns_bytes().
 template <class Derived>
 class columns_base {
  public:
@@ -51,6 +51,16 @@ class columns_base {
     tree_.reserve(nodes);
     derived().reserve_columns(nodes);
   }
+
+  /// call_tree::shrink_to_fit, and the metric columns' spare capacity released too: a tree
+  /// that is done growing keeps 16 bytes a node plus its metrics.
+  void shrink_to_fit() noexcept {
+    tree_.shrink_to_fit();
+    derived().shrink_columns();
+  }
+
+  /// call_tree::build_child_index: the index shrink_to_fit released, back before many lookups.
+  void build_child_index() { tree_.build_child_index(); }
 
   /// Heap bytes held: structure, symbols and metric columns.
   [[nodiscard]] std::size_t memory_bytes() const noexcept {

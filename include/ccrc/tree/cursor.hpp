@@ -14,7 +14,9 @@ namespace ccrc {
 /// The current calling context of one thread, moved by enter(frame) and exit() as a profiler
 /// sees method entries and exits. Once a context exists, enter() is a child lookup (the
 /// newest child first, then at most 8 siblings or one hash probe): no allocation, and nothing
-/// ever throws.
+/// ever throws. (On a tree shrunk with shrink_to_fit, a lookup among more than 8 children
+/// scans them until a new context brings the child index back: call build_child_index()
+/// on such a tree before profiling into it again.)
 ///
 /// If the tree cannot grow (out of memory, or 2^32-1 nodes), enter() stays on the current
 /// node and counts the lost level: the metrics of the lost contexts land on their deepest

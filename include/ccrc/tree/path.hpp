@@ -30,7 +30,8 @@ namespace ccrc {
 /// The node whose calling context is `path`, frame names from the root separated by
 /// `separator` ("main;f;g"; "" is the root). Throws ccrc::error naming the first frame that
 /// is missing and where ("no calling context 'main;x': no frame 'x' under 'main'"): a path
-/// typed by a user deserves to know which part is wrong. O(length of path), expected.
+/// typed by a user deserves to know which part is wrong. O(length of path), expected (plus
+/// the children of each wide parent on the path, scanned, on a tree without its child index).
 ///
 ///     ccrc::node_id g = ccrc::node_at_path(t, "main;f;g");
 [[nodiscard]] inline node_id node_at_path(const call_tree& t, std::string_view path, char separator = ';') {

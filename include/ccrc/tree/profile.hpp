@@ -107,6 +107,12 @@ class profile : public detail::columns_base<profile> {
   void grow_columns(std::size_t n) {
     for (auto& c : columns_) c.resize(n);
   }
+  void shrink_columns() noexcept {
+    try {
+      for (auto& c : columns_) c.shrink_to_fit();
+    } catch (...) {  // a request: short of memory, a column keeps its capacity
+    }
+  }
   [[nodiscard]] std::size_t columns_capacity() const noexcept {
     std::size_t smallest = columns_[0].capacity();
     for (const auto& c : columns_) smallest = std::min(smallest, c.capacity());

@@ -1,0 +1,123 @@
+// What the two profilers' run-time libraries share, libccrc_instrument (instrument.cpp) and
+// libccrc_sample (sample.cpp): while the program runs, a frame is a function address interned
+// as its hexadecimal text; when the profile is written, each address is named after the
+// function that contains it, and the profile goes whole or not at all to $CCRC_OUT.
+// Compiled into each library, with their hidden visibility.
+#pragma once
+
+#include <ccrc/io/cct_binary.hpp>
+#include <ccrc/tree/cct.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccrc_runtime {
+
+/// "0x1a2b": how an address is interned as a frame while the program runs. One allocation.
+[[nodiscard]] std::string address_text(std::uintptr_t a);
+
+/// The address address_text wrote; 0 for a text that is not one.
+[[nodiscard]] std::uintptr_t address_of_text(std::string_view s) noexcept;
+
+/// Address -> frame of one tree: open addressing, at most half full. find is O(1) and never
+/// allocates; insert allocates when the table doubles.
+class address_frames {
+ public:
+  address_frames() : slots_(256) {}
+
+  /// The frame of `address`, or ccrc::null_frame if it has none yet.
+  [[nodiscard]] ccrc::frame_id find(std::uintptr_t address) const noexcept {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(address) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].address == address) return slots_[i].frame;
+      if (slots_[i].address == 0) return ccrc::null_frame;
+    }
+  }
+
+  /// Records the frame of `address` (nonzero, not present yet).
+  void insert(std::uintptr_t address, ccrc::frame_id f) {
+    if (2 * (used_ + 1) > slots_.size()) {
+      std::vector<slot> old(slots_.size() * 2);
+      old.swap(slots_);
+      used_ = 0;
+      for (const slot& s : old)
+        if (s.address != 0) insert(s.address, s.frame);
+    }
+    std::size_t mask = slots_.size() - 1;
+    std::size_t i = hash(address) & mask;
+    while (slots_[i].address != 0) i = (i + 1) & mask;
+    slots_[i] = {address, f};
+    ++used_;
+  }
+
+  void clear() {
+    slots_.assign(256, slot{});
+    used_ = 0;
+  }
+
+ private:
+  struct slot {
+    std::uintptr_t address = 0;
+    ccrc::frame_id frame = ccrc::null_frame;
+  };
+  static std::size_t hash(std::uintptr_t a) noexcept {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(a) * 0x9e3779b97f4a7c15u) >> 32);
+  }
+  std::vector<slot> slots_;
+  std::size_t used_ = 0;
+};
+
+/// The name of the function an address lies in.
+struct resolved_name {
+  std::string name;    ///< demangled where possible; module+0xoffset or the bare address else
+  std::string symbol;  ///< the symbol as the loader has it, or empty
+};
+
+/// Names the function that contains `address` (its entry, as the instrumenting hooks see it,
+/// or any instruction in it, as a sampled stack has): the symbol `dladdr` finds, demangled, if
+/// the address lies within that symbol's size; else MODULE+0xOFFSET (a static function, a
+/// stripped binary, an executable linked without -rdynamic: `ccrc symbolize` names those
+/// offline), or the bare address outside every module. One dladdr call.
+[[nodiscard]] resolved_name resolve(std::uintptr_t address);
+
+/// Copies the structure of `in`, whose frames are addresses as address_text writes them, into
+/// `out` with every address named by resolve(); other frames keep their names. Contexts that
+/// come to name one function under one caller become one. Returns the node of `out` for each
+/// node of `in`, for the caller to add the metrics. O(nodes + frames), one resolve per frame.
+template <class Out, class In>
+std::vector<ccrc::node_id> named_copy(const In& in, Out& out) {
+  const ccrc::symbol_table& syms = in.symbols();
+  std::vector<ccrc::frame_id> frame_map(syms.frame_count(), ccrc::root_frame);
+  for (ccrc::frame_id f{1}; f < syms.frame_count(); ++f) {
+    std::string_view text = syms.name(f);
+    frame_map[f] = out.intern(text.starts_with("0x") ? std::string_view(resolve(address_of_text(text)).name) : text);
+  }
+  std::vector<ccrc::node_id> node_map(in.size(), ccrc::root_node);
+  const ccrc::call_tree& t = in.tree();
+  for (ccrc::node_id n = 1; n < in.size(); ++n)
+    node_map[n] = out.find_or_add_child(node_map[t.parent(n)], frame_map[t.frame(n)]);
+  return node_map;
+}
+
+/// The profile's path: $CCRC_OUT with each "%p" replaced by the process id, default
+/// "ccrc.<pid>.cctb". A forked child's gets ".<pid>" appended when $CCRC_OUT has no "%p", so
+/// that it does not overwrite its parent's.
+[[nodiscard]] std::string output_path(bool forked_child);
+
+/// Writes the file whole or not at all: `write` fills a temporary file beside `path`, which is
+/// then renamed. A failure is reported on stderr as "ccrc: cannot write the profile to PATH:
+/// REASON" and leaves nothing behind.
+void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+/// Writes `profile` to `path` as .cctb, whole or not at all (write_atomically).
+template <class Profile>
+void write_profile(const Profile& profile, const std::string& path) {
+  write_atomically(path, [&](std::ostream& out) { ccrc::write_cctb(out, profile); });
+}
+
+}  // namespace ccrc_runtime
