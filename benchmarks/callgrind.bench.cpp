@@ -2,8 +2,11 @@
 // tree (each function has one caller), so it unfolds into as many contexts: parsing and
 // unfolding in bytes per second, beside a baseline that only finds the lines of the same bytes
 // (memchr). bytes_per_context: the profile read, by its own account (memory_bytes / size).
+// With CCRC_BENCH_SAVE=DIR, the texts are saved there too (callgrind.out.tree-N), to time
+// other importers on them.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
+#include "support/save.hpp"
 
 #include <ccrc/io/callgrind.hpp>
 
@@ -43,6 +46,7 @@ const std::string& text_of(std::size_t functions) {
     }
     t += "\n";
   }
+  bench::save_if_asked("callgrind.out.tree-" + std::to_string(functions), t);
   return cache.emplace(functions, std::move(t)).first->second;
 }
 

@@ -7,9 +7,11 @@
 // sample per context (`[stack, time, eventDelay]`), so every context is a sampled stack.
 // Memory: the finished profile's bytes per context, and the reader's peak heap above the text
 // (counted by support/usable_heap.hpp), of which simdjson's parser (the baseline's
-// parser_bytes_per_context) takes most.
+// parser_bytes_per_context) takes most. With CCRC_BENCH_SAVE=DIR, the documents are saved
+// there too (tree-N.gecko.json), to time other importers on them.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
+#include "support/save.hpp"
 #include "support/usable_heap.hpp"
 
 #include <ccrc/formats/gecko.hpp>
@@ -65,6 +67,7 @@ const ccrc::formats::json_text& profile_of(std::size_t nodes) {
             std::to_string(m % 80) + ")[" + std::to_string(m % 97) + "]\"";
   }
   json += "]}],\"processes\":[],\"pausedRanges\":[]}";
+  bench::save_if_asked("tree-" + std::to_string(nodes) + ".gecko.json", json);
   return cache.emplace(nodes, ccrc::formats::json_text(json)).first->second;
 }
 

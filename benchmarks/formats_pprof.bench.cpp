@@ -4,10 +4,12 @@
 // that walks the same bytes with protozero, decoding every field of every message (packed
 // ids and values included) without building anything; and write_pprof itself. Bytes per
 // second are of the uncompressed message; bytes_per_context is the profile read, by its own
-// account (ccrc::profile::memory_bytes over its contexts).
+// account (ccrc::profile::memory_bytes over its contexts). With CCRC_BENCH_SAVE=DIR, the
+// messages are saved there too (pmd-N.pb, pmd-N.pb.gz), to time other importers on them.
 #include "support/ccrc_trees.hpp"
 #include "support/dacapo.hpp"
 #include "support/main.hpp"
+#include "support/save.hpp"
 
 #include <ccrc/formats/pprof.hpp>
 
@@ -42,6 +44,8 @@ const messages& messages_of(std::size_t nodes) {
   ccrc::write_pprof(packed, p, {.gzip = true, .round_values = true});
   m.sorted = plain.str();
   m.gzipped = packed.str();
+  bench::save_if_asked("pmd-" + std::to_string(nodes) + ".pb", m.sorted);
+  bench::save_if_asked("pmd-" + std::to_string(nodes) + ".pb.gz", m.gzipped);
   // The same message with its samples in a random order (the other fields after them).
   std::vector<protozero::data_view> samples;
   std::string others;

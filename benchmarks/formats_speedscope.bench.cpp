@@ -3,17 +3,16 @@
 // context, its whole path, written here), beside a baseline that walks the same document with
 // simdjson On-Demand and touches every number (the floor for any On-Demand reader); and
 // write_speedscope itself. MB/s of the document; bytes of the finished tree per context.
-// Set CCRC_BENCH_SPEEDSCOPE_OUT=DIR to also save the two documents there (to time
-// speedscope's own importer on them).
+// With CCRC_BENCH_SAVE=DIR, the two documents are saved there too
+// ({evented,sampled}-N.speedscope.json), to time speedscope's own importer on them.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
+#include "support/save.hpp"
 
 #include <ccrc/formats/speedscope.hpp>
 
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -80,10 +79,8 @@ const documents& documents_of(std::size_t nodes) {
   std::ostringstream out;
   ccrc::write_speedscope(out, calls_only{&t});
   std::string evented = out.str(), sampled = sampled_of(t);
-  if (const char* dir = std::getenv("CCRC_BENCH_SPEEDSCOPE_OUT")) {
-    std::ofstream(std::string(dir) + "/evented-" + std::to_string(nodes) + ".speedscope.json") << evented;
-    std::ofstream(std::string(dir) + "/sampled-" + std::to_string(nodes) + ".speedscope.json") << sampled;
-  }
+  bench::save_if_asked("evented-" + std::to_string(nodes) + ".speedscope.json", evented);
+  bench::save_if_asked("sampled-" + std::to_string(nodes) + ".speedscope.json", sampled);
   return cache.emplace(nodes, documents{simdjson::padded_string(evented), simdjson::padded_string(sampled)})
       .first->second;
 }

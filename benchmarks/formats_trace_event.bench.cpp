@@ -10,7 +10,10 @@
 // ProfileChunk events of 100 samples each, the same run sampled once per enter and exit (each
 // context a profile node, sent in the chunk where it is first sampled), beside an On-Demand
 // walk that reads every node's id, parent and name and every sample and delta.
+// With CCRC_BENCH_SAVE=DIR, the documents are saved there too ({x-on-return,b-e-in-order,
+// profile-chunks}-N.trace.json), to time other importers on them.
 #include "support/main.hpp"
+#include "support/save.hpp"
 #include "support/usable_heap.hpp"
 #include "support/ccrc_trees.hpp"
 
@@ -64,19 +67,21 @@ const document& document_of(std::size_t nodes, bool post_order) {
   }
   json.resize(json.size() - 2);  // the last ",\n"
   json += "\n]}\n";
+  bench::save_if_asked((post_order ? "x-on-return-" : "b-e-in-order-") + std::to_string(nodes) + ".trace.json", json);
   document d{ccrc::formats::json_text(std::string_view(json)), events};
   return cache.emplace(key, std::move(d)).first->second;
 }
 
 // The run of `nodes` contexts as a DevTools trace's CPU profile: a Profile event, then
-// ProfileChunk events as Chrome writes them (keys sorted, 100 samples a chunk). events: samples.
+// ProfileChunk events as Chrome writes them (keys sorted, with Chrome's category, 100 samples a
+// chunk). events: samples.
 const document& chunked_document_of(std::size_t nodes) {
   static std::map<std::size_t, document> cache;
   auto it = cache.find(nodes);
   if (it != cache.end()) return it->second;
   const bench::trace& t = bench::trace_of(nodes);
   std::string json = "{\"traceEvents\":[\n";
-  json += R"({"args":{"data":{"startTime":0}},"id":"0x1","name":"Profile","ph":"P","pid":1,"tid":1,"ts":0},)" "\n";
+  json += R"({"args":{"data":{"startTime":0}},"cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","name":"Profile","ph":"P","pid":1,"tid":1,"ts":0},)" "\n";
   std::unordered_map<std::uint64_t, std::uint32_t> child;  // (parent id, frame) -> node id
   std::vector<std::uint32_t> stack = {1};                  // node ids of the current path
   std::string new_nodes = R"J({"callFrame":{"codeType":"other","functionName":"(root)","scriptId":0},"id":1})J";
@@ -86,7 +91,7 @@ const document& chunked_document_of(std::size_t nodes) {
   auto flush = [&] {
     json += R"({"args":{"data":{"cpuProfile":{)";
     if (!new_nodes.empty()) json += R"("nodes":[)" + new_nodes + "],";
-    json += R"("samples":[)" + samples + R"(]},"timeDeltas":[)" + deltas + R"(]}},"id":"0x1","name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":)" +
+    json += R"("samples":[)" + samples + R"(]},"timeDeltas":[)" + deltas + R"(]}},"cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":)" +
             std::to_string(++chunks) + "},\n";
     new_nodes.clear();
     samples.clear();
@@ -121,6 +126,7 @@ const document& chunked_document_of(std::size_t nodes) {
   if (in_chunk != 0 || !new_nodes.empty()) flush();
   json.resize(json.size() - 2);  // the last ",\n"
   json += "\n],\"metadata\":{\"source\":\"DevTools\"}}\n";
+  bench::save_if_asked("profile-chunks-" + std::to_string(nodes) + ".trace.json", json);
   document d{ccrc::formats::json_text(std::string_view(json)), total};
   return cache.emplace(nodes, std::move(d)).first->second;
 }

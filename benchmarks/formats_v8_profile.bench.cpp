@@ -5,9 +5,11 @@
 // column), its hitCount and children, then one sample per context with its time delta, as
 // `node --cpu-prof` writes them. Memory: the finished profile's bytes per context, and the
 // reader's peak heap above the text (counted by support/usable_heap.hpp), of which simdjson's
-// parser (the baseline's parser_bytes_per_context) takes most.
+// parser (the baseline's parser_bytes_per_context) takes most. With CCRC_BENCH_SAVE=DIR, the
+// documents are saved there too (tree-N.cpuprofile), to time other importers on them.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
+#include "support/save.hpp"
 #include "support/usable_heap.hpp"
 
 #include <ccrc/formats/v8_profile.hpp>
@@ -49,6 +51,7 @@ const ccrc::formats::json_text& profile_of(std::size_t nodes) {
   json += R"J(],"timeDeltas":[)J";
   for (ccrc::node_id n = 0; n < t.size(); ++n) json += (n ? "," : "") + std::to_string(200 + n % 100);
   json += "]}";
+  bench::save_if_asked("tree-" + std::to_string(nodes) + ".cpuprofile", json);
   return cache.emplace(nodes, ccrc::formats::json_text(json)).first->second;
 }
 

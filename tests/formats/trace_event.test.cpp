@@ -3,12 +3,17 @@
 #include <ccrc/formats/v8_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/random.hpp"
+#include "support/same_profile.hpp"
 #include "support/values.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -314,6 +319,83 @@ TEST_CASE("trace events: malformed input is an error at the offending byte") {
         "byte 0: simdjson cannot take this document (The input is not valid UTF-8)");
   CHECK(error_byte(R"([{"ph":"X","name":"a,"ts":1}])") == 0);
   CHECK_THROWS_AS((void)ccrc::read_trace_events_file("/nonexistent/trace.json"), ccrc::error);
+}
+
+TEST_CASE("trace events: thousands of X events in any order, many starting together, give one tree") {
+  // A seeded random run: frames open and close on a stack while the time moves by 0 (ties:
+  // a child starting with its parent, siblings back to back), a fraction or a few units,
+  // from a negative start, with zero-duration events; no two events share both start and
+  // duration, so the order of the file cannot matter. Written in time order (read without
+  // sorting), as tracers write X events (on return) and shuffled: more than the few
+  // thousand events the reader sorts by comparisons, so its radix sort and the ordering of
+  // equal times are what is compared to the unsorted read.
+  test::rng r{2024};
+  struct x_event {
+    double ts, dur;
+    std::string name;
+  };
+  std::vector<x_event> on_return;
+  std::set<std::pair<double, double>> seen;
+  std::vector<std::pair<double, std::string>> open;  // start, name
+  double now = -1000.5;
+  auto emit = [&](double start, const std::string& name) {
+    while (!seen.insert({start, now - start}).second) now += 1;  // a twin would order by file position
+    on_return.push_back({start, now - start, name});
+  };
+  while (on_return.size() < 12000) {
+    double step = r.chance(0.4) ? 0 : r.chance(0.5) ? 0.25 * (1 + r.below(3)) : 1 + r.below(5);
+    now += step;
+    std::string name = "f" + std::to_string(r.below(40));
+    if (open.empty() || (open.size() < 60 && r.chance(0.45))) {
+      open.emplace_back(now, name);
+    } else if (r.chance(0.15)) {
+      emit(now, name);  // zero duration, unless it twins an earlier one
+    } else {
+      auto [start, top] = open.back();
+      open.pop_back();
+      emit(start, top);
+    }
+  }
+  while (!open.empty()) {
+    now += 1;
+    emit(open.back().first, open.back().second);
+    open.pop_back();
+  }
+  auto write = [](const std::vector<x_event>& events) {
+    std::string text = "[";
+    char buf[64];
+    for (const x_event& e : events) {
+      std::snprintf(buf, sizeof buf, "%.17g,\"dur\":%.17g", e.ts, e.dur);
+      text += R"({"ph":"X","pid":3,"tid":4,"name":")" + e.name + R"(","ts":)" + buf + "},";
+    }
+    text.back() = ']';
+    return text;
+  };
+  std::vector<x_event> by_time = on_return, shuffled = on_return;
+  std::sort(by_time.begin(), by_time.end(), [](const x_event& a, const x_event& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
+  });
+  for (std::size_t i = shuffled.size(); i > 1; --i) std::swap(shuffled[i - 1], shuffled[r.below(static_cast<std::uint32_t>(i))]);
+  ccrc::trace_warnings w;
+  ccrc::profile expected = ccrc::read_trace_events(write(by_time), {.warnings = &w});
+  CHECK(w.total() == 0);
+  CHECK(total(expected, "calls") == static_cast<double>(on_return.size()));
+  test::check_same_profile(expected, ccrc::read_trace_events(write(on_return)));
+  test::check_same_profile(expected, ccrc::read_trace_events(write(shuffled)));
+}
+
+TEST_CASE("trace events: -0 and 0 are one time, also among thousands of events") {
+  // outer [0, 10] at "ts":0 and inner [-0, 4] at "ts":-0 start together: the longer is the
+  // parent whichever sign its zero has, after 5,000 earlier events that make the reader sort
+  // by radix (where -0 and 0 are different keys).
+  std::string text = "[";
+  for (int i = 0; i < 5000; ++i)
+    text += R"({"ph":"X","name":"early","ts":)" + std::to_string(-20000 + 2 * i) + R"(,"dur":1},)";
+  text += R"({"ph":"X","name":"inner","ts":-0,"dur":4},{"ph":"X","name":"outer","ts":0,"dur":10}])";
+  ccrc::profile p = ccrc::read_trace_events(text);
+  CHECK(at(p, "time_us", "pid 0 tid 0;outer;inner") == 4);
+  CHECK(at(p, "time_us", "pid 0 tid 0;outer") == 6);
+  CHECK(at(p, "calls", "pid 0 tid 0;early") == 5000);
 }
 
 TEST_CASE("trace events: a chain of 1,000,000 nested X events, innermost first, without recursion") {

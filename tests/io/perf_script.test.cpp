@@ -2,6 +2,7 @@
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/random.hpp"
 #include "support/values.hpp"
 
 #include <doctest/doctest.h>
@@ -115,6 +116,33 @@ TEST_CASE("perf script: a stream, a file and the text give the same profile") {
   CHECK(at(p, "period", "a.out 102") == 100);
   ccrc::profile f = ccrc::read_perf_script_file(spin_path);
   CHECK(f.size() == ccrc::read_perf_script(read_text(spin_path)).size());
+}
+
+TEST_CASE("perf script: random samples of interleaved threads give the profile a naive reader builds") {
+  // Seeded random stacks (sharing prefixes with earlier ones, some identical, some empty) on
+  // three threads in a random interleaving, written as perf prints them; the expected profile
+  // adds each sample's whole path from the root, as the reader did before it reused the
+  // previous sample's contexts. Read from memory and from a stream (two ways of splitting lines).
+  test::rng r{17};
+  std::vector<test::sample> samples = test::random_samples(r, 3000, 30, 12, 1);
+  std::string text;
+  ccrc::profile expected({"samples", "period"});
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    std::string thread = "w " + std::to_string(7 + r.below(3));
+    if (r.chance(0.05)) samples[i].frames.clear();  // a sample with no frame lines
+    auto period = static_cast<double>(1 + r.below(1000));
+    text += thread + " 1.5: " + std::to_string(static_cast<int>(period)) + " cycles:\n";
+    for (std::size_t k = samples[i].frames.size(); k-- > 0;)
+      text += "\t" + std::to_string(1000 + k) + " " + samples[i].frames[k] + "+0x1" + std::to_string(k) + " (/bin/w)\n";
+    text += "\n";
+    std::vector<ccrc::frame_id> path{expected.intern(thread)};
+    for (const std::string& f : samples[i].frames) path.push_back(expected.intern(f));
+    const double values[2] = {1, period};
+    expected.add(expected.add_path(path), values);
+  }
+  CHECK(test::canonical(ccrc::read_perf_script(text)) == test::canonical(expected));
+  std::istringstream in(text);
+  CHECK(test::canonical(ccrc::read_perf_script(in)) == test::canonical(expected));
 }
 
 TEST_CASE("perf script: header variants, as perf prints them with other -F fields") {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 namespace ccrc::detail {
@@ -28,6 +29,17 @@ inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const st
   return file;
 }
 
+/// A `read` callable over bytes in memory (for_each_line reads them in place).
+struct memory_source {
+  std::string_view rest;
+  std::size_t operator()(char* dst, std::size_t cap) noexcept {
+    std::size_t n = std::min(cap, rest.size());
+    std::memcpy(dst, rest.data(), n);
+    rest.remove_prefix(n);
+    return n;
+  }
+};
+
 /// Calls on_line(line, number) for each line pulled from `read` (a callable filling a buffer:
 /// std::size_t read(char* dst, std::size_t capacity), 0 at the end), without its '\n' or a
 /// final '\r'; numbers start at 1. Memory stays bounded by `max_line_bytes`: a longer line
@@ -35,13 +47,6 @@ inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const st
 /// being held.
 template <class Read, class OnLine>
 void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
-  constexpr std::size_t chunk = std::size_t{1} << 20;
-  // Uninitialised (new char[]): a vector would zero each megabyte it grows by, which an
-  // unoptimised libc++ does byte by byte.
-  std::size_t capacity = chunk;
-  std::unique_ptr<char[]> storage(new char[capacity]);
-  char* buf = storage.get();
-  std::size_t begin = 0, end = 0;
   std::uint64_t number = 0;
   auto emit = [&](const char* p, std::size_t n) {
     ++number;
@@ -50,6 +55,24 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
     if (n != 0 && p[n - 1] == '\r') --n;
     on_line(std::string_view(p, n), number);
   };
+  if constexpr (std::is_same_v<std::remove_cvref_t<Read>, memory_source>) {
+    // Bytes already in memory are split where they are, not copied into the buffer below.
+    for (std::string_view rest = read.rest; !rest.empty();) {
+      const void* nl = std::memchr(rest.data(), '\n', rest.size());
+      std::size_t n = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - rest.data()) : rest.size();
+      emit(rest.data(), n);
+      rest.remove_prefix(nl ? n + 1 : n);
+    }
+    read.rest = {};
+    return;
+  }
+  constexpr std::size_t chunk = std::size_t{1} << 20;
+  // Uninitialised (new char[]): a vector would zero each megabyte it grows by, which an
+  // unoptimised libc++ does byte by byte.
+  std::size_t capacity = chunk;
+  std::unique_ptr<char[]> storage(new char[capacity]);
+  char* buf = storage.get();
+  std::size_t begin = 0, end = 0;
   std::size_t scanned = 0;  // bytes of the partial line already searched for '\n'
   for (;;) {
     // Emit every complete line in the buffer.
@@ -81,17 +104,6 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
   }
   if (end != begin) emit(buf + begin, end - begin);
 }
-
-/// A `read` callable over bytes in memory.
-struct memory_source {
-  std::string_view rest;
-  std::size_t operator()(char* dst, std::size_t cap) noexcept {
-    std::size_t n = std::min(cap, rest.size());
-    std::memcpy(dst, rest.data(), n);
-    rest.remove_prefix(n);
-    return n;
-  }
-};
 
 /// A `read` callable that first hands out bytes already read (to detect a format), then the
 /// rest of another one.

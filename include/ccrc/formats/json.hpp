@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -111,6 +112,20 @@ namespace detail {
   std::string_view k;
   if (auto e = f.unescaped_key().get(k)) json_fail(doc, json, "malformed object key", e);
   return k;
+}
+
+/// Whether two tokens of one padded document (simdjson's raw_json_token) are the same bytes,
+/// so that a number read once need not be parsed again; compared without a call when at most
+/// 8 bytes long (reading 8 bytes from a token's start stays within the padding). O(length).
+[[nodiscard]] inline bool same_token(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size() || n == 0) return false;
+  if (n > 8) return std::memcmp(a.data(), b.data(), n) == 0;
+  std::uint64_t x = 0, y = 0;
+  std::memcpy(&x, a.data(), 8);
+  std::memcpy(&y, b.data(), 8);
+  std::uint64_t mask = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+  return ((x ^ y) & mask) == 0;
 }
 
 /// The first byte of a JSON text that is not white space, or '\0' for none.

@@ -274,9 +274,11 @@ class speedscope_reader {
     }
     check(obj["samples"].get_array().get(list), "sampled profile without a \"samples\" array");
     std::size_t k = 0;
-    // The previous sample's indices and contexts: a stack usually shares a prefix with it,
-    // which then costs a comparison per frame instead of a child lookup.
+    // The previous sample's indices (and their text) and contexts: a stack usually shares a
+    // prefix with it, which then costs a comparison per frame instead of a child lookup (and,
+    // where the index is written alike, instead of parsing it).
     prefix_.clear();
+    prefix_text_.clear();
     path_.clear();
     for (auto sample : list) {
       array stack;
@@ -287,20 +289,30 @@ class speedscope_reader {
       for (auto i : stack) {
         value v;
         check(std::move(i).get(v), "malformed frame index");
+        std::string_view text = v.raw_json_token();
+        if (same && depth < prefix_.size() && formats::detail::same_token(text, prefix_text_[depth])) {
+          n = path_[depth++];
+          continue;
+        }
         std::uint64_t index = frame_index(v);
         if (same && depth < prefix_.size() && index == prefix_[depth]) {
           n = path_[depth++];
           continue;
         }
-        same = false;
+        if (same) {  // the first frame that differs: the previous sample's rest is dropped
+          same = false;
+          prefix_.resize(depth);
+          prefix_text_.resize(depth);
+          path_.resize(depth);
+        }
         n = profile_->find_or_add_child(n, frame_of(index));
-        prefix_.resize(depth);
-        path_.resize(depth);
         prefix_.push_back(index);
+        prefix_text_.push_back(text);
         path_.push_back(n);
         ++depth;
       }
       prefix_.resize(depth);
+      prefix_text_.resize(depth);
       path_.resize(depth);
       if (k >= weights_.size())
         fail("more samples than the " + std::to_string(weights_.size()) + " weights");
@@ -375,6 +387,7 @@ class speedscope_reader {
   std::unordered_set<std::string> profile_names_;
   std::vector<double> weights_;
   std::vector<std::uint64_t> prefix_;  // sampled: the previous stack's frame indices
+  std::vector<std::string_view> prefix_text_;  // and their text in the document
   std::vector<node_id> path_;          // sampled: and its contexts
   std::vector<node_id> stack_;       // evented: the open contexts
   std::vector<std::uint64_t> open_;  // evented: their frame indices

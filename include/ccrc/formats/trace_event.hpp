@@ -227,16 +227,29 @@ class trace_event_parser {
     }
   }
 
-  void number(simdjson::ondemand::value v, number_field& f) {
+  void number(simdjson::ondemand::value& v, number_field& f) {
     f.at = start_of(v);
     f.present = true;
     f.error = v.get_double().get(f.value);
     if (!f.error && !std::isfinite(f.value)) f.error = simdjson::NUMBER_ERROR;
   }
 
-  void id(simdjson::ondemand::value v, id_field& f) {
-    f.at = start_of(v);
+  // The last pid (tid) read and its text: the next event's is most often the same bytes.
+  struct known_id {
+    std::string_view raw;
+    std::int64_t value = 0;
+  };
+
+  void id(simdjson::ondemand::value& v, id_field& f, known_id& last) {
+    std::string_view raw = v.raw_json_token();
+    f.at = raw.data();
+    if (same_token(raw, last.raw)) {
+      f.value = last.value;
+      f.error = simdjson::SUCCESS;
+      return;
+    }
     f.error = v.get_int64().get(f.value);
+    if (!f.error) last = {raw, f.value};
   }
 
   void read_event(simdjson::ondemand::object& event, const char* at) {
@@ -248,32 +261,51 @@ class trace_event_parser {
     number_field ts, dur, tdur;
     id_field pid, tid;
     bool has_id = false;
-    for (auto field : event) {
-      simdjson::ondemand::raw_json_string key;
-      if (auto e = field.key().get(key)) fail("malformed JSON", e);
-      const char* k = key.raw();
-      simdjson::ondemand::value v;
-      if (auto e = field.value().get(v)) fail("malformed JSON", e);
-      if (key_is(k, "ph")) {
-        ph_at = start_of(v);
-        if (auto e = string_of(v, ph)) fail_at(ph_at, "\"ph\" is not a string", e);
-        has_ph = true;
-      } else if (key_is(k, "name")) {
-        name_at = start_of(v);
-        has_name = string_of(v, name) == simdjson::SUCCESS;
-      } else if (key_is(k, "ts")) {
-        number(v, ts);
-      } else if (key_is(k, "dur")) {
-        number(v, dur);
-      } else if (key_is(k, "tdur")) {
-        number(v, tdur);
-      } else if (key_is(k, "pid")) {
-        id(v, pid);
-      } else if (key_is(k, "tid")) {
-        id(v, tid);
-      } else if (key_is(k, "id")) {
-        has_id = profile_id(v);
-      } else if (key_is(k, "args")) {
+    for (auto field_result : event) {
+      // The field taken whole, its value used in place rather than copied out.
+      simdjson::ondemand::field field;
+      if (auto e = std::move(field_result).get(field)) fail("malformed JSON", e);
+      const char* k = field.key().raw();
+      simdjson::ondemand::value& v = field.value();
+      // Dispatched on the key's first byte: one compare per field rather than a chain of them.
+      switch (k[0]) {
+        case 'p':
+          if (key_is(k, "ph")) {
+            std::string_view raw = v.raw_json_token();
+            ph_at = raw.data();
+            if (raw.size() >= 3 && raw[0] == '"' && raw[2] == '"' && raw[1] != '\\') {
+              ph = raw.substr(1, 1);  // one letter, as phases are
+            } else if (auto e = string_of(v, ph)) {
+              fail_at(ph_at, "\"ph\" is not a string", e);
+            }
+            has_ph = true;
+          } else if (key_is(k, "pid")) {
+            id(v, pid, last_pid_);
+          }
+          continue;
+        case 'n':
+          if (key_is(k, "name")) {
+            name_at = start_of(v);
+            has_name = string_of(v, name) == simdjson::SUCCESS;
+          }
+          continue;
+        case 't':
+          if (key_is(k, "ts")) number(v, ts);
+          else if (key_is(k, "tid")) id(v, tid, last_tid_);
+          else if (key_is(k, "tdur")) number(v, tdur);
+          continue;
+        case 'd':
+          if (key_is(k, "dur")) number(v, dur);
+          continue;
+        case 'i':
+          if (key_is(k, "id")) has_id = profile_id(v);
+          continue;
+        case 'a':
+          break;
+        default:
+          continue;
+      }
+      if (key_is(k, "args")) {
         simdjson::ondemand::object args;
         if (v.get_object().get(args) != simdjson::SUCCESS) continue;
         for (auto arg : args) {
@@ -294,9 +326,7 @@ class trace_event_parser {
         (name == "Profile" || name == "ProfileChunk" || name == "CpuProfile")) {
       check_id(pid, "pid");
       check_id(tid, "tid");
-      const char* end = nullptr;
-      if (doc_->current_location().get(end) != simdjson::SUCCESS) end = json_.data() + json_.size();
-      profile_event(name, pid.value, tid.value, has_id, ts, at, end);
+      profile_event(name, pid.value, tid.value, has_id, ts, at, event);
       return;
     }
     if (phase != 'B' && phase != 'E' && phase != 'X' && phase != 'M') return;
@@ -351,7 +381,7 @@ class trace_event_parser {
   }
 
   // The `id` of an event (a string, as Chrome writes it, or an integer) into id_; false if neither.
-  bool profile_id(simdjson::ondemand::value v) {
+  bool profile_id(simdjson::ondemand::value& v) {
     std::string_view s;
     if (string_of(v, s) == simdjson::SUCCESS) {
       id_.assign("s").append(s);
@@ -363,12 +393,12 @@ class trace_event_parser {
     return true;
   }
 
-  // A Profile, ProfileChunk or CpuProfile event, from `at` to `end`: the first pass has read
-  // its scalars; its args.data is read by a second On-Demand pass over the event's own bytes
-  // (the first pass met `args` before knowing what the event was: Chrome sorts keys). That
-  // pass parses in place, so offsets stay those of the whole document.
+  // A Profile, ProfileChunk or CpuProfile event at `at`: the first iteration over its fields
+  // has read its scalars; its args.data is read by a second iteration over the same object
+  // (rewound: the first met `args` before knowing what the event was, as Chrome sorts keys),
+  // which walks the document's index again but does not parse its bytes again.
   void profile_event(std::string_view name, std::int64_t pid, std::int64_t tid, bool has_id, const number_field& ts,
-                     const char* at, const char* end) {
+                     const char* at, simdjson::ondemand::object& event) {
     bool whole = name == "CpuProfile";  // a whole profile in one event: a profile of its own
     if (whole) id_.assign("#").append(std::to_string(cpu_profiles_.size()));
     else if (!has_id) id_.assign("t").append(std::to_string(tid));  // no id: the chunks of one thread
@@ -396,7 +426,7 @@ class trace_event_parser {
     profile_chunk chunk{chunk_ts, static_cast<std::uint32_t>(prof.sample_ids.size()), 0,
                         static_cast<std::uint32_t>(prof.deltas.size()), offset_in(json_, at)};
     const char* deltas_at = at;
-    read_profile_data(prof, chunk, deltas_at, at, end);
+    read_profile_data(prof, chunk, deltas_at, at, event);
     if (prof.sample_ids.size() >= (std::size_t{1} << 32) - 1 || prof.deltas.size() >= (std::size_t{1} << 32) - 1)
       throw capacity_error("more than 2^32 samples in one CPU profile");
     chunk.samples_end = static_cast<std::uint32_t>(prof.sample_ids.size());
@@ -409,13 +439,10 @@ class trace_event_parser {
 
   // args.data of a profile event: `startTime`, `endTime`, `timeDeltas` and `cpuProfile`
   // ({nodes, samples}, and the same three), wherever V8 puts them.
-  void read_profile_data(cpu_profile& prof, profile_chunk& chunk, const char*& deltas_at, const char* at, const char* end) {
+  void read_profile_data(cpu_profile& prof, profile_chunk& chunk, const char*& deltas_at, const char* at,
+                         simdjson::ondemand::object& event) {
     namespace od = simdjson::ondemand;
-    std::size_t from = static_cast<std::size_t>(at - json_.data());
-    simdjson::padded_string_view event(at, static_cast<std::size_t>(end - at), json_.capacity() - from);
-    od::document doc;
-    if (auto e = event_parser_.iterate(event).get(doc)) fail_at(at, "cannot parse this event", e);
-    ccrc::detail::v8_json j(json_, doc);
+    ccrc::detail::v8_json j(json_, *doc_);
     auto fields = [&](od::value& v, const char* what, auto&& each) {
       for (auto field_result : j.object(v, what)) {
         od::field f;
@@ -451,18 +478,19 @@ class trace_event_parser {
         }
       }
     };
-    od::value top;
-    if (auto e = doc.get_value().get(top)) fail_at(at, "cannot parse this event", e);
-    fields(top, "an event", [&](std::string_view k, od::value& v) {
-      if (k != "args") return;
-      fields(v, "\"args\"", [&](std::string_view k2, od::value& v2) {
+    if (auto e = event.reset().error()) fail_at(at, "cannot read this event again", e);
+    for (auto field_result : event) {
+      od::field f;
+      if (auto e = std::move(field_result).get(f)) j.fail_here("malformed JSON", e);
+      if (j.key(f) != "args") continue;
+      fields(f.value(), "\"args\"", [&](std::string_view k2, od::value& v2) {
         if (k2 != "data") return;
         fields(v2, "args.data", [&](std::string_view k3, od::value& v3) {
           if (k3 != "cpuProfile") return data_field(k3, v3);
           fields(v3, "\"cpuProfile\"", data_field);
         });
       });
-    });
+    }
   }
 
   std::uint32_t seq(std::size_t position, bool instant) {
@@ -470,13 +498,21 @@ class trace_event_parser {
     return static_cast<std::uint32_t>(2 * position + (instant ? 1 : 0));
   }
 
+  // The checks inline, their failures not (called once per event).
   void check_number(const number_field& f, const char* what) {
-    if (f.error)
-      fail_at(f.at, std::string(what) + " is not a finite number",
-              f.error == simdjson::NUMBER_ERROR ? simdjson::SUCCESS : f.error);
+    if (f.error) [[unlikely]]
+      number_failed(f, what);
   }
   void check_id(const id_field& f, const char* what) {
-    if (f.error) fail_at(f.at, std::string("\"") + what + "\" is not an integer", f.error);
+    if (f.error) [[unlikely]]
+      id_failed(f, what);
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] void number_failed(const number_field& f, const char* what) {
+    fail_at(f.at, std::string(what) + " is not a finite number",
+            f.error == simdjson::NUMBER_ERROR ? simdjson::SUCCESS : f.error);
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] void id_failed(const id_field& f, const char* what) {
+    fail_at(f.at, std::string("\"") + what + "\" is not an integer", f.error);
   }
 
   thread& thread_of(std::int64_t pid, std::int64_t tid) {
@@ -605,35 +641,83 @@ class trace_event_parser {
     return false;
   }
 
+  // Sorts events by `less`, which orders them by `ts` first: a radix sort on the times (11
+  // bits a pass, a pass over bits that all events share skipped; stable, so equal times keep
+  // their order), then each run of equal times sorted by `less`. std::sort's comparisons
+  // were 7% of the instructions of reading X events written on return (children first).
+  template <class Event, class Less>
+  static void sort_by_time(std::vector<Event>& v, Less less) {
+    const std::size_t n = v.size();
+    if (n < 4096) {
+      std::sort(v.begin(), v.end(), less);
+      return;
+    }
+    // The bits of a double, ordered as the doubles (times are finite).
+    auto key = [](double ts) {
+      std::uint64_t b = 0;
+      std::memcpy(&b, &ts, sizeof b);
+      return b >> 63 ? ~b : b | (std::uint64_t{1} << 63);
+    };
+    constexpr unsigned bits = 11, digits = (64 + bits - 1) / bits;
+    constexpr std::size_t buckets = std::size_t{1} << bits, mask = buckets - 1;
+    std::vector<std::uint32_t> count(digits * buckets, 0);
+    for (const Event& e : v) {
+      std::uint64_t k = key(e.ts);
+      for (unsigned d = 0; d < digits; ++d) ++count[d * buckets + ((k >> (d * bits)) & mask)];
+    }
+    std::vector<Event> other(n);
+    for (unsigned d = 0; d < digits; ++d) {
+      std::uint32_t* c = count.data() + d * buckets;
+      if (std::find(c, c + buckets, static_cast<std::uint32_t>(n)) != c + buckets) continue;  // one value
+      std::uint32_t sum = 0;
+      for (std::size_t b = 0; b < buckets; ++b) sum += std::exchange(c[b], sum);
+      for (const Event& e : v) other[c[(key(e.ts) >> (d * bits)) & mask]++] = e;
+      v.swap(other);
+    }
+    // Equal times (-0 and +0 among them, adjacent) by the rest of the order.
+    for (std::size_t i = 0, j = 0; i < n; i = j) {
+      for (j = i + 1; j < n && v[j].ts == v[i].ts;) ++j;
+      if (j - i > 1) std::sort(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(j), less);
+    }
+  }
+
   void build_thread(thread& t, node_id root) {
     auto by_time = [](const open_event& a, const open_event& b) {
       if (a.ts != b.ts) return a.ts < b.ts;
       if (a.order != b.order) return a.order > b.order;
       return a.seq < b.seq;
     };
-    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) std::sort(t.opens.begin(), t.opens.end(), by_time);
+    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) sort_by_time(t.opens, by_time);
     auto close_time = [](const close_event& a, const close_event& b) {
       return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
     };
-    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time))
-      std::sort(t.closes.begin(), t.closes.end(), close_time);
+    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time)) sort_by_time(t.closes, close_time);
     stack_.clear();
     std::size_t oi = 0, ci = 0;
     const double inf = std::numeric_limits<double>::infinity();
     while (oi < t.opens.size() || ci < t.closes.size()) {
       double now = std::min(oi < t.opens.size() ? t.opens[oi].ts : inf, ci < t.closes.size() ? t.closes[ci].ts : inf);
-      // The closes at `now`, linked in one list per name (last first: any of equal names will do).
       std::size_t end = ci;
       while (end < t.closes.size() && t.closes[end].ts == now) ++end;
-      next_.resize(end - ci);
-      for (std::size_t k = ci; k < end; ++k) {
-        std::uint32_t name = t.closes[k].name;
-        next_[k - ci] = head_[name];
-        head_[name] = static_cast<std::uint32_t>(k - ci);
+      // The closes at `now`: one (the usual case) is taken when it matches the top of the
+      // stack; several are linked in one list per name (last first: any of equal names will do).
+      const std::size_t count = end - ci;
+      bool pending = count == 1;
+      const std::uint32_t single = pending ? t.closes[ci].name : 0;
+      if (count > 1) {
+        next_.resize(count);
+        for (std::size_t k = ci; k < end; ++k) {
+          std::uint32_t name = t.closes[k].name;
+          next_[k - ci] = head_[name];
+          head_[name] = static_cast<std::uint32_t>(k - ci);
+        }
       }
       std::size_t taken = 0;
       for (;;) {
-        if (take_matching_close()) {
+        bool closes = count == 1 ? pending && !stack_.empty() && (single == 0 || stack_.back().name == single)
+                                 : count > 1 && take_matching_close();
+        if (closes) {
+          pending = false;
           close(now);
           ++taken;
         } else if (oi < t.opens.size() && t.opens[oi].ts == now) {
@@ -644,8 +728,9 @@ class trace_event_parser {
           break;
         }
       }
-      warnings_.unmatched_ends += (end - ci) - taken;
-      for (std::size_t k = ci; k < end; ++k) head_[t.closes[k].name] = none;
+      warnings_.unmatched_ends += count - taken;
+      if (count > 1)
+        for (std::size_t k = ci; k < end; ++k) head_[t.closes[k].name] = none;
       ci = end;
     }
     warnings_.unclosed += stack_.size();
@@ -658,6 +743,7 @@ class trace_event_parser {
   std::map<std::pair<std::int64_t, std::int64_t>, thread> threads_;
   std::map<std::int64_t, std::string> processes_;
   std::pair<std::int64_t, std::int64_t> last_key_{};
+  known_id last_pid_, last_tid_;
   thread* last_thread_ = nullptr;
   symbol_table names_;                // event names, a name's id is its frame here (0: none)
   std::vector<frame_id> frames_;      // by name id: its frame in the profile, once it has a node
@@ -668,7 +754,6 @@ class trace_event_parser {
   std::string id_;                                       // the `id` of the event being read
   std::vector<std::unique_ptr<cpu_profile>> cpu_profiles_;  // in the order of their first event
   std::map<std::pair<std::int64_t, std::string>, std::size_t> profile_index_;  // (pid, id) -> index
-  simdjson::ondemand::parser event_parser_;              // the second pass over profile events
   ccrc::detail::v8_node_tree::site_map sites_;           // call sites of `(cpu profile)` twins
   std::size_t samples_column_ = 0, sampled_column_ = 0;
 };

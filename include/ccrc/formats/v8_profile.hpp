@@ -164,6 +164,50 @@ enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, 
   }
 }
 
+// The same for a field, its key's bytes compared in place: V8 writes its keys without
+// escapes, so the key of a field is neither measured nor copied (a key V8 writes and this
+// reader ignores is told too). Any other key is unescaped and told as above.
+[[nodiscard]] inline v8_node_key v8_classify(const v8_json& j, od::field& f) {
+  const char* raw = f.key().raw();
+  // Reading N bytes at most is safe: the document is padded, and a shorter key differs at
+  // its closing quote.
+  auto is = [&]<std::size_t N>(const char (&name)[N]) { return std::memcmp(raw, name, N - 1) == 0 && raw[N - 1] == '"'; };
+  switch (raw[0]) {
+    case 'c':
+      if (is("callFrame")) return v8_node_key::call_frame;
+      if (is("children")) return v8_node_key::children;
+      if (is("columnNumber")) return v8_node_key::column;
+      if (is("codeType")) return v8_node_key::other;
+      break;
+    case 'f':
+      if (is("functionName")) return v8_node_key::function_name;
+      break;
+    case 'h':
+      if (is("hitCount")) return v8_node_key::hit_count;
+      break;
+    case 'i':
+      if (is("id")) return v8_node_key::id;
+      break;
+    case 'l':
+      if (is("lineNumber")) return v8_node_key::line;
+      break;
+    case 'p':
+      if (is("parent")) return v8_node_key::parent;
+      if (is("positionTicks")) return v8_node_key::other;
+      break;
+    case 's':
+      if (is("selfSize")) return v8_node_key::self_size;
+      if (is("scriptId")) return v8_node_key::other;
+      break;
+    case 'u':
+      if (is("url")) return v8_node_key::url;
+      break;
+    default:
+      break;
+  }
+  return v8_classify(j.key(f));
+}
+
 // V8's profile tree as its writers give it, node by node, then added to a profile one node to
 // one context: read_v8_profile's `nodes` and `head` and read_trace_events' ProfileChunk events
 // (a DevTools trace's CPU profiles) share it, so that both name, link and weigh nodes alike.
@@ -186,7 +230,7 @@ class v8_node_tree {
     for (auto field_result : o) {
       od::field f;
       if (auto e = std::move(field_result).get(f)) j.fail_here("malformed node object", e);
-      v8_node_key k = v8_classify(j.key(f));
+      v8_node_key k = v8_classify(j, f);
       od::value& fv = f.value();
       if (k == v8_node_key::children) {
         for (auto c : j.array(fv, "\"children\"")) {
@@ -225,7 +269,7 @@ class v8_node_tree {
       for (auto field_result : j.object(v, "\"callFrame\"")) {
         od::field f;
         if (auto e = std::move(field_result).get(f)) j.fail_here("malformed \"callFrame\" object", e);
-        call_frame_field(j, v8_classify(j.key(f)), f.value(), p);
+        call_frame_field(j, v8_classify(j, f), f.value(), p);
       }
     } else if (k == v8_node_key::hit_count) {
       nodes_[index].self = j.count(v, "\"hitCount\"");
@@ -598,7 +642,7 @@ class v8_reader {
       if (l.field != l.fields_end) {
         od::field f;
         if (auto e = (*l.field).get(f)) j_.fail_here("malformed node object", e);
-        v8_node_key k = v8_classify(j_.key(f));
+        v8_node_key k = v8_classify(j_, f);
         od::value& fv = f.value();
         if (k == v8_node_key::children) {
           od::array a = j_.array(fv, "\"children\"");

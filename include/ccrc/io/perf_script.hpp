@@ -268,18 +268,27 @@ class perf_script_parser {
     return profile_.intern(name);
   }
 
-  // Adds the sample: its thread frame, then its frames outermost first.
+  // Adds the sample: its thread frame, then its frames outermost first. The frames it shares
+  // from the root with the previous sample (consecutive samples of a thread mostly share
+  // their outer frames) take that sample's contexts instead of a child lookup each.
   void end_sample() {
     if (!in_sample_) return;
     in_sample_ = false;
     std::reverse(stack_.begin() + 1, stack_.end());
-    node_id n = profile_.add_path(stack_);
+    std::size_t shared = 0;
+    while (shared < stack_.size() && shared < previous_.size() && stack_[shared] == previous_[shared]) ++shared;
+    contexts_.resize(shared);
+    node_id n = shared ? contexts_.back() : root_node;
+    for (std::size_t i = shared; i < stack_.size(); ++i) contexts_.push_back(n = profile_.find_or_add_child(n, stack_[i]));
+    previous_.swap(stack_);  // stack_ is refilled by the next header
     profile_.add(n, values_);
   }
 
   profile profile_;
   std::vector<double> values_;     // samples (1), then period if the profile has it
   std::vector<frame_id> stack_;    // thread frame, then the sample's frames leaf first
+  std::vector<frame_id> previous_;  // the previous sample's, outermost first
+  std::vector<node_id> contexts_;   // and their contexts
   std::string name_;               // scratch for built names
   bool in_sample_ = false;
   std::uint64_t number_ = 0;

@@ -2,9 +2,11 @@
 // bundle (dist/release/speedscope-*.js), which has no node entry point: the bundle is cut
 // right after the statement that starts loading its import module, before the code that
 // renders the app, and run with the few browser globals its top level touches. Exports a
-// promise of {importProfileGroupFromText, exportProfileGroup}. The minified names below
-// (jr, Sf, kf: the import module; Nm: exportProfileGroup of src/lib/file-format.ts) are
-// those of version 1.25.0; another version is refused.
+// promise of {importProfileGroupFromText, importProfilesFromArrayBuffer, exportProfileGroup}
+// (the second is what the app runs on a file it opens: gunzip and pprof tried on the bytes,
+// then the text). The minified names below (jr, Sf, kf: the import module; Nm:
+// exportProfileGroup of src/lib/file-format.ts) are those of version 1.25.0; another version
+// is refused.
 const fs = require('fs');
 const path = require('path');
 module.exports = function load(speedscopeDir) {
@@ -24,6 +26,7 @@ module.exports = function load(speedscopeDir) {
   new Function(src.slice(0, at + marker.length) + 'globalThis.__ss_import=jr;globalThis.__ss_export=Nm;})();')();
   return globalThis.__ss_import.then(mod => ({
     importProfileGroupFromText: mod.importProfileGroupFromText,
+    importProfilesFromArrayBuffer: mod.importProfilesFromArrayBuffer,
     exportProfileGroup: globalThis.__ss_export,
   }));
 };
