@@ -580,8 +580,7 @@ inline profile read_gecko_profile(std::string_view text) { return read_gecko_pro
 
 /// read_gecko_profile from a file; throws ccrc::error if it cannot be opened.
 inline profile read_gecko_profile_file(const std::filesystem::path& path) {
-  auto file = detail::open_for_reading(path);
-  return read_gecko_profile(formats::json_text({}, detail::file_source{file.get()}));
+  return read_gecko_profile(formats::json_file(path));
 }
 
 }  // namespace ccrc

@@ -1,6 +1,7 @@
 // ccrc - what the JSON readers share: the document in padded memory, errors at a byte offset.
 #pragma once
 
+#include <ccrc/detail/line_reader.hpp>
 #include <ccrc/error.hpp>
 
 #include <simdjson.h>
@@ -9,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <string_view>
 
 namespace ccrc::formats {
@@ -21,12 +24,13 @@ class json_text {
  public:
   json_text() = default;
   /// Takes `start` (bytes already read, to detect the format), then the rest of `read`.
-  /// `expected_size` (the file's size, if known) sizes the buffer once; without it, the
-  /// buffer doubles as it fills. Each read asks for at most 1 MiB, so a small document costs
-  /// a small buffer and a pipe's short reads do not refill a large one.
+  /// `expected_size` (the whole document's size, `start` included, if known: a regular
+  /// file's) sizes the buffer once, with room to find the end without regrowing; without it,
+  /// the buffer doubles as it fills. Each read asks for at most 1 MiB, so a small document
+  /// costs a small buffer and a pipe's short reads do not refill a large one.
   template <class Read>
   json_text(std::string_view start, Read&& read, std::size_t expected_size = 0) : text_(start) {
-    text_.reserve(std::max(expected_size, start.size() + min_chunk) + simdjson::SIMDJSON_PADDING);
+    text_.reserve(std::max(expected_size, start.size()) + min_chunk + simdjson::SIMDJSON_PADDING);
     for (;;) {
       if (text_.capacity() - text_.size() < min_chunk + simdjson::SIMDJSON_PADDING) text_.reserve(2 * text_.capacity());
       std::size_t want = std::min(max_chunk, text_.capacity() - text_.size() - simdjson::SIMDJSON_PADDING);
@@ -49,6 +53,16 @@ class json_text {
   static constexpr std::size_t min_chunk = std::size_t{1} << 12, max_chunk = std::size_t{1} << 20;
   std::string text_;
 };
+
+/// The whole of a file as a json_text: a regular file into a buffer of its size, read once
+/// (no regrowth: the peak is the file and the padding), anything else (a pipe) as it comes.
+/// Throws ccrc::error if it cannot be opened or read.
+[[nodiscard]] inline json_text json_file(const std::filesystem::path& path) {
+  auto file = ccrc::detail::open_for_reading(path);
+  std::error_code ec;
+  std::uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  return json_text({}, ccrc::detail::file_source{file.get()}, ec ? 0 : static_cast<std::size_t>(size));
+}
 
 /// Appends `s` as a JSON string, quotes included: '"', '\\' and the control characters
 /// U+0000..U+001F escaped, every other byte as is (the caller checks UTF-8). O(size).

@@ -223,15 +223,17 @@ inline void pick_profile(read_result& r, const read_options& options) {
   r.profile = subtree_profile(r.profile, tops[pick]);
 }
 
-// The profile of an uncompressed `read`, whose first bytes `start` were already taken from it.
+// The profile of an uncompressed `read`, whose first bytes `start` were already taken from it;
+// `size`, if known (a regular file's), sizes the buffers of the formats read whole.
 template <class Read>
-read_result read_plain(std::string_view start, Read&& read) {
+read_result read_plain(std::string_view start, Read&& read, std::size_t size = 0) {
   if (looks_like_pprof(start)) {
     std::string message(start);
+    if (size) message.reserve(size + (std::size_t{1} << 20));  // and append_all's last, empty read
     append_all(message, read);
     return {read_pprof(message), format::pprof, false, {}, {}};
   }
-  if (looks_like_json(start)) return read_json(json_text(start, read));
+  if (looks_like_json(start)) return read_json(json_text(start, read, size));
   profile_format core = detect_format(start);
   if (core != profile_format::folded) return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}, {}};
   try {
@@ -246,9 +248,10 @@ read_result read_plain(std::string_view start, Read&& read) {
   }
 }
 
-// The profile `read` gives, gzip or not, whose first bytes `start` were already taken from it.
+// The profile `read` gives, gzip or not, whose first bytes `start` were already taken from it
+// (`size`: its size in bytes, if known).
 template <class Read>
-read_result read_any(std::string_view start, Read&& read, const read_options& options) {
+read_result read_any(std::string_view start, Read&& read, const read_options& options, std::size_t size = 0) {
   read_result r;
   if (is_gzip(start)) {
     ccrc::detail::prefixed_source<Read&> packed{{start}, read};
@@ -257,7 +260,7 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
     r = read_plain(ccrc::detail::read_start(unpacked, inner), unpacked);
     r.gzip = true;
   } else {
-    r = read_plain(start, read);
+    r = read_plain(start, read, size);
   }
   pick_profile(r, options);
   return r;
@@ -290,8 +293,11 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
     char start[format_detection_bytes];
     std::string_view first = ccrc::detail::read_start(source, start);
     std::error_code ec;
-    if (detect_format(first) != profile_format::cctb || !std::filesystem::is_regular_file(path, ec))
-      return detail::read_any(first, source, options);
+    bool regular = std::filesystem::is_regular_file(path, ec);
+    if (detect_format(first) != profile_format::cctb || !regular) {
+      std::uintmax_t size = regular ? std::filesystem::file_size(path, ec) : 0;
+      return detail::read_any(first, source, options, ec ? 0 : static_cast<std::size_t>(size));
+    }
     r = {read_cctb_file(path), format::cctb, false, {}, {}};  // read in place rather than through a pipe
   }
   detail::pick_profile(r, options);

@@ -441,18 +441,10 @@ inline profile read_speedscope(std::string_view text) {
   return detail::speedscope_reader(padded).read();
 }
 
-/// read_speedscope from a file; throws ccrc::error if it cannot be opened. A regular file is
-/// read in one piece into a buffer of its size (no regrowth: the peak is the file, simdjson's
-/// index of it and the tree); anything else (a pipe) through formats::json_text.
+/// read_speedscope from a file (formats::json_file: a regular file read once into a buffer of
+/// its size); throws ccrc::error if it cannot be opened.
 inline profile read_speedscope_file(const std::filesystem::path& path) {
-  auto file = detail::open_for_reading(path);
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    simdjson::padded_string text;
-    if (simdjson::padded_string::load(path.string()).get(text) == simdjson::SUCCESS)
-      return detail::speedscope_reader(text).read();
-  }
-  return read_speedscope(formats::json_text({}, detail::file_source{file.get()}));
+  return read_speedscope(formats::json_file(path));
 }
 
 /// Writes `t` (a ccrc::profile or ccrc::cct) as a speedscope file that speedscope opens and

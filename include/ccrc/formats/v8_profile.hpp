@@ -853,8 +853,7 @@ inline profile read_v8_profile(std::string_view text, const v8_profile_options& 
 
 /// read_v8_profile from a file; throws ccrc::error if it cannot be opened.
 inline profile read_v8_profile_file(const std::filesystem::path& path, const v8_profile_options& options = {}) {
-  auto file = detail::open_for_reading(path);
-  return read_v8_profile(formats::json_text({}, detail::file_source{file.get()}), options);
+  return read_v8_profile(formats::json_file(path), options);
 }
 
 }  // namespace ccrc
