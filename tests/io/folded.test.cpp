@@ -72,6 +72,22 @@ TEST_CASE("frames may contain spaces; counts may be decimals; CRLF, blanks and c
   CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "java.lang.Thread.run();operator new(unsigned long)")] == 1002);
 }
 
+TEST_CASE("a '# metrics:' header of 100,000 names: every column read; a name given twice is named") {
+  // Issue 15: each name was compared with every earlier one, 40 s for this 889 KB file.
+  constexpr int n = 100'000;
+  std::string header = "# metrics:", counts;
+  for (int i = 0; i < n; ++i) {
+    header += " m" + std::to_string(i);
+    counts += " " + std::to_string(i % 7);
+  }
+  ccrc::profile p = ccrc::read_folded(header + "\nmain" + counts + "\n");
+  REQUIRE(p.metric_count() == n);
+  ccrc::node_id main = ccrc::node_at_path(p.tree(), "main");
+  CHECK(p.column("m0")[main] == 0);
+  CHECK(p.column("m99999")[main] == 99'999 % 7);
+  CHECK(error_message(header + " m5 m7 m5\nmain" + counts + " 1 2 3\n") == "line 1: metric 'm5' is named twice");
+}
+
 TEST_CASE("with a header, a frame may end in a number: the header says how many counts there are") {
   ccrc::profile p = ccrc::read_folded("# metrics: bytes\nmalloc 64 4096\n");
   CHECK(p.column("bytes")[ccrc::node_at_path(p.tree(), "malloc 64")] == 4096);

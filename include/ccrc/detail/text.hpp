@@ -1,10 +1,14 @@
 // ccrc - checks on names read from or written to text formats.
 #pragma once
 
+#include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <string_view>
+#include <vector>
 
 namespace ccrc::detail {
 
@@ -58,5 +62,22 @@ inline const char* check_name_text(std::string_view s) noexcept {
 }
 
 [[nodiscard]] constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+/// The position of the first of `names` (strings or string views) equal to an earlier one, or
+/// names.size() if all differ. O(m log m): a header naming 100,000 metrics, checked name by
+/// name against the earlier ones, took 40 s.
+template <class Names>
+[[nodiscard]] std::size_t first_repeated(const Names& names) {
+  std::vector<std::size_t> order(names.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  auto name = [&](std::size_t i) { return std::string_view(names[i]); };
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return name(a) != name(b) ? name(a) < name(b) : a < b;
+  });
+  std::size_t first = names.size();
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (name(order[i]) == name(order[i - 1])) first = std::min(first, order[i]);
+  return first;
+}
 
 }  // namespace ccrc::detail

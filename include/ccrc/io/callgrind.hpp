@@ -169,12 +169,12 @@ class callgrind_parser {
     if (key == "events") {
       std::vector<std::string> names;
       for (std::string_view w; !(w = next_word(value)).empty();) {
-        if (std::find(names.begin(), names.end(), w) != names.end())
-          fail("event '" + std::string(w.substr(0, 40)) + "' named twice");
         if (const char* why = check_name_text(w)) fail("event name " + std::string(why));
         names.emplace_back(w);
       }
       if (names.empty()) fail("events: names no event");
+      if (std::size_t k = first_repeated(names); k < names.size())
+        fail("event '" + names[k].substr(0, 40) + "' named twice");
       if (!events_.empty() && names != events_)
         fail("a part with other events than the first part's (not supported)");
       if (events_.empty()) {

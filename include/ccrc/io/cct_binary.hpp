@@ -206,10 +206,10 @@ profile read_cctb_from(Source& src, std::uint64_t size) {
   for (std::size_t i = 0; i < metrics; ++i) {
     std::string_view name = next_name(i);
     if (const char* why = check_metric_name(name)) throw parse_error("metric name '" + std::string(name) + "' " + why);
-    if (std::find(metric_names.begin(), metric_names.end(), name) != metric_names.end())
-      throw parse_error("metric '" + std::string(name) + "' is named twice");
     metric_names.emplace_back(name);
   }
+  if (std::size_t k = detail::first_repeated(metric_names); k < metric_names.size())
+    throw parse_error("metric '" + metric_names[k] + "' is named twice");
   symbol_table symbols;  // the structure first, then the columns at once
   for (std::size_t f = 1; f <= frames; ++f) {
     std::string_view name = next_name(metrics + f - 1);

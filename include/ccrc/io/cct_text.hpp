@@ -101,11 +101,11 @@ class cct_text_parser {
     if (token(s) != "metrics") fail("expected 'metrics NAME...' on the second line");
     for (std::string_view name = token(s); !name.empty(); name = token(s)) {
       if (const char* why = check_metric_name(name)) fail("metric name '" + std::string(name) + "' " + why);
-      if (std::find(metric_names_.begin(), metric_names_.end(), name) != metric_names_.end())
-        fail("metric '" + std::string(name) + "' is named twice");
       metric_names_.emplace_back(name);
     }
     if (metric_names_.empty()) fail("'metrics' names no metric");
+    if (std::size_t k = detail::first_repeated(metric_names_); k < metric_names_.size())
+      fail("metric '" + metric_names_[k] + "' is named twice");
     values_.resize(metric_names_.size());
     state_ = state::frames;
   }

@@ -84,12 +84,11 @@ class folded_parser {
       while (j < s.size() && !is_blank(s[j])) ++j;
       std::string name(s.substr(i, j - i));
       if (check_name_text(name)) fail("metric name '" + name + "' is not printable text");
-      for (const auto& other : names)
-        if (other == name) fail("metric '" + name + "' is named twice");
       names.push_back(std::move(name));
       i = j;
     }
     if (names.empty()) fail("the '# metrics:' header names no metric");
+    if (std::size_t k = first_repeated(names); k < names.size()) fail("metric '" + names[k] + "' is named twice");
     profile_.emplace(std::move(names));
     values_.resize(profile_->metric_count());
     from_header_ = true;
