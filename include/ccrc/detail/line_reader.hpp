@@ -29,6 +29,15 @@ inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const st
   return file;
 }
 
+/// The size of `path` if it is a regular file, else 0 (a pipe, or unknown): what a reader of
+/// a whole document may reserve.
+[[nodiscard]] inline std::size_t regular_file_size(const std::filesystem::path& path) noexcept {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return 0;
+  std::uintmax_t size = std::filesystem::file_size(path, ec);
+  return ec ? 0 : static_cast<std::size_t>(size);
+}
+
 /// A `read` callable over bytes in memory (for_each_line reads them in place).
 struct memory_source {
   std::string_view rest;

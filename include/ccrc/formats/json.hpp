@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
-#include <system_error>
 #include <string_view>
 
 namespace ccrc::formats {
@@ -59,9 +58,7 @@ class json_text {
 /// Throws ccrc::error if it cannot be opened or read.
 [[nodiscard]] inline json_text json_file(const std::filesystem::path& path) {
   auto file = ccrc::detail::open_for_reading(path);
-  std::error_code ec;
-  std::uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
-  return json_text({}, ccrc::detail::file_source{file.get()}, ec ? 0 : static_cast<std::size_t>(size));
+  return json_text({}, ccrc::detail::file_source{file.get()}, ccrc::detail::regular_file_size(path));
 }
 
 /// Appends `s` as a JSON string, quotes included: '"', '\\' and the control characters

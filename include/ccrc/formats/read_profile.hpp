@@ -292,12 +292,8 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
     ccrc::detail::file_source source{file.get()};
     char start[format_detection_bytes];
     std::string_view first = ccrc::detail::read_start(source, start);
-    std::error_code ec;
-    bool regular = std::filesystem::is_regular_file(path, ec);
-    if (detect_format(first) != profile_format::cctb || !regular) {
-      std::uintmax_t size = regular ? std::filesystem::file_size(path, ec) : 0;
-      return detail::read_any(first, source, options, ec ? 0 : static_cast<std::size_t>(size));
-    }
+    std::size_t size = ccrc::detail::regular_file_size(path);
+    if (detect_format(first) != profile_format::cctb || size == 0) return detail::read_any(first, source, options, size);
     r = {read_cctb_file(path), format::cctb, false, {}, {}};  // read in place rather than through a pipe
   }
   detail::pick_profile(r, options);
