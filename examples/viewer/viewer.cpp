@@ -214,13 +214,20 @@ void run_query() {
   v.marks.emplace(s.order, v.found.nodes);
 }
 
+// Writes each segment's highlight of the current search (0 without one) into v.ints.
+void export_marks() {
+  viewer& v = the();
+  std::vector<ccrc::highlight_state> marks;
+  if (v.query && v.marks) marks = ccrc::highlight(v.chart, v.current->profile.tree(), v.current->ag[v.metric], *v.marks);
+  for (std::size_t i = 0; i < v.chart.segments.size(); ++i)
+    v.ints[i * ints_per_segment + 5] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
+}
+
 // Fills the segment arrays and labels from v.chart, with the current highlight.
 void export_chart() {
   viewer& v = the();
   const ccrc::call_tree& t = v.current->profile.tree();
   const auto& segs = v.chart.segments;
-  std::vector<ccrc::highlight_state> marks;
-  if (v.query && v.marks) marks = ccrc::highlight(v.chart, t, v.current->ag[v.metric], *v.marks);
   std::vector<ccrc::diff_ring_segment> classes;
   if (comparing()) classes = ccrc::diff_ring(*v.diff, v.chart);
   v.floats.resize(segs.size() * floats_per_segment);
@@ -243,7 +250,6 @@ void export_chart() {
     n[2] = static_cast<std::int32_t>(s.depth);
     n[3] = s.parent == ccrc::no_segment ? -1 : static_cast<std::int32_t>(s.parent);
     n[4] = static_cast<std::int32_t>(s.contexts);
-    n[5] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
     n[6] = label_of(t, s, label);
     n[7] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
     if (n[6] != 0) {
@@ -251,6 +257,7 @@ void export_chart() {
       v.labels += '\n';
     }
   }
+  export_marks();
 }
 
 std::string error_text(const std::exception& e) { return e.what(); }
@@ -416,6 +423,23 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
   }
 }
 
+/// Highlights the current search (see ccrc_search) in the last layout without laying it out
+/// again: a search moves no segment, it only changes each segment's highlight (and what
+/// ccrc_search_count and ccrc_search_share report). Returns the number of segments, or -1
+/// without a layout.
+VIEWER_API int ccrc_highlight() {
+  viewer& v = the();
+  if (!v.current || !v.view) return -1;
+  try {
+    if (v.searched != v.current || v.search_stale) run_query();
+    export_marks();
+    return static_cast<int>(v.chart.segments.size());
+  } catch (const std::exception& e) {
+    hand_out(error_text(e));
+    return -1;
+  }
+}
+
 /// The segment arrays of the last layout: floats_per_segment floats and ints_per_segment ints
 /// a segment (see export_chart), and the labels that fit, one a line, in segment order.
 VIEWER_API const float* ccrc_segment_floats() { return the().floats.data(); }
@@ -484,8 +508,9 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
 /// name (0), package (1), class (2) or method (3), ignoring case if asked; contexts whose self
 /// or aggregated value of the shown metric is below a bound (a share of the total when
 /// `shares`; a negative bound: none) are left out. An empty text with no bounds clears it.
-/// Takes effect in the next ccrc_layout (see ccrc_search_count); returns 0, or -1 with the
-/// message in ccrc_error_text() for a bad regular expression (then nothing is highlighted).
+/// Takes effect in the next ccrc_layout or ccrc_highlight (see ccrc_search_count); returns 0,
+/// or -1 with the message in ccrc_error_text() for a bad regular expression (then nothing is
+/// highlighted).
 VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_case, double min_self, double min_total,
                            int shares) {
   viewer& v = the();

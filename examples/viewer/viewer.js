@@ -54,62 +54,83 @@
   }
 
   // ---- colours: hue from the library's colour key
+  // Each colour's string made once: a chart repeats a few hundred hues over thousands of segments.
+  const colours = new Map();  // lightness -> hue -> colour
+  function colour(hue, lightness) {
+    let byHue = colours.get(lightness);
+    if (byHue === undefined) colours.set(lightness, (byHue = new Map()));
+    let c = byHue.get(hue);
+    if (c === undefined) byHue.set(hue, (c = `hsl(${hue.toFixed(1)},55%,${lightness}%)`));
+    return c;
+  }
   function fill(hue, dim) {
     if (hue < 0) return dim ? '#f2f2f2' : '#e4e4e4';
-    return `hsl(${hue.toFixed(1)},55%,${dim ? 88 : 72}%)`;
+    return colour(hue, dim ? 88 : 72);
   }
-  function stroke(hue) { return hue < 0 ? '#9a9a9a' : `hsl(${hue.toFixed(1)},55%,38%)`; }
+  function stroke(hue) { return hue < 0 ? '#9a9a9a' : colour(hue, 38); }
 
   // ---- layout and drawing
   function layout() {
     const n = api.layout(view.path, view.depth, view.mode, view.metric, view.tree, view.colour, size.w, size.h, 1);
     if (n < 0) { chart.count = 0; return; }
-    chart.count = n;
-    chart.floats = new Float32Array(m.HEAPF32.buffer, api.floats(), n * FLOATS);
-    chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
+    viewSegments(n);
     chart.labels = m.UTF8ToString(api.labels()).split('\n');
     chart.cx = api.cx(); chart.cy = api.cy();
   }
+  // The segment arrays in the module's memory, seen afresh after every call that may have grown it.
+  function viewSegments(n) {
+    chart.count = n;
+    chart.floats = new Float32Array(m.HEAPF32.buffer, api.floats(), n * FLOATS);
+    chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
+  }
 
+  // A search moves no segment: it changes only the look of some (matches in red, culled lines
+  // that hide one in red too, the segments without one dimmed; those on the way to a match
+  // keep their colour).
+  const NORMAL = 0, DIMMED = 1, HIGHLIGHTED = 2;
   function draw() {
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, size.w, size.h);
-    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy;
-    const Q = Math.PI / 2;
-    ctx.lineWidth = 0.5;
+    const I = chart.ints;
     for (let i = 0; i < chart.count; ++i) {
-      const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3], hue = F[i * FLOATS + 4];
-      const kind = I[i * INTS + 1], mark = I[i * INTS + 5], diffClass = I[i * INTS + 7];
-      const dim = searching && mark === 0;
-      if (kind === KIND_LINE) {
-        const a = (a0 + a1) / 2, s = Math.sin(a), c = Math.cos(a);
-        ctx.beginPath();
-        ctx.moveTo(cx + r0 * s, cy - r0 * c);
-        ctx.lineTo(cx + r1 * s, cy - r1 * c);
-        ctx.strokeStyle = searching && mark !== 0 ? '#d62728' : dim ? '#d8d8d8' : diffClass ? DIFF_FILLS[diffClass - 1] : stroke(hue);
-        ctx.lineWidth = searching && mark !== 0 ? 1.5 : 0.75;
-        ctx.stroke();
-        ctx.lineWidth = 0.5;
-        continue;
-      }
-      ctx.beginPath();
-      if (kind === KIND_CENTER) {
-        ctx.arc(cx, cy, r1, 0, 2 * Math.PI);
-      } else if (a1 - a0 >= 2 * Math.PI - 1e-6) {
-        ctx.arc(cx, cy, r1, 0, 2 * Math.PI);
-        if (r0 > 0) { ctx.moveTo(cx + r0, cy); ctx.arc(cx, cy, r0, 0, 2 * Math.PI, true); }
-      } else {
-        ctx.arc(cx, cy, r1, a0 - Q, a1 - Q);
-        ctx.arc(cx, cy, r0, a1 - Q, a0 - Q, true);
-        ctx.closePath();
-      }
-      ctx.fillStyle = mark === MATCH ? '#e8412c' : diffClass && !dim ? DIFF_FILLS[diffClass - 1] : fill(hue, dim);
-      ctx.fill('evenodd');
-      ctx.strokeStyle = mark === MATCH ? '#7a1a0f' : '#ffffff';
-      ctx.stroke();
+      const mark = I[i * INTS + 5];
+      drawSegment(ctx, i, !searching ? NORMAL : mark === 0 ? DIMMED : mark === MATCH || I[i * INTS + 1] === KIND_LINE ? HIGHLIGHTED : NORMAL);
     }
     drawLabels();
+  }
+  // Segment i: a ring sector, a full ring, the centre's disc, or a line for culled callees.
+  function drawSegment(c, i, look) {
+    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy;
+    const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3], hue = F[i * FLOATS + 4];
+    const kind = I[i * INTS + 1], diffClass = look === NORMAL ? I[i * INTS + 7] : 0;
+    if (kind === KIND_LINE) {
+      const a = (a0 + a1) / 2, s = Math.sin(a), co = Math.cos(a);
+      c.beginPath();
+      c.moveTo(cx + r0 * s, cy - r0 * co);
+      c.lineTo(cx + r1 * s, cy - r1 * co);
+      c.strokeStyle = look === HIGHLIGHTED ? '#d62728' : look === DIMMED ? '#d8d8d8' : diffClass ? DIFF_FILLS[diffClass - 1] : stroke(hue);
+      c.lineWidth = look === HIGHLIGHTED ? 1.5 : 0.75;
+      c.stroke();
+      return;
+    }
+    const Q = Math.PI / 2;
+    c.beginPath();
+    if (kind === KIND_CENTER) {
+      c.arc(cx, cy, r1, 0, 2 * Math.PI);
+    } else if (a1 - a0 >= 2 * Math.PI - 1e-6) {
+      c.arc(cx, cy, r1, 0, 2 * Math.PI);
+      if (r0 > 0) { c.moveTo(cx + r0, cy); c.arc(cx, cy, r0, 0, 2 * Math.PI, true); }
+    } else {
+      c.arc(cx, cy, r1, a0 - Q, a1 - Q);
+      c.arc(cx, cy, r0, a1 - Q, a0 - Q, true);
+      c.closePath();
+    }
+    c.fillStyle = look === HIGHLIGHTED ? '#e8412c' : diffClass ? DIFF_FILLS[diffClass - 1] : fill(hue, look === DIMMED);
+    c.fill('evenodd');
+    c.strokeStyle = look === HIGHLIGHTED ? '#7a1a0f' : '#ffffff';
+    c.lineWidth = 0.5;
+    c.stroke();
   }
 
   function drawLabels() {
@@ -195,7 +216,8 @@
   }
   let searching = false;
 
-  // Lays out and draws the view; `what` names the interaction for the timings. The table
+  // Lays out and draws the view (only highlights it again when options.layout is false: the
+  // search changed, nothing else); `what` names the interaction for the timings. The table
   // follows in a task of its own: the flat profile of a large view is a walk over all of it,
   // and the chart should not wait for it.
   let tablePending = null;
@@ -203,12 +225,13 @@
   function render(what, options = {}) {
     const t0 = performance.now();
     if (options.search) search();
-    layout();
+    const highlighted = options.layout === false ? api.highlight() : -1;
+    if (highlighted >= 0) viewSegments(highlighted); else layout();
     const t1 = performance.now();
     draw();
     const t2 = performance.now();
     searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
-    crumbs();
+    if (highlighted < 0) crumbs();
     status();
     syncControls();
     timings.push({what, ms: performance.now() - t0, library_ms: t1 - t0, draw_ms: t2 - t1});
@@ -238,10 +261,11 @@
   // ---- navigation: selecting pushes a history entry, everything else replaces the current one
   function go(change, what, push) {
     const searchChanged = 'search' in change || 'part' in change || 'min' in change || 'metric' in change || 'tree' in change;
+    const onlySearch = Object.keys(change).every((k) => k === 'search' || k === 'part' || k === 'min');
     Object.assign(view, change);
     const url = fragmentOf(view);
     if (push) history.pushState({ccrc: true}, '', url); else history.replaceState(null, '', url);
-    render(what, {search: searchChanged});
+    render(what, {search: searchChanged, layout: !onlySearch});
   }
   function select(segment) {
     const node = chart.ints[segment * INTS];
@@ -427,7 +451,7 @@
       load: m._ccrc_load, errorText: m._ccrc_error_text, info: m._ccrc_profile_info,
       layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
       floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y,
-      path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
+      highlight: m._ccrc_highlight, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,
       loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,

@@ -58,6 +58,14 @@
   check(marked === 'main;f;h main;g;h main;h', `search h: highlighted ${marked}`);
   check(V.status().includes('6 contexts match, 44.84 % of the total'), `search h: ${V.status()}`);
   log.push(`search h: ${marked}; ${V.status()}`);
+  // The contexts on the way to a match (main;f;g and main;g;g hide theirs below depth 3) keep
+  // their colour; a search highlights the chart without laying it out again, as a layout does.
+  const containing = V.segments().filter((s) => s.mark === 2).map((s) => s.path).sort().join(' ');
+  check(containing === 'main main;f main;f;g main;g main;g;g', `search h: on the way to a match ${containing}`);
+  const marks = () => V.segments().map((s) => `${s.path}=${s.mark}`).sort().join(' ');
+  const searched = marks();
+  setValue('mode', V.view.mode, 'change');
+  check(marks() === searched, `search h: laid out again, ${marks()} instead of ${searched}`);
 
   // Click h in the table: its contexts, the same share.
   V.flushTable();
