@@ -8,6 +8,7 @@
   const MATCH = 1;
   const $ = (id) => document.getElementById(id);
   const canvas = $('canvas'), ctx = canvas.getContext('2d');
+  const overlay = $('overlay'), octx = overlay.getContext('2d');
   const ui = {
     depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
     colour: $('colour'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
@@ -84,20 +85,31 @@
     chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
   }
 
-  // A search moves no segment: it changes only the look of some (matches in red, culled lines
-  // that hide one in red too, the segments without one dimmed; those on the way to a match
-  // keep their colour).
+  // Two canvases, one above the other: the chart as laid out, drawn once per layout, and above
+  // it the search's highlight and the labels. A search moves no segment, so it redraws only
+  // the upper one: matches, and culled lines that hide one, in red; the segments without one
+  // dimmed; those on the way to a match show through in their colour.
   const NORMAL = 0, DIMMED = 1, HIGHLIGHTED = 2;
-  function draw() {
+  function clear(c) {
     const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, size.w, size.h);
-    const I = chart.ints;
-    for (let i = 0; i < chart.count; ++i) {
-      const mark = I[i * INTS + 5];
-      drawSegment(ctx, i, !searching ? NORMAL : mark === 0 ? DIMMED : mark === MATCH || I[i * INTS + 1] === KIND_LINE ? HIGHLIGHTED : NORMAL);
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    c.clearRect(0, 0, size.w, size.h);
+  }
+  function drawChart() {
+    clear(ctx);
+    for (let i = 0; i < chart.count; ++i) drawSegment(ctx, i, NORMAL);
+  }
+  function drawHighlight() {
+    clear(octx);
+    if (searching) {
+      const I = chart.ints;
+      for (let i = 0; i < chart.count; ++i) {
+        const mark = I[i * INTS + 5];
+        if (mark === 0) drawSegment(octx, i, DIMMED);
+        else if (mark === MATCH || I[i * INTS + 1] === KIND_LINE) drawSegment(octx, i, HIGHLIGHTED);
+      }
     }
-    drawLabels();
+    drawLabels(octx);
   }
   // Segment i: a ring sector, a full ring, the centre's disc, or a line for culled callees.
   function drawSegment(c, i, look) {
@@ -133,30 +145,30 @@
     c.stroke();
   }
 
-  function drawLabels() {
+  function drawLabels(c) {
     const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy;
-    ctx.font = '11px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = '#1a1a1a';
+    c.font = '11px sans-serif';
+    c.textAlign = 'center';
+    c.textBaseline = 'middle';
+    c.fillStyle = '#1a1a1a';
     let k = 0;
     for (let i = 0; i < chart.count; ++i) {
       const fit = I[i * INTS + 6];
       if (fit === 0) continue;
       const text = chart.labels[k++];
       const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3];
-      if (I[i * INTS + 1] === KIND_CENTER) { ctx.fillText(text, cx, cy); continue; }
+      if (I[i * INTS + 1] === KIND_CENTER) { c.fillText(text, cx, cy); continue; }
       const mid = (a0 + a1) / 2, r = (r0 + r1) / 2;
       let turn = mid % (2 * Math.PI); if (turn < 0) turn += 2 * Math.PI;
       const along = fit === 1 || fit === 3;
       // Along: tangent to the ring, upright; across: radial, read from the centre outwards.
       let angle = along ? mid + (turn > Math.PI / 2 && turn < 3 * Math.PI / 2 ? Math.PI : 0)
                         : mid - Math.PI / 2 + (turn > Math.PI ? Math.PI : 0);
-      ctx.save();
-      ctx.translate(cx + r * Math.sin(mid), cy - r * Math.cos(mid));
-      ctx.rotate(angle);
-      ctx.fillText(text, 0, 0);
-      ctx.restore();
+      c.save();
+      c.translate(cx + r * Math.sin(mid), cy - r * Math.cos(mid));
+      c.rotate(angle);
+      c.fillText(text, 0, 0);
+      c.restore();
     }
   }
 
@@ -228,7 +240,8 @@
     const highlighted = options.layout === false ? api.highlight() : -1;
     if (highlighted >= 0) viewSegments(highlighted); else layout();
     const t1 = performance.now();
-    draw();
+    if (highlighted < 0) drawChart();
+    drawHighlight();
     const t2 = performance.now();
     searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
     if (highlighted < 0) crumbs();
@@ -286,8 +299,10 @@
     const box = canvas.parentElement.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
     size = {w: Math.max(16, box.width), h: Math.max(16, box.height)};
-    canvas.width = Math.round(size.w * dpr);
-    canvas.height = Math.round(size.h * dpr);
+    for (const c of [canvas, overlay]) {
+      c.width = Math.round(size.w * dpr);
+      c.height = Math.round(size.h * dpr);
+    }
     if (api && chart.count >= 0 && metrics.length) render('resize', {table: false});
   }
   window.addEventListener('resize', resize);
