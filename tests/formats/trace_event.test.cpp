@@ -898,9 +898,10 @@ TEST_CASE("trace events in pieces: errors name the byte of the file, with or wit
       {"[" + good + R"(,,{"ph":"i"}])", R"(,{"ph":"i"})"},             // an empty element: simdjson's, in a piece
       {R"({"traceEvents":[)" + good + R"(],"metadata" {}})", "{}}"},     // no ':' after a key
   };
-  for (const auto& [text, at] : structural) {
+  for (const auto& c : structural) {
+    const std::string& text = c.first;
     CAPTURE(text);
-    std::uint64_t expected = at.empty() ? text.size() : text.rfind(at);
+    std::uint64_t expected = c.second.empty() ? text.size() : text.rfind(c.second);
     for (std::size_t size : {std::size_t{1}, std::size_t{90}, one_piece}) {
       CAPTURE(size);
       CHECK(error_in_pieces(text, size).first == expected);
