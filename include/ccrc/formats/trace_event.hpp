@@ -88,6 +88,7 @@ class trace_event_parser {
     profile_.shrink_to_fit();
     return std::move(profile_);
   }
+
   [[nodiscard]] const trace_warnings& warnings() const noexcept { return warnings_; }
 
  private:
