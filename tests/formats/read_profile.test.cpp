@@ -126,6 +126,16 @@ TEST_CASE("formats::read_profile opens Firefox's Gecko profile, gzip or not, and
   CHECK(test::total(content.profile, "samples") == 489);
 }
 
+TEST_CASE("a JSON object is told by a key after the first, found without parsing the values before it") {
+  // DevTools writes "metadata" first; values with brackets and quotes in strings are skipped.
+  auto trace = read_text(R"({"metadata": {"a": "]}\"", "b": [{"traceEvents": 1}]}, "displayTimeUnit": "ns",)"
+                         R"( "traceEvents": [{"ph":"X","name":"f","ts":0,"dur":3,"pid":1,"tid":2}]})");
+  CHECK(trace.detected == ccrc::formats::format::trace_event);
+  CHECK(test::context_paths(trace.profile) == std::set<std::string>{"pid 1 tid 2", "pid 1 tid 2;f"});
+  auto v8 = read_text(R"J({"startTime": 0, "nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}}], "samples": [], "timeDeltas": []})J");
+  CHECK(v8.detected == ccrc::formats::format::v8_profile);
+}
+
 TEST_CASE("a file of no format ccrc reads is an error that names the formats tried") {
   CHECK_THROWS_WITH_AS((void)read_text("<html>\n<body>\n"),
                        "line 1: missing count: a line is 'frame;frame;... count' (no format fits: the start is not "
@@ -133,6 +143,9 @@ TEST_CASE("a file of no format ccrc reads is an error that names the formats tri
                        "folded stacks)",
                        ccrc::parse_error);
   CHECK_THROWS_WITH_AS((void)read_text(R"({"something": "else"})"),
+                       doctest::Contains("byte 0: a JSON document of no format ccrc reads"), ccrc::parse_error);
+  // Malformed before a key names a format: none is picked.
+  CHECK_THROWS_WITH_AS((void)read_text(R"({"something": [}, "traceEvents": []})"),
                        doctest::Contains("byte 0: a JSON document of no format ccrc reads"), ccrc::parse_error);
   // A folded file whose error is further down keeps the folded reader's message alone.
   CHECK_THROWS_WITH_AS((void)read_text("main;f 1\nmain;g x\n"), doctest::Contains("line 2: "), ccrc::parse_error);

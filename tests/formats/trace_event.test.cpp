@@ -685,3 +685,253 @@ TEST_CASE("trace events: a real Chrome DevTools trace (tests/data/trace_event/de
   }
   CHECK(calls_on_main == 1261);
 }
+
+// ---- The events parsed in pieces (trace_event_options::piece_bytes) ----
+
+namespace {
+
+constexpr std::size_t one_piece = ~std::size_t{0};
+
+ccrc::profile read_in_pieces(std::string_view text, std::size_t piece_bytes, ccrc::trace_warnings* w = nullptr) {
+  return ccrc::read_trace_events(text, {.warnings = w, .piece_bytes = piece_bytes});
+}
+
+// The trace read whole and in pieces of every size given: the same profile and warnings.
+void check_same_in_pieces(std::string_view text, std::initializer_list<std::size_t> sizes) {
+  ccrc::trace_warnings whole_warnings;
+  ccrc::profile whole = read_in_pieces(text, one_piece, &whole_warnings);
+  for (std::size_t size : sizes) {
+    CAPTURE(size);
+    ccrc::trace_warnings w;
+    test::check_same_profile(whole, read_in_pieces(text, size, &w));
+    CHECK(w.unmatched_ends == whole_warnings.unmatched_ends);
+    CHECK(w.unclosed == whole_warnings.unclosed);
+    CHECK(w.profiles_without_start == whole_warnings.profiles_without_start);
+  }
+}
+
+// The byte and message of the error reading `text` in pieces of `size` bytes.
+std::pair<std::uint64_t, std::string> error_in_pieces(std::string_view text, std::size_t size) {
+  auto read = [size](std::string_view t) { return read_in_pieces(t, size); };
+  return {test::error_byte(read, text), test::error_message(read, text)};
+}
+
+// A random name with the bytes the splitter must not take for structure: escaped quotes and
+// backslashes, brackets, commas, a \u escape.
+std::string random_name(test::rng& r) {
+  static const char* const parts[] = {"f", "g", R"(q\"x)", "[", "]", "{", "}", ",", R"(\\)", R"(\u005b)", "a b", R"(\"])"};
+  std::string name;
+  for (std::uint32_t k = 1 + r.below(3); k > 0; --k) name += parts[r.below(std::size(parts))];
+  return name;
+}
+
+// Random `args`: objects and arrays nested up to 3 deep, strings with brackets and escapes.
+std::string random_args(test::rng& r, int depth = 0) {
+  std::string s = "{";
+  for (std::uint32_t k = r.below(3); k > 0; --k) {
+    s += "\"k" + std::to_string(r.below(9)) + "\":";
+    std::uint32_t kind = depth < 3 ? r.below(4) : r.below(2);
+    if (kind == 0) s += "\"" + random_name(r) + "\"";
+    else if (kind == 1) s += std::to_string(r.below(1000));
+    else if (kind == 2) s += "[" + random_args(r, depth + 1) + ",\"]\",[[]] ]";
+    else s += random_args(r, depth + 1);
+    if (k > 1) s += ", ";
+  }
+  return s + "}";
+}
+
+// A random trace: B/E pairs and X events nested on a few threads, in time order, names and
+// args full of brackets and escapes, white space between events; thread names from M events.
+// `calls`: the B and X events written.
+std::string random_trace(test::rng& r, std::size_t events, double& calls) {
+  std::string text;
+  struct open_frame {
+    std::string name;
+    double start;
+    bool x;
+  };
+  std::map<int, std::vector<open_frame>> stacks;
+  double now = 0;
+  calls = 0;
+  auto event = [&](const std::string& fields, int tid) {
+    text += "{" + fields + ",\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"args\":" + random_args(r) + "}";
+    text += r.chance(0.5) ? ",\n" : " , ";
+  };
+  for (int tid = 1; tid <= 3; ++tid)
+    text += R"({"ph":"M","name":"thread_name","pid":1,"tid":)" + std::to_string(tid) + R"(,"args":{"name":"[t,\"}"}},)";
+  for (std::size_t i = 0; i < events; ++i) {
+    int tid = 1 + static_cast<int>(r.below(3));
+    auto& stack = stacks[tid];
+    now += r.below(3);
+    if (stack.empty() || (stack.size() < 20 && r.chance(0.55))) {
+      std::string name = random_name(r);
+      bool x = r.chance(0.5);
+      stack.push_back({name, now, x});
+      if (!x) {
+        event(R"("ph":"B","name":")" + name + R"(","ts":)" + std::to_string(now), tid);
+        ++calls;
+      }
+    } else {
+      open_frame f = stack.back();
+      stack.pop_back();
+      if (f.x) {
+        event(R"("ph":"X","name":")" + f.name + R"(","ts":)" + std::to_string(f.start) + R"(,"dur":)" +
+                  std::to_string(now - f.start), tid);
+      } else {
+        event(R"("ph":"E","name":")" + f.name + R"(","ts":)" + std::to_string(now), tid);
+      }
+      calls += f.x ? 1 : 0;
+    }
+  }
+  while (text.back() != '}') text.pop_back();  // the last separator
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("trace events in pieces: random traces give the profile of one piece, whatever the piece size") {
+  test::rng r{77};
+  for (int round = 0; round < 12; ++round) {
+    CAPTURE(round);
+    double calls = 0;
+    std::string events = random_trace(r, 300 + r.below(300), calls);
+    // The object form, other top-level members around the events (values with brackets in
+    // strings, escaped quotes, nesting), and the array form, closed, cut off, with a ','.
+    std::string object = R"({"displayTimeUnit":"ns", "stackFrames":{"1":{"name":"]}\"x"}}, "samples":[{"sf":1},[]],)"
+                         "\n\"traceEvents\" : [\n" + events + "\n],\n" +
+                         R"("metadata":{"a":[1,{"traceEvents":2}],"b":"\\"},"systemTraceEvents":"[{\"x\":\"]\"}")" + "}";
+    for (const std::string& text : {object, "[" + events + "]", "[" + events, "[" + events + ",\n", "[" + events + ",]"}) {
+      ccrc::trace_warnings w;
+      ccrc::profile whole = read_in_pieces(text, one_piece, &w);
+      CHECK(total(whole, "calls") == calls);  // the B and X events written, all read
+      CHECK(threads(whole) == std::vector<std::string>{"pid 1 [t,\"} (tid 1)", "pid 1 [t,\"} (tid 2)", "pid 1 [t,\"} (tid 3)"});
+      check_same_in_pieces(text, {1, 2, 61, 200, 4096, ccrc::trace_event_options{}.piece_bytes});
+    }
+  }
+}
+
+TEST_CASE("trace events in pieces: the real traces give the profile of one piece") {
+  std::string small;
+  {
+    auto file = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/trace_event/small.json");
+    ccrc::formats::json_text text({}, ccrc::detail::file_source{file.get()});
+    small = std::string(text.bytes());
+  }
+  check_same_in_pieces(small, {1, 100, 10'000});
+  std::string devtools;
+  {
+    auto file = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/trace_event/devtools.json.gz");
+    ccrc::detail::file_source packed{file.get()};
+    ccrc::formats::gzip_source<ccrc::detail::file_source&> unpacked(packed);
+    ccrc::formats::json_text text({}, unpacked);
+    devtools = std::string(text.bytes());
+  }
+  check_same_in_pieces(devtools, {1, 1000, 100'000});
+  // The whole profile of the file's own test, read in pieces of one event.
+  ccrc::trace_warnings w;
+  ccrc::profile p = read_in_pieces(devtools, 1, &w);
+  CHECK(w.unclosed == 7);
+  CHECK(total(p, "samples") == 800);
+  CHECK(total(p, "sampled_us") == 161489);
+  check_same_in_pieces(chunked_trace, {1, 300});
+}
+
+TEST_CASE("trace events in pieces: an event larger than the piece is a piece of its own") {
+  // One X event with 100 KB of args, between two small ones, read in pieces of 16 bytes.
+  std::string big = R"({"ph":"X","name":"big","ts":1,"dur":5,"args":{"data":[)";
+  for (int i = 0; i < 5000; ++i) big += R"({"s":"],[{\"x"},)";
+  big += R"({}]}})";
+  std::string text = R"([{"ph":"X","name":"a","ts":0,"dur":10},)" + big + R"(,{"ph":"X","name":"c","ts":7,"dur":1}])";
+  for (std::size_t size : {std::size_t{16}, one_piece}) {
+    ccrc::profile p = read_in_pieces(text, size);
+    CHECK(at(p, "time_us", "pid 0 tid 0;a") == 10 - 5 - 1);
+    CHECK(at(p, "time_us", "pid 0 tid 0;a;big") == 5);
+    CHECK(at(p, "time_us", "pid 0 tid 0;a;c") == 1);
+  }
+  // The whole trace one event.
+  std::string alone = "[" + big + "]";
+  CHECK(at(read_in_pieces(alone, 1), "calls", "pid 0 tid 0;big") == 1);
+}
+
+TEST_CASE("trace events in pieces: errors name the byte of the file, with or without pieces") {
+  // Ten good events, then one that is wrong: in pieces of one event each, the fault is in
+  // the eleventh piece, and its byte is the file's.
+  std::string good;
+  for (int i = 0; i < 10; ++i)
+    good += (i ? ", " : "") + std::string(R"({"ph":"X","name":"f)") + std::to_string(i) + R"(","ts":)" + std::to_string(i) + R"(,"dur":1})";
+  struct bad {
+    std::string last;         // the event after the ten
+    std::string at;           // the error is at the last occurrence of this
+    std::string reason;
+  };
+  const bad cases[] = {
+      {R"({"ph":"X","name":"a","ts":"x"})", R"("x")", "\"ts\" is not a finite number"},
+      {R"(7)", "7", "an event that is not a JSON object"},
+      {R"({"name":"a"})", R"({"name":"a"})", "an event without \"ph\""},
+      {R"({"ph":"X","name":"a\u0001","ts":1})", R"("a\u0001")", "control character"},
+      {R"J({"ph":"P","name":"ProfileChunk","id":"0x1","ts":2,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1]},"timeDeltas":["x"]}}})J",
+       R"("x")", "a time delta is not a number"},
+      {R"J({"ph":"P","name":"ProfileChunk","id":"0x1","ts":2,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":9,"callFrame":{"functionName":"f"}}]}}}})J",
+       R"({"id":2)", "parent id 9 is not a node's id"},  // found after the last piece, from the node's offset
+      {R"J({"ph":"P","name":"ProfileChunk","id":"0x1","ts":2,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1,7]},"timeDeltas":[1,1]}}})J",
+       "[1,7]", "sample 1: node id 7 is not a node of its profile"},
+  };
+  for (const bad& c : cases) {
+    for (std::string text : {"[" + good + ", " + c.last + "]", R"({"metadata":{},"traceEvents":[)" + good + ", " + c.last + "]}"}) {
+      CAPTURE(text);
+      std::uint64_t expected = text.rfind(c.at);
+      for (std::size_t size : {std::size_t{1}, std::size_t{90}, one_piece}) {
+        CAPTURE(size);
+        auto [byte, message] = error_in_pieces(text, size);
+        CHECK(byte == expected);
+        CHECK(message.find(c.reason) != std::string::npos);
+      }
+    }
+  }
+  // Structure: the same byte in pieces of any size.
+  const std::pair<std::string, std::string> structural[] = {
+      {"[" + good + R"(, {"ph":"i"}} ])", "} ]"},                       // an event closed twice closes the array
+      {R"({"traceEvents":[)" + good + "]", ""},                        // the object never closed: its end
+      {R"({"traceEvents":[)" + good, ""},                             // the array never closed: its end
+      {R"({"traceEvents":[)" + good + ", ]}", ", ]}"},                  // a ',' after the last event (no repair)
+      {"[" + good + "] []", "[]"},                                     // more after the array
+      {"[" + good + R"(,,{"ph":"i"}])", R"(,{"ph":"i"})"},             // an empty element: simdjson's, in a piece
+      {R"({"traceEvents":[)" + good + R"(],"metadata" {}})", "{}}"},     // no ':' after a key
+  };
+  for (const auto& c : structural) {
+    const std::string& text = c.first;
+    CAPTURE(text);
+    std::uint64_t expected = c.second.empty() ? text.size() : text.rfind(c.second);
+    for (std::size_t size : {std::size_t{1}, std::size_t{90}, one_piece}) {
+      CAPTURE(size);
+      CHECK(error_in_pieces(text, size).first == expected);
+    }
+  }
+}
+
+TEST_CASE("trace events in pieces: what simdjson's first pass refuses is at its piece's first byte") {
+  // Invalid UTF-8 and a string left open are found by simdjson's first pass over a piece,
+  // which gives no position: the error names the piece's first byte (the '[' or the ','
+  // before its first event), byte 0 of a trace read in one piece, as before pieces.
+  const std::string good = R"({"ph":"X","name":"a","ts":0,"dur":1})";
+  const std::string text = "[" + good + "," + good + ",\n{\"ph\":\"X\",\"name\":\"\xff\",\"ts\":1}]";
+  CHECK(error_in_pieces(text, one_piece).first == 0);
+  CHECK(error_in_pieces(text, 1).first == text.find(",\n"));
+  CHECK(error_in_pieces(text, 1).second == "byte " + std::to_string(text.find(",\n")) +
+                                               ": simdjson cannot take this document (The input is not valid UTF-8)");
+  // Cut inside a string, or inside an event: an error, at the last piece or the end, never
+  // a hang; in the object form too.
+  for (const std::string& cut : {"[" + good + "," + good + R"(,{"ph":"X","na)", "[" + good + "," + good + R"(,{"ph":"X","args":{"a":[)",
+                                 R"({"traceEvents":[)" + good + "," + good + R"(,{"ph":"X","name":"a\")"}) {
+    CAPTURE(cut);
+    std::uint64_t last_piece = cut.rfind(',', cut.rfind(R"({"ph")"));
+    std::uint64_t byte = error_in_pieces(cut, 1).first;
+    CHECK(byte >= last_piece);
+    CHECK(byte <= cut.size() + 1);
+    CHECK(error_in_pieces(cut, one_piece).first <= cut.size() + 1);
+  }
+  // Invalid UTF-8 among the other members of the object: at the start of the bytes checked.
+  const std::string metadata = R"({"traceEvents":[)" + good + "],\"metadata\":{\"a\":\"\xff\"}}";
+  CHECK(error_in_pieces(metadata, 1).first == metadata.find("],") + 1);
+  CHECK(error_in_pieces(metadata, one_piece).first == metadata.find("],") + 1);
+}

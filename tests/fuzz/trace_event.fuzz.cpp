@@ -5,7 +5,8 @@
 // so no more than that either; times are finite. CPU profiles (DevTools' ProfileChunk events)
 // add the columns samples (whole, at most one per byte) and sampled_us (finite, >= 0), or none. What it reads must survive write_folded and
 // read_folded with the same metrics and totals (or be refused by the writer, for a name folded
-// stacks cannot hold).
+// stacks cannot hold). Read again in pieces of a few bytes (trace_event_options::piece_bytes:
+// the events parsed a few at a time), the input gives the same profile, or is refused too.
 #include "fuzz.hpp"
 
 #include <ccrc/error.hpp>
@@ -21,11 +22,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text = fuzz::text_of(data, size);
   ccrc::profile p;
   ccrc::trace_warnings warnings;
+  const std::size_t piece_bytes = 1 + size % 61;
+  bool refused = false, refused_in_pieces = false;
   try {
     p = ccrc::read_trace_events(text, {.warnings = &warnings});
   } catch (const ccrc::error&) {
-    return 0;
+    refused = true;
   }
+  ccrc::profile in_pieces;
+  try {
+    in_pieces = ccrc::read_trace_events(text, {.piece_bytes = piece_bytes});
+  } catch (const ccrc::error&) {
+    refused_in_pieces = true;
+  }
+  fuzz::check(refused == refused_in_pieces);
+  if (refused) return 0;
+  fuzz::check(in_pieces.size() == p.size() && in_pieces.metric_names() == p.metric_names());
+  for (std::size_t m = 0; m < p.metric_count(); ++m)
+    fuzz::check(std::equal(p.column(m).begin(), p.column(m).end(), in_pieces.column(m).begin()));
   auto objects = static_cast<double>(std::count(text.begin(), text.end(), '{'));
   double calls = 0;
   for (double v : p.column("calls")) calls += v;

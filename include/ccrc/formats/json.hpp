@@ -7,12 +7,17 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ccrc::formats {
 
@@ -102,26 +107,29 @@ namespace detail {
 }
 
 /// Throws parse_error::at_byte at the document's current position: "byte N: <what>
-/// (<simdjson's reason>)".
+/// (<simdjson's reason>)". `base`: the offset of `json` in the file it was cut from (a piece
+/// of a streamed array), added to the byte reported.
 [[noreturn]] inline void json_fail(simdjson::ondemand::document& doc, simdjson::padded_string_view json,
-                                   const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
+                                   const std::string& what, simdjson::error_code code = simdjson::SUCCESS,
+                                   std::uint64_t base = 0) {
   const char* at = nullptr;
   if (doc.current_location().get(at) != simdjson::SUCCESS) at = json.data() + json.size();
   std::string reason = what;
   if (code != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(code) + ")";
-  throw parse_error::at_byte(offset_in(json, at), reason);
+  throw parse_error::at_byte(base + offset_in(json, at), reason);
 }
 
 /// The key of an object member: its raw text when it has no escape (as profilers write keys:
-/// no copy, no unescaping), else simdjson's unescaped copy; a malformed key is json_fail.
+/// no copy, no unescaping), else simdjson's unescaped copy; a malformed key is json_fail
+/// (`base` as there).
 [[nodiscard]] inline std::string_view field_key(simdjson::ondemand::field& f, simdjson::ondemand::document& doc,
-                                                simdjson::padded_string_view json) {
+                                                simdjson::padded_string_view json, std::uint64_t base = 0) {
   const char* raw = f.key().raw();
   std::size_t n = 0;
   while (raw[n] != '"' && raw[n] != '\\') ++n;  // stage 1 found the closing quote
   if (raw[n] == '"') return {raw, n};
   std::string_view k;
-  if (auto e = f.unescaped_key().get(k)) json_fail(doc, json, "malformed object key", e);
+  if (auto e = f.unescaped_key().get(k)) json_fail(doc, json, "malformed object key", e, base);
   return k;
 }
 
@@ -144,6 +152,284 @@ namespace detail {
   for (char c : bytes)
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return c;
   return '\0';
+}
+
+[[nodiscard]] constexpr bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// ---- Scanning JSON for its structure alone: strings and bracket depth, 64 bytes at a time ----
+//
+// Debian's simdjson (3.0.1) parses a document whole: its index and string buffer take about
+// five bytes per byte of JSON, and its iterate_many streams only documents separated by
+// white space, not the elements of one array (comma-separated streams came in 3.1). So a
+// reader that must not hold that index for a whole trace cuts the trace's one large array
+// into pieces at element boundaries and hands simdjson each piece as an array of its own.
+// Finding the boundaries needs only to know which bytes are in strings and how deep the
+// brackets are: nothing here interprets a value, so simdjson still parses and validates every
+// byte of every element. The scan looks at 64 bytes at a time through bit masks (SSE2 where
+// the compiler has it, else eight bytes per 64-bit word), so that it costs a small part of
+// simdjson's own pass over the same bytes.
+
+// The bytes of one 64-byte block that matter to the structure, bit i for byte i.
+struct json_block {
+  std::uint64_t quotes = 0;       // '"'
+  std::uint64_t backslashes = 0;  // '\\'
+  std::uint64_t opens = 0;        // '[' and '{'
+  std::uint64_t closes = 0;       // ']' and '}'
+};
+
+// Portable: eight bytes per 64-bit word. The high bit of each byte of `word` that equals
+// `c` (exact: no borrow crosses bytes).
+[[nodiscard]] constexpr std::uint64_t json_word_equal(std::uint64_t word, unsigned char c) noexcept {
+  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7f;
+  const std::uint64_t x = word ^ (0x0101010101010101 * c);
+  return ~(((x & low7) + low7) | x | low7);
+}
+
+// The high bits of the eight bytes of `m` as bits 0..7 (byte i to bit i), shifted by `shift`:
+// the multiplication moves byte i's bit to bit 56 + i without carries (every product term is
+// a distinct power of two).
+[[nodiscard]] constexpr std::uint64_t json_gather(std::uint64_t m, unsigned shift) noexcept {
+  return (((m >> 7) * 0x0102040810204080) >> 56) << shift;
+}
+
+[[nodiscard]] inline std::uint64_t json_word(const char* p) noexcept {
+  std::uint64_t word = 0;
+  std::memcpy(&word, p, 8);
+  if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+  return word;
+}
+
+[[nodiscard]] inline json_block classify_json_block_swar(const char* p) noexcept {
+  json_block b;
+  for (unsigned k = 0; k < 8; ++k) {
+    // '[' and '{' (0x5b, 0x7b) differ in bit 5 only, as do ']' and '}': one compare each.
+    const std::uint64_t word = json_word(p + 8 * k), folded = word | 0x2020202020202020;
+    b.quotes |= json_gather(json_word_equal(word, '"'), 8 * k);
+    b.backslashes |= json_gather(json_word_equal(word, '\\'), 8 * k);
+    b.opens |= json_gather(json_word_equal(folded, '{'), 8 * k);
+    b.closes |= json_gather(json_word_equal(folded, '}'), 8 * k);
+  }
+  return b;
+}
+
+[[nodiscard]] inline std::uint64_t json_commas_swar(const char* p) noexcept {
+  std::uint64_t commas = 0;
+  for (unsigned k = 0; k < 8; ++k) commas |= json_gather(json_word_equal(json_word(p + 8 * k), ','), 8 * k);
+  return commas;
+}
+
+#if defined(__SSE2__)
+// Bit i set where byte i of the 16 `bytes` equals `c`, shifted to bits `shift`..`shift` + 15.
+[[nodiscard]] inline std::uint64_t json_bytes_equal(__m128i bytes, char c, unsigned shift) noexcept {
+  auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(c))));
+  return std::uint64_t{mask} << shift;
+}
+
+[[nodiscard]] inline json_block classify_json_block_sse2(const char* p) noexcept {
+  json_block b;
+  for (unsigned k = 0; k < 4; ++k) {
+    __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    __m128i folded = _mm_or_si128(bytes, _mm_set1_epi8(0x20));  // as in the portable code
+    b.quotes |= json_bytes_equal(bytes, '"', 16 * k);
+    b.backslashes |= json_bytes_equal(bytes, '\\', 16 * k);
+    b.opens |= json_bytes_equal(folded, '{', 16 * k);
+    b.closes |= json_bytes_equal(folded, '}', 16 * k);
+  }
+  return b;
+}
+
+[[nodiscard]] inline std::uint64_t json_commas_sse2(const char* p) noexcept {
+  std::uint64_t commas = 0;
+  for (unsigned k = 0; k < 4; ++k)
+    commas |= json_bytes_equal(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k)), ',', 16 * k);
+  return commas;
+}
+#endif
+
+// The 64 bytes at `p` classified: SSE2 where the compiler has it (every x86-64), else the
+// portable code (the tests check the two agree).
+[[nodiscard]] inline json_block classify_json_block(const char* p) noexcept {
+#if defined(__SSE2__)
+  return classify_json_block_sse2(p);
+#else
+  return classify_json_block_swar(p);
+#endif
+}
+
+// The ',' among the 64 bytes at `p`.
+[[nodiscard]] inline std::uint64_t json_commas(const char* p) noexcept {
+#if defined(__SSE2__)
+  return json_commas_sse2(p);
+#else
+  return json_commas_swar(p);
+#endif
+}
+
+// The bytes a backslash escapes: each backslash not itself escaped escapes the byte after it.
+// `carry` in: the block's first byte is escaped (the previous block ended with an escaping
+// backslash); out: the same for the next block. Backslashes are rare in profiles: one pass
+// of the loop per escape.
+[[nodiscard]] inline std::uint64_t json_escaped(std::uint64_t backslashes, bool& carry) noexcept {
+  std::uint64_t escaped = carry ? 1 : 0;
+  backslashes &= ~escaped;
+  carry = false;
+  while (backslashes != 0) {
+    const std::uint64_t lowest = backslashes & (~backslashes + 1);
+    const std::uint64_t next = lowest << 1;
+    if (next == 0) {
+      carry = true;  // the block's last byte escapes the next block's first
+      break;
+    }
+    escaped |= next;
+    backslashes &= ~(lowest | next);
+  }
+  return escaped;
+}
+
+// Bit i: the XOR of bits 0..i (so a quote mask becomes the bytes from an opening quote up to,
+// not including, its closing one).
+[[nodiscard]] constexpr std::uint64_t json_prefix_xor(std::uint64_t x) noexcept {
+  for (unsigned shift = 1; shift < 64; shift *= 2) x ^= x << shift;
+  return x;
+}
+
+/// Where find_array_cut stopped.
+struct array_cut {
+  enum class stop : std::uint8_t {
+    comma,  ///< a ',' between two of the array's elements, at or after the cut point
+    close,  ///< the bracket that closes the array (']', or '}' in malformed JSON)
+    end,    ///< the end of the text, the array not closed
+  };
+  stop what = stop::end;
+  std::size_t at = 0;      ///< the ',' or the bracket; the text's size at its end
+  bool in_string = false;  ///< stop::end: the text ends inside a string
+  std::int64_t depth = 0;  ///< stop::end: brackets still open, the array's own included
+};
+
+/// Scans the elements of a JSON array from `from`, a byte at the array's top level (just
+/// after its '[' or after a ',' between its elements), to the first of: a ',' between two
+/// elements at `cut_at` or after; the bracket that closes the array; the end of `text`.
+/// Tracks strings (with their backslash escapes) and bracket depth only, never the values
+/// (see above); brackets of either kind count alike, and a backslash escapes the byte after
+/// it even outside a string, so invalid JSON is left for the parser of the bytes to refuse.
+/// O(bytes scanned), 64 at a time; no allocation.
+///
+///     auto cut = find_array_cut(R"([{"a":"],"},2,3])", 1, 12);  // stop::comma at 13
+[[nodiscard]] inline array_cut find_array_cut(std::string_view text, std::size_t from, std::size_t cut_at) noexcept {
+  std::int64_t depth = 1;
+  std::uint64_t in_string_before = 0;  // all ones: the block starts inside a string
+  bool escape_carry = false;
+  for (std::size_t p = from; p < text.size(); p += 64) {
+    const std::size_t left = text.size() - p;
+    char tail[64];
+    const char* block = text.data() + p;
+    if (left < 64) {  // the last bytes, padded with white space
+      std::memset(tail, ' ', sizeof tail);
+      std::memcpy(tail, block, left);
+      block = tail;
+    }
+    const json_block b = classify_json_block(block);
+    const std::uint64_t escaped = json_escaped(b.backslashes, escape_carry);
+    const std::uint64_t in_string = json_prefix_xor(b.quotes & ~escaped) ^ in_string_before;
+    in_string_before = static_cast<std::uint64_t>(-static_cast<std::int64_t>(in_string >> 63));
+    const std::uint64_t plain = ~(in_string | escaped);  // structure: neither in a string nor escaped
+    const std::uint64_t opens = b.opens & plain, closes = b.closes & plain;
+    // The brackets are walked one by one: profiles have a few per 64 bytes, and walking them
+    // took fewer instructions than counting them (popcount is a sequence of shifts without
+    // -mpopcnt) to skip the blocks that cannot close the array. Commas only near the cut.
+    const bool may_cut = p + 64 > cut_at;
+    const std::uint64_t commas = may_cut ? json_commas(block) & plain : 0;
+    for (std::uint64_t bits = opens | closes | commas; bits != 0; bits &= bits - 1) {
+      const std::uint64_t bit = bits & (~bits + 1);
+      const std::size_t at = p + static_cast<std::size_t>(std::countr_zero(bits));
+      if (opens & bit) {
+        ++depth;
+      } else if (closes & bit) {
+        if (--depth == 0) return {array_cut::stop::close, at, false, 0};
+      } else if (depth == 1 && at >= cut_at) {
+        return {array_cut::stop::comma, at, false, 1};
+      }
+    }
+  }
+  return {array_cut::stop::end, text.size(), in_string_before != 0, depth};
+}
+
+/// The closing quote of the JSON string whose contents start at `from` (just after its opening
+/// quote), or npos if the text ends first. O(length of the string).
+[[nodiscard]] inline std::size_t end_of_json_string(std::string_view text, std::size_t from) noexcept {
+  for (std::size_t p = from;;) {
+    p = text.find('"', p);
+    if (p == std::string_view::npos) return p;
+    std::size_t backslashes = 0;
+    while (p - backslashes > from && text[p - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return p;
+    ++p;
+  }
+}
+
+/// The byte after the JSON value that starts at `i`, read no further than its structure: a
+/// string to its closing quote, an array or object to its matching bracket (find_array_cut),
+/// anything else to the next delimiter; the parser of the document validates what matters.
+/// Throws parse_error::at_byte for a value the text ends in or that is missing. O(its size).
+[[nodiscard]] inline std::size_t skip_json_value(std::string_view text, std::size_t i) {
+  if (i == text.size()) throw parse_error::at_byte(i, "malformed JSON (the document ends before a value)");
+  const char c = text[i];
+  if (c == '"') {
+    std::size_t end = end_of_json_string(text, i + 1);
+    if (end == std::string_view::npos) throw parse_error::at_byte(i, "malformed JSON (a string never closed)");
+    return end + 1;
+  }
+  if (c == '[' || c == '{') {
+    array_cut end = find_array_cut(text, i + 1, std::string_view::npos);
+    if (end.what != array_cut::stop::close) throw parse_error::at_byte(i, "malformed JSON (an array or object never closed)");
+    if (text[end.at] != (c == '[' ? ']' : '}')) throw parse_error::at_byte(end.at, "malformed JSON (a bracket that does not match)");
+    return end.at + 1;
+  }
+  std::size_t end = i;
+  while (end < text.size() && !is_json_space(text[end]) && text[end] != ',' && text[end] != '}' && text[end] != ']' &&
+         text[end] != ':')
+    ++end;
+  if (end == i) throw parse_error::at_byte(i, "malformed JSON (expected a value)");
+  return end;
+}
+
+/// Walks the members of the JSON object whose '{' is at `open` without a parser: for each,
+/// `member(key, value_at)` is called with the key's raw bytes (escapes left as written) and
+/// the byte where its value starts, and returns the byte after the value if it read it, 0 to
+/// have it skipped (skip_json_value), or npos to stop the walk. Returns the byte after the
+/// object's '}' (npos if stopped). Throws parse_error::at_byte where the object is malformed.
+/// O(size of the object), no allocation.
+///
+///     walk_json_object(R"({"a": [1], "b": 2})", 0, [](std::string_view key, std::size_t) {
+///       return key == "b" ? std::string_view::npos : 0;  // stops at "b"
+///     });
+template <class Member>
+std::size_t walk_json_object(std::string_view text, std::size_t open, Member&& member) {
+  auto next = [&](std::size_t i, char c, const char* what) {
+    while (i < text.size() && is_json_space(text[i])) ++i;
+    if (i == text.size()) throw parse_error::at_byte(i, std::string("malformed JSON (the document ends before ") + what + ")");
+    if (text[i] != c) throw parse_error::at_byte(i, std::string("malformed JSON (expected ") + what + ")");
+    return i + 1;
+  };
+  std::size_t i = open + 1;
+  while (i < text.size() && is_json_space(text[i])) ++i;
+  if (i < text.size() && text[i] == '}') return i + 1;
+  for (;;) {
+    i = next(i, '"', "a key");
+    const std::size_t key_end = end_of_json_string(text, i);
+    if (key_end == std::string_view::npos) throw parse_error::at_byte(i - 1, "malformed JSON (a key never closed)");
+    const std::string_view key = text.substr(i, key_end - i);
+    i = next(key_end + 1, ':', "':'");
+    while (i < text.size() && is_json_space(text[i])) ++i;
+    const std::size_t after = member(key, i);
+    if (after == std::string_view::npos) return after;
+    i = after != 0 ? after : skip_json_value(text, i);
+    while (i < text.size() && is_json_space(text[i])) ++i;
+    if (i == text.size()) throw parse_error::at_byte(i, "malformed JSON (the document ends inside an object)");
+    if (text[i] == '}') return i + 1;
+    if (text[i] != ',') throw parse_error::at_byte(i, "malformed JSON (expected ',' or '}')");
+    ++i;
+  }
 }
 
 }  // namespace detail

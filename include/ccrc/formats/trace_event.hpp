@@ -21,7 +21,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,6 +48,10 @@ struct trace_warnings {
 struct trace_event_options {
   /// If not null, receives the counts of what was repaired or ignored (set, not added to).
   trace_warnings* warnings = nullptr;
+  /// The events are parsed in pieces of about this many bytes (whole events: more for an
+  /// event larger than this), so that simdjson's buffers (about five bytes per byte parsed)
+  /// follow the piece, not the trace. The result does not depend on it; tests make it tiny.
+  std::size_t piece_bytes = std::size_t{1} << 20;
 };
 
 namespace formats::detail {
@@ -59,26 +62,6 @@ template <std::size_t N>
   return std::memcmp(raw, word, N - 1) == 0 && raw[N - 1] == '"';
 }
 
-/// The text of a trace with the repair for a cut-off array applied, or nothing if it needs
-/// none: a text whose first byte is '[' and that does not end in ']' (after white space) gets
-/// one, after dropping a final ','; a ',' just before the final ']' is dropped. Offsets of
-/// the bytes kept do not change.
-[[nodiscard]] inline std::optional<std::string> repaired_trace_text(std::string_view text) {
-  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  if (first_json_byte(text) != '[') return std::nullopt;
-  std::string_view s = text;
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  if (s.size() > 1 && s.back() == ']') {
-    std::string_view inner = s.substr(0, s.size() - 1);
-    while (!inner.empty() && is_space(inner.back())) inner.remove_suffix(1);
-    if (inner.empty() || inner.back() != ',') return std::nullopt;
-    inner.remove_suffix(1);
-    return std::string(inner) + "]";
-  }
-  if (s.size() > 1 && s.back() == ',') s.remove_suffix(1);
-  return std::string(s) + "]";
-}
-
 // Reads the events into per-thread lists, then builds each thread's tree in time order.
 class trace_event_parser {
  public:
@@ -86,40 +69,21 @@ class trace_event_parser {
     frames_.push_back(root_frame);  // name 0 (the table's root frame): an E without a name
   }
 
-  profile read(simdjson::padded_string_view json) {
-    json_ = json;
-    simdjson::ondemand::parser parser;
-    simdjson::ondemand::document doc;
-    if (auto e = parser.iterate(json).get(doc))
-      throw parse_error::at_byte(0, std::string("simdjson cannot take this document (") +
-                                        simdjson::error_message(e) + ")");
-    doc_ = &doc;
-    simdjson::ondemand::json_type type;
-    if (auto e = doc_->type().get(type)) fail("not JSON", e);
-    if (type == simdjson::ondemand::json_type::array) {
-      simdjson::ondemand::array events;
-      if (auto e = doc_->get_array().get(events)) fail("malformed JSON", e);
-      read_events(events);
-    } else if (type == simdjson::ondemand::json_type::object) {
-      simdjson::ondemand::object top;
-      if (auto e = doc_->get_object().get(top)) fail("malformed JSON", e);
-      bool found = false;
-      for (auto field : top) {
-        simdjson::ondemand::raw_json_string key;
-        if (auto e = field.key().get(key)) fail("malformed JSON", e);
-        if (!key_is(key.raw(), "traceEvents")) continue;  // On-Demand skips the value
-        simdjson::ondemand::array events;
-        if (auto e = field.value().get_array().get(events)) fail("\"traceEvents\" is not an array", e);
-        read_events(events);
-        found = true;
-      }
-      if (!found) throw parse_error::at_byte(0, "a JSON object without \"traceEvents\" (not a Trace Event file)");
+  // The document is scanned for its structure here (the event arrays found, other values
+  // skipped); the events go to simdjson piece by piece (formats/json.hpp says why).
+  profile read(std::string_view text, std::size_t piece_bytes) {
+    text_ = text;
+    piece_bytes_ = std::max<std::size_t>(piece_bytes, 1);
+    std::size_t i = skip_space(0);
+    if (i == text_.size()) throw parse_error::at_byte(0, "not JSON (an empty document)");
+    if (text_[i] == '[') {
+      i = skip_space(read_event_array(i, true));
+    } else if (text_[i] == '{') {
+      i = skip_space(read_top_object(i));
     } else {
-      fail("a trace is a JSON array of events or an object with \"traceEvents\"");
+      throw parse_error::at_byte(i, "a trace is a JSON array of events or an object with \"traceEvents\"");
     }
-    const char* more = nullptr;
-    if (doc_->current_location().get(more) == simdjson::SUCCESS && more < json_.data() + json_.size())
-      fail_at(more, "more after the end of the trace");
+    if (i < text_.size()) throw parse_error::at_byte(i, "more after the end of the trace");
     build();
     profile_.shrink_to_fit();
     return std::move(profile_);
@@ -188,13 +152,120 @@ class trace_event_parser {
     bool has_start_event = false, has_end = false;
   };
 
+  // Errors in the piece being parsed, at the byte of the file: the piece's byte k is the
+  // file's byte base_ + k (formats/json.hpp).
   [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
-    json_fail(*doc_, json_, what, code);
+    json_fail(*doc_, json_, what, code, base_);
   }
   [[noreturn]] void fail_at(const char* at, const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
     std::string reason = what;
     if (code != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(code) + ")";
-    throw parse_error::at_byte(offset_in(json_, at), reason);
+    throw parse_error::at_byte(file_offset(at), reason);
+  }
+  [[nodiscard]] std::uint64_t file_offset(const char* at) const noexcept { return base_ + offset_in(json_, at); }
+
+  // ---- The document's structure, scanned in place (no value but the keys of the top-level
+  // object is interpreted here; simdjson parses the events) ----
+
+  [[nodiscard]] std::size_t skip_space(std::size_t i) const noexcept {
+    while (i < text_.size() && is_json_space(text_[i])) ++i;
+    return i;
+  }
+
+  // A top-level object: its "traceEvents" arrays read (every one, as before), the other
+  // values skipped as On-Demand skipped them (strings and brackets balanced, not parsed) and
+  // checked to be UTF-8, as simdjson's first pass checked them when it took the whole
+  // document. Returns the byte after its '}'.
+  std::size_t read_top_object(std::size_t open) {
+    bool found = false;
+    std::size_t checked = open;  // the bytes before this are valid UTF-8 or parsed by simdjson
+    std::size_t end = walk_json_object(text_, open, [&](std::string_view key, std::size_t value) -> std::size_t {
+      if (key != "traceEvents") return 0;  // escaped keys are not recognised
+      if (value == text_.size() || text_[value] != '[') throw parse_error::at_byte(value, "\"traceEvents\" is not an array");
+      check_utf8(checked, value);
+      found = true;
+      return checked = read_event_array(value, false);
+    });
+    check_utf8(checked, end);
+    if (!found) throw parse_error::at_byte(0, "a JSON object without \"traceEvents\" (not a Trace Event file)");
+    return end;
+  }
+
+  void check_utf8(std::size_t from, std::size_t to) const {
+    if (!simdjson::validate_utf8(text_.data() + from, to - from))
+      throw parse_error::at_byte(from, "simdjson cannot take this document (The input is not valid UTF-8)");
+  }
+
+  // The event array whose '[' is at `open`, parsed in pieces of whole events of about
+  // piece_bytes_ (see formats/json.hpp). `repair`: the document is this array, so it may
+  // be cut off (no ']': it ends with the document) and a ',' before its end is dropped, as
+  // Chrome leaves a trace it did not finish. Returns the byte after its ']' (the document's
+  // end when repaired).
+  std::size_t read_event_array(std::size_t open, bool repair) {
+    std::size_t begin = open;  // the '[' or ',' before the piece's first event
+    for (std::size_t from = open + 1;;) {
+      const std::size_t cut_at = piece_bytes_ < text_.size() - begin ? begin + piece_bytes_ : std::string_view::npos;
+      array_cut cut = find_array_cut(text_, from, cut_at);
+      if (cut.what == array_cut::stop::comma) {
+        from = cut.at + 1;
+        // A piece of white space alone (",  ,") is no piece: kept for simdjson to refuse.
+        if (skip_space(begin + 1) == cut.at) continue;
+        read_piece(begin, cut.at);
+        begin = cut.at;
+        continue;
+      }
+      if (cut.what == array_cut::stop::end && (cut.in_string || cut.depth > 1)) {
+        // Cut inside an event: simdjson refuses the last piece, the array closed after it
+        // (as the whole document was refused before pieces); if it ever did not, this does.
+        read_piece(begin, cut.at);
+        throw parse_error::at_byte(cut.at, "malformed JSON (the trace ends inside an event)");
+      }
+      // The array's end (its bracket, or the document's end): a ',' after the last event is
+      // dropped when repairing, else refused at it, after the events before it.
+      std::size_t last = cut.at;
+      while (is_json_space(text_[last - 1])) --last;
+      bool trailing_comma = last - 1 > open && text_[last - 1] == ',';
+      std::size_t end = trailing_comma ? last - 1 : cut.at;
+      if (skip_space(begin + 1) < end) read_piece(begin, end);
+      if (trailing_comma && !repair) throw parse_error::at_byte(last - 1, "malformed JSON (a ',' after the last event)");
+      if (cut.what == array_cut::stop::end) {
+        if (!repair) throw parse_error::at_byte(cut.at, "malformed JSON (the trace ends inside \"traceEvents\")");
+        return cut.at;
+      }
+      if (text_[cut.at] != ']') throw parse_error::at_byte(cut.at, "malformed JSON (the event array closed by '}')");
+      return cut.at + 1;
+    }
+  }
+
+  // The events between the '[' or ',' at `begin` and the ',' or ']' at `end` (or the
+  // document's end), parsed as an array of their own: copied into a padded buffer kept from
+  // piece to piece, its first and last bytes made '[' and ']', so that the piece's byte k is
+  // the document's byte begin + k.
+  void read_piece(std::size_t begin, std::size_t end) {
+    const std::size_t size = end - begin + 1;
+    if (piece_.size() < size + simdjson::SIMDJSON_PADDING) piece_.resize(size + simdjson::SIMDJSON_PADDING);
+    piece_[0] = '[';
+    std::memcpy(piece_.data() + 1, text_.data() + begin + 1, size - 2);
+    piece_[size - 1] = ']';
+    json_ = simdjson::padded_string_view(piece_.data(), size, piece_.size());
+    base_ = begin;
+    // The last pid and tid read point into the previous piece's bytes.
+    last_pid_ = {};
+    last_tid_ = {};
+    simdjson::ondemand::document doc;
+    if (auto e = parser_.iterate(json_).get(doc))
+      throw parse_error::at_byte(begin, std::string("simdjson cannot take this document (") +
+                                            simdjson::error_message(e) + ")");
+    doc_ = &doc;
+    simdjson::ondemand::array events;
+    if (auto e = doc.get_array().get(events)) fail("malformed JSON", e);
+    read_events(events);
+    // The array simdjson read ends where the piece does, unless a value it skipped had
+    // brackets that do not match.
+    const char* more = nullptr;
+    if (doc.current_location().get(more) == simdjson::SUCCESS && more < json_.data() + json_.size())
+      fail_at(more, "malformed JSON (brackets that do not match)");
+    doc_ = nullptr;
   }
 
   // Where a value not yet read starts (cheaper than the document's current_location()).
@@ -406,7 +477,7 @@ class trace_event_parser {
     if (added) {
       cpu_profiles_.push_back(std::make_unique<cpu_profile>(profile_.symbols()));
       cpu_profiles_.back()->thread = {pid, tid};
-      cpu_profiles_.back()->at = offset_in(json_, at);
+      cpu_profiles_.back()->at = file_offset(at);
       (void)thread_of(pid, tid);
     }
     cpu_profile& prof = *cpu_profiles_[it->second];
@@ -424,7 +495,7 @@ class trace_event_parser {
       chunk_ts = ts.value;
     }
     profile_chunk chunk{chunk_ts, static_cast<std::uint32_t>(prof.sample_ids.size()), 0,
-                        static_cast<std::uint32_t>(prof.deltas.size()), offset_in(json_, at)};
+                        static_cast<std::uint32_t>(prof.deltas.size()), file_offset(at)};
     const char* deltas_at = at;
     read_profile_data(prof, chunk, deltas_at, at, event);
     if (prof.sample_ids.size() >= (std::size_t{1} << 32) - 1 || prof.deltas.size() >= (std::size_t{1} << 32) - 1)
@@ -442,7 +513,7 @@ class trace_event_parser {
   void read_profile_data(cpu_profile& prof, profile_chunk& chunk, const char*& deltas_at, const char* at,
                          simdjson::ondemand::object& event) {
     namespace od = simdjson::ondemand;
-    ccrc::detail::v8_json j(json_, *doc_);
+    ccrc::detail::v8_json j(json_, *doc_, base_);
     auto fields = [&](od::value& v, const char* what, auto&& each) {
       for (auto field_result : j.object(v, what)) {
         od::field f;
@@ -470,7 +541,7 @@ class trace_event_parser {
           prof.nodes.flat_node(j, n);
         }
       } else if (k == "samples") {
-        chunk.samples_at = offset_in(json_, start_of(v));
+        chunk.samples_at = file_offset(start_of(v));
         for (auto element : j.array(v, "\"samples\"")) {
           od::value n;
           if (auto e = element.get(n)) j.fail_here("malformed \"samples\" array", e);
@@ -738,7 +809,12 @@ class trace_event_parser {
   }
 
   profile profile_;
-  simdjson::padded_string_view json_;
+  std::string_view text_;                 // the whole document
+  std::size_t piece_bytes_ = 0;
+  std::vector<char> piece_;               // the piece being parsed, padded
+  simdjson::ondemand::parser parser_;     // one for every piece: its buffers fit the largest
+  simdjson::padded_string_view json_;     // the piece, in piece_
+  std::uint64_t base_ = 0;                // the document's byte of the piece's first
   simdjson::ondemand::document* doc_ = nullptr;
   std::map<std::pair<std::int64_t, std::int64_t>, thread> threads_;
   std::map<std::int64_t, std::string> processes_;
@@ -758,9 +834,9 @@ class trace_event_parser {
   std::size_t samples_column_ = 0, sampled_column_ = 0;
 };
 
-inline profile read_trace_events_from(simdjson::padded_string_view json, const trace_event_options& options) {
+inline profile read_trace_events_from(std::string_view text, const trace_event_options& options) {
   trace_event_parser parser;
-  profile p = parser.read(json);
+  profile p = parser.read(text, options.piece_bytes);
   if (options.warnings) *options.warnings = parser.warnings();
   return p;
 }
@@ -771,9 +847,18 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 /// `-ftime-trace`, the many profilers that write it): a JSON array of events, or an object
 /// whose `traceEvents` member is one (its other members are ignored). An array cut off before
 /// its final `]` (how Chrome leaves a trace it did not finish), with or without a final ',',
-/// and an array with a ',' before its `]` are accepted: the reader parses a copy with the `]`
-/// put back (an object cut off is an error).
+/// and an array with a ',' before its `]` are accepted (an object cut off is an error).
 ///
+/// - Streaming: the document is scanned for its structure (strings and brackets, nothing
+///   interpreted: formats/json.hpp), and its event array handed to simdjson On-Demand in
+///   pieces of whole events of about trace_event_options::piece_bytes (1 MiB), each parsed as
+///   an array of its own with one parser and one buffer; Debian's simdjson (3.0.1) cannot
+///   stream the elements of one array, and its index of a whole trace would take five bytes
+///   per byte of it. simdjson parses every byte of every event; the other members of an
+///   object (`metadata`, `displayTimeUnit`, `stackFrames`, `samples`, `systemTraceEvents`,
+///   ...) are skipped as On-Demand skipped them (strings and brackets balanced) and checked
+///   to be UTF-8. The profile, and the byte of every error but the first pass's (below), do
+///   not depend on the piece size.
 /// - Events read: `B`/`E` (begin/end) and `X` (complete: `ts` + `dur`, or `tdur` without `dur`,
 ///   or 0 without both), on the stack of their (pid, tid); `M` events `process_name` and
 ///   `thread_name` (their `args.name`; the last one wins); the V8 CPU profiles of Chrome
@@ -831,15 +916,19 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///   ts + dur overflowing, a thread whose times span more than a double holds; for B and X: no
 ///   string `name`, or an empty one; an E's `name` that is not a string; names (and the M
 ///   names) with control characters or invalid UTF-8. Fields of ignored events are not
-///   checked. What simdjson's first pass over the whole text finds (invalid UTF-8, an
-///   unclosed string, a document over its 4 GB) is reported at byte 0. Keys written with
-///   escapes (`"p\u0068"`) are not recognised.
+///   checked. What simdjson's first pass over a piece finds (invalid UTF-8, a string left
+///   open), which has no position, is reported at the piece's first byte (the `[` of the
+///   events or the ',' before the piece's first event: byte 0 of an array trace smaller than
+///   a piece); invalid UTF-8 outside the events at the first byte after the events before it. A string or bracket left open at the
+///   document's end is an error at its last piece or at its end. Keys written with escapes
+///   (`"p\u0068"`) are not recognised.
 ///
 /// O(bytes + e log e) for e events of a thread out of order (sorted input skips the sort);
-/// memory: the document (with a second copy when a cut-off array is repaired, or when read
-/// from bytes), simdjson's buffers (about five bytes per byte of JSON), 24 to 40 bytes per
-/// B/E/X event until its thread's tree is built, and the tree. simdjson On-Demand: no DOM;
-/// nothing recurses with the depth of the events.
+/// memory: the document, read in place; a piece and simdjson's buffers for it (about six
+/// bytes per byte of the largest piece: 6 MB, or more for a larger event); 24 to 40 bytes per
+/// B/E/X event until its thread's tree is built, and the tree. No size limit but memory
+/// (simdjson's 4 GB applies to a piece). simdjson On-Demand: no DOM; nothing recurses with
+/// the depth of the events.
 ///
 ///     ccrc::trace_warnings w;
 ///     ccrc::profile p = ccrc::read_trace_events(
@@ -847,16 +936,12 @@ inline profile read_trace_events_from(simdjson::padded_string_view json, const t
 ///             {"ph":"X","name":"f","ts":2,"dur":3,"pid":1,"tid":1}])", {.warnings = &w});
 ///     // path "pid 1 tid 1;main": calls 1, time_us 7; "pid 1 tid 1;main;f": time_us 3
 inline profile read_trace_events(const formats::json_text& text, const trace_event_options& options = {}) {
-  if (auto repaired = formats::detail::repaired_trace_text(text.bytes()))
-    return formats::detail::read_trace_events_from(simdjson::padded_string(*repaired), options);
-  return formats::detail::read_trace_events_from(text.view(), options);
+  return formats::detail::read_trace_events_from(text.bytes(), options);
 }
 
-/// read_trace_events from bytes in memory (copied once, for simdjson's padding).
+/// read_trace_events from bytes in memory (read in place: each piece is copied, not the whole).
 inline profile read_trace_events(std::string_view text, const trace_event_options& options = {}) {
-  if (auto repaired = formats::detail::repaired_trace_text(text))
-    return formats::detail::read_trace_events_from(simdjson::padded_string(*repaired), options);
-  return formats::detail::read_trace_events_from(simdjson::padded_string(text), options);
+  return formats::detail::read_trace_events_from(text, options);
 }
 
 /// read_trace_events from a file; throws ccrc::error if it cannot be opened.

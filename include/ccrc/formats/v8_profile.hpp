@@ -77,9 +77,14 @@ struct v8_pending {
 // document's iterator stands.
 class v8_json {
  public:
-  v8_json(simdjson::padded_string_view json, od::document& doc) noexcept : json_(json), doc_(&doc) {}
+  // `base`: the byte of the file that is `json`'s first (a piece of a streamed array: the
+  // offsets reported are the file's).
+  v8_json(simdjson::padded_string_view json, od::document& doc, std::uint64_t base = 0) noexcept
+      : json_(json), doc_(&doc), base_(base) {}
 
-  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return formats::detail::offset_in(json_, at); }
+  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept {
+    return base_ + formats::detail::offset_in(json_, at);
+  }
 
   [[noreturn]] static void fail_at(std::uint64_t at, const std::string& what) { throw parse_error::at_byte(at, what); }
 
@@ -91,7 +96,7 @@ class v8_json {
 
   // A structural error found while iterating: where the document's iterator stands.
   [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) const {
-    formats::detail::json_fail(*doc_, json_, what, e);
+    formats::detail::json_fail(*doc_, json_, what, e, base_);
   }
 
   std::int64_t integer(od::value& v, const char* what) const {
@@ -132,11 +137,12 @@ class v8_json {
     return o;
   }
 
-  std::string_view key(od::field& f) const { return formats::detail::field_key(f, *doc_, json_); }
+  std::string_view key(od::field& f) const { return formats::detail::field_key(f, *doc_, json_, base_); }
 
  private:
   simdjson::padded_string_view json_;
   od::document* doc_;
+  std::uint64_t base_;
 };
 
 enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, parent, function_name, url, line, column };
