@@ -45,22 +45,22 @@ namespace {
 
 // One tree the viewer shows (the profile as read, with its recursion eliminated, or its call
 // graph's display tree) and what every layout and search of it reads: ag(M) of every metric, a
-// ring_index per metric, made when the metric is first shown, the contexts of each method and
-// the preorder, so that a search as the user types visits only the contexts of the methods it
-// matches and highlights them without walking up the tree.
+// ring_index per metric, made when the metric is first shown, the preorder and each method's
+// contexts as positions in it, so that a search as the user types visits only the contexts of
+// the methods it matches and marks them without looking each up or walking up the tree.
 struct shown_tree {
   ccrc::profile profile;
   std::vector<std::vector<double>> ag;
   std::vector<std::unique_ptr<ccrc::ring_index>> index;
-  ccrc::method_contexts by_method;
   ccrc::preorder_index order;
+  ccrc::method_positions by_method;
 
   explicit shown_tree(ccrc::profile p)
       : profile(std::move(p)),
         ag(ccrc::inclusive_columns(profile)),
         index(profile.metric_count()),
-        by_method(profile.tree()),
-        order(profile.tree()) {}
+        order(profile.tree()),
+        by_method(profile.tree(), order) {}
 
   const ccrc::ring_index& index_of(std::size_t metric) {
     if (!index[metric]) index[metric] = std::make_unique<ccrc::ring_index>(profile.tree(), ag[metric]);
@@ -91,7 +91,7 @@ struct viewer {
   std::vector<std::int32_t> ints;
   std::string labels;
   std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
-  ccrc::search_result found;
+  ccrc::position_search_result found;
   std::optional<ccrc::highlight_marks> marks;  // of `found`, read by every layout until the next search
   const shown_tree* searched = nullptr;  // the tree `found` is of
   bool search_stale = false;             // the query changed since
@@ -210,8 +210,8 @@ void run_query() {
   if (!v.query || !v.current) return;
   const ccrc::profile& p = v.current->profile;
   const shown_tree& s = *v.current;
-  v.found = ccrc::search(s.by_method, s.order, p.tree(), p.column(v.metric), s.ag[v.metric], *v.query);
-  v.marks.emplace(s.order, v.found.nodes);
+  v.found = ccrc::search_positions(s.by_method, s.order, p.tree(), p.column(v.metric), s.ag[v.metric], *v.query);
+  v.marks.emplace(s.order, v.found.positions);
 }
 
 // Writes each segment's highlight of the current search (0 without one) into v.ints.
@@ -541,8 +541,8 @@ VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_cas
 }
 
 /// What the search found in the last layout: the number of contexts, the share of the total
-/// they cover (search_result::share) and the sum it is the share of.
-VIEWER_API int ccrc_search_count() { return static_cast<int>(the().found.nodes.size()); }
+/// they cover (position_search_result::share) and the sum it is the share of.
+VIEWER_API int ccrc_search_count() { return static_cast<int>(the().found.count); }
 VIEWER_API double ccrc_search_share() { return the().found.share(); }
 
 /// Highlights the contexts of one method (an id from ccrc_flat): a search for its exact name.

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace {
@@ -108,6 +109,15 @@ TEST_CASE("method_contexts of Figure 1, and the search through it and the preord
                          {.name = {.text = "^(h|i)$", .match = ccrc::name_match::regex}});
   CHECK(hi.nodes.size() == 12);
   CHECK(hi.covered == 1452);
+  // As positions: Figure 1's tree is numbered in preorder, so g's contexts are at their ids.
+  ccrc::method_positions positions(p.tree(), order);
+  CHECK(positions.size() == 18);
+  auto gp = positions.of(p.symbols().find_method("g").value());
+  CHECK(std::vector<std::uint32_t>(gp.begin(), gp.end()) == std::vector<std::uint32_t>(g.begin(), g.end()));
+  auto marked = ccrc::search_positions(positions, order, p.tree(), p.column("bytecodes"), ag, {.name = {.text = "g"}});
+  CHECK(marked.count == 4);
+  CHECK(marked.covered == 980);
+  CHECK(marked.total == 3238);
 }
 
 TEST_CASE("search thresholds: self and aggregated, absolute and as a share of the total") {
@@ -184,6 +194,23 @@ TEST_CASE("search agrees with a per-node reference on random trees") {
     auto indexed = ccrc::search(ccrc::method_contexts(p.tree()), ccrc::preorder_index(p.tree()), p.tree(), self, ag, q);
     CHECK(indexed.nodes == want);
     CHECK(indexed.covered == doctest::Approx(covered));
+    // And as positions in preorder, with and without the threshold: the same contexts.
+    ccrc::preorder_index order(p.tree());
+    ccrc::method_positions by_method(p.tree(), order);
+    for (bool bound : {true, false}) {
+      ccrc::search_query query = q;
+      if (!bound) query.min_total.reset();
+      auto listed = ccrc::search(ccrc::tree_view(p.tree()), self, query);
+      auto marked = ccrc::search_positions(by_method, order, p.tree(), self, ag, query);
+      std::vector<ccrc::node_id> at_positions;
+      for (std::uint32_t at = 0; at < p.size(); ++at)
+        if (marked.positions[at / 64] >> (at % 64) & 1) at_positions.push_back(order.at(at));
+      std::sort(at_positions.begin(), at_positions.end());
+      CHECK(at_positions == listed.nodes);
+      CHECK(marked.count == listed.nodes.size());
+      CHECK(marked.covered == doctest::Approx(listed.covered));
+      CHECK(marked.share() == listed.share());
+    }
   }
 }
 

@@ -77,6 +77,10 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
     ccrc::preorder_index order(t);
     ccrc::highlight_marks marks(order, matches);
     CHECK(ccrc::highlight(chart, t, ag, marks) == state);
+    // Made from the matches' positions, as ccrc::search_positions finds them: the same marks.
+    std::vector<std::uint64_t> positions(t.size() / 64 + 1, 0);
+    for (ccrc::node_id m : matches) positions[order.position(m) / 64] |= std::uint64_t{1} << (order.position(m) % 64);
+    CHECK(ccrc::highlight(chart, t, ag, ccrc::highlight_marks(order, std::move(positions))) == state);
     std::set<ccrc::node_id> matched(matches.begin(), matches.end()), above;
     for (ccrc::node_id m : matches)
       for (ccrc::node_id a = t.parent(m); a != ccrc::null_node; a = t.parent(a)) above.insert(a);

@@ -189,8 +189,16 @@ class highlight_marks {
       std::uint32_t at = order.position(m);
       bits_[at / 64] |= std::uint64_t{1} << (at % 64);
     }
-    for (std::size_t w = 1; w < bits_.size(); ++w)
-      before_[w] = before_[w - 1] + static_cast<std::uint32_t>(std::popcount(bits_[w - 1]));
+    count_before();
+  }
+  /// The marks of the matches a bitmap over the preorder names (bit `at` set: the node at
+  /// position `at` matches), as search_positions finds them: no node is looked up.
+  highlight_marks(const preorder_index& order, std::vector<std::uint64_t> positions)
+      : order_(&order), bits_(std::move(positions)) {
+    CCRC_ASSERT(bits_.size() <= order.size() / 64 + 1, "ccrc: a match is not a node of the tree");
+    bits_.resize(order.size() / 64 + 1, 0);
+    before_.assign(bits_.size(), 0);
+    count_before();
   }
   [[nodiscard]] highlight_state operator[](node_id n) const noexcept {
     std::uint32_t at = order_->position(n);
@@ -218,6 +226,10 @@ class highlight_marks {
   }
 
  private:
+  void count_before() {
+    for (std::size_t w = 1; w < bits_.size(); ++w)
+      before_[w] = before_[w - 1] + static_cast<std::uint32_t>(std::popcount(bits_[w - 1]));
+  }
   [[nodiscard]] bool is_match(std::uint32_t at) const noexcept { return (bits_[at / 64] >> (at % 64) & 1) != 0; }
   // Matches at positions below `at`.
   [[nodiscard]] std::uint32_t matches_before(std::uint32_t at) const noexcept {
