@@ -32,6 +32,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
@@ -211,7 +212,7 @@ void run_query() {
   const ccrc::profile& p = v.current->profile;
   const shown_tree& s = *v.current;
   v.found = ccrc::search_positions(s.by_method, s.order, p.tree(), p.column(v.metric), s.ag[v.metric], *v.query);
-  v.marks.emplace(s.order, v.found.positions);
+  v.marks.emplace(s.order, std::move(v.found.positions));  // count and share stay in found
 }
 
 // Writes each segment's highlight of the current search (0 without one) into v.ints.

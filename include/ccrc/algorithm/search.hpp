@@ -66,6 +66,14 @@ struct search_query {
   friend bool operator==(const search_query&, const search_query&) = default;
 };
 
+namespace detail {
+// covered / total, 0 when the total is 0 or the quotient not finite.
+[[nodiscard]] inline double share_of(double covered, double total) noexcept {
+  double s = covered / total;
+  return total == 0 || !std::isfinite(s) ? 0.0 : s;
+}
+}  // namespace detail
+
 /// What a search found, ready to highlight: the matching methods and contexts, and the share
 /// of the total they cover.
 struct search_result {
@@ -78,10 +86,7 @@ struct search_result {
 
   /// covered / total: the share of the whole profile the matches account for (0 when the
   /// total is 0 or not finite, so no NaN reaches a caption).
-  [[nodiscard]] double share() const noexcept {
-    double s = covered / total;
-    return total == 0 || !std::isfinite(s) ? 0.0 : s;
-  }
+  [[nodiscard]] double share() const noexcept { return detail::share_of(covered, total); }
 };
 
 namespace detail {
@@ -220,6 +225,47 @@ template <metric_column C>
   return detail::search_with(v, self, std::span<const double>(ag), q);
 }
 
+namespace detail {
+
+// The numbers 1..n-1 of a tree of n nodes grouped by the method of node node_of(i), each
+// group ascending: the calling contexts of every method as ids (node_of the identity) or as
+// preorder positions (node_of the preorder's at). A counting sort: O(nodes + methods).
+class method_groups {
+ public:
+  template <class NodeOf>
+  method_groups(const call_tree& t, NodeOf node_of) : start_(std::size_t{t.symbols().method_count()} + 1, 0) {
+    for (node_id n = 1; n < t.size(); ++n) ++start_[std::size_t{t.method(n)} + 1];
+    std::partial_sum(start_.begin(), start_.end(), start_.begin());
+    items_.resize(start_.back());
+    std::vector<std::uint32_t> next(start_.begin(), start_.end() - 1);
+    for (std::uint32_t i = 1; i < t.size(); ++i) items_[next[t.method(node_of(i))]++] = i;
+  }
+  [[nodiscard]] std::span<const std::uint32_t> of(method_id m) const noexcept {
+    if (std::size_t{m} + 1 >= start_.size()) return {};
+    return std::span(items_).subspan(start_[m], start_[std::size_t{m} + 1] - start_[m]);
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return items_.size(); }
+
+ private:
+  std::vector<std::uint32_t> start_;  // method m's items are items_[start_[m], start_[m + 1])
+  std::vector<std::uint32_t> items_;
+};
+
+// The indexed searches' common start: the preconditions, the matching methods and the total.
+template <class C, class A>
+search_result indexed_search_start(std::size_t indexed, const preorder_index& order, const call_tree& t, const C& self,
+                                   const A& ag, const search_query& q) {
+  CCRC_ASSERT(std::ranges::size(self) == t.size() && std::ranges::size(ag) == t.size(),
+              "ccrc: the columns must have one value per node");
+  CCRC_ASSERT(indexed + 1 == t.size() && order.size() == t.size(), "ccrc: an index is of another tree");
+  search_result r;
+  r.methods = match_methods(t.symbols(), q.name);
+  r.total = static_cast<double>(ag[root_node]);
+  return r;
+}
+
+}  // namespace detail
+
 /// The calling contexts of every method of a tree, each method's in ascending ids: built once
 /// per tree, it lets a search of the whole tree visit only the contexts of the methods that
 /// match (what a viewer searching as the user types needs). O(nodes) to build; 4 bytes a node
@@ -229,24 +275,14 @@ template <metric_column C>
 ///     for (ccrc::node_id n : by_method.of(m)) ...;  // every context of method m
 class method_contexts {
  public:
-  explicit method_contexts(const call_tree& t) : start_(std::size_t{t.symbols().method_count()} + 1, 0) {
-    for (node_id n = 1; n < t.size(); ++n) ++start_[std::size_t{t.method(n)} + 1];
-    std::partial_sum(start_.begin(), start_.end(), start_.begin());
-    nodes_.resize(start_.back());
-    std::vector<std::uint32_t> next(start_.begin(), start_.end() - 1);
-    for (node_id n = 1; n < t.size(); ++n) nodes_[next[t.method(n)]++] = n;
-  }
+  explicit method_contexts(const call_tree& t) : groups_(t, [](node_id n) { return n; }) {}
   /// The calling contexts of m, ascending ids (none for the root's method).
-  [[nodiscard]] std::span<const node_id> of(method_id m) const noexcept {
-    if (std::size_t{m} + 1 >= start_.size()) return {};
-    return std::span(nodes_).subspan(start_[m], start_[std::size_t{m} + 1] - start_[m]);
-  }
+  [[nodiscard]] std::span<const node_id> of(method_id m) const noexcept { return groups_.of(m); }
   /// Number of contexts indexed: the tree's nodes but the root.
-  [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return groups_.size(); }
 
  private:
-  std::vector<std::uint32_t> start_;  // method m's contexts are nodes_[start_[m], start_[m + 1])
-  std::vector<node_id> nodes_;
+  detail::method_groups groups_;
 };
 
 /// The calling contexts of every method of a tree as positions in its preorder, each method's
@@ -260,25 +296,16 @@ class method_contexts {
 class method_positions {
  public:
   method_positions(const call_tree& t, const preorder_index& order)
-      : start_(std::size_t{t.symbols().method_count()} + 1, 0) {
+      : groups_(t, [&order](std::uint32_t at) { return order.at(at); }) {
     CCRC_ASSERT(order.size() == t.size(), "ccrc: the preorder is of another tree");
-    for (node_id n = 1; n < t.size(); ++n) ++start_[std::size_t{t.method(n)} + 1];
-    std::partial_sum(start_.begin(), start_.end(), start_.begin());
-    positions_.resize(start_.back());
-    std::vector<std::uint32_t> next(start_.begin(), start_.end() - 1);
-    for (std::uint32_t at = 1; at < t.size(); ++at) positions_[next[t.method(order.at(at))]++] = at;
   }
   /// The positions of m's calling contexts, ascending (none for the root's method).
-  [[nodiscard]] std::span<const std::uint32_t> of(method_id m) const noexcept {
-    if (std::size_t{m} + 1 >= start_.size()) return {};
-    return std::span(positions_).subspan(start_[m], start_[std::size_t{m} + 1] - start_[m]);
-  }
+  [[nodiscard]] std::span<const std::uint32_t> of(method_id m) const noexcept { return groups_.of(m); }
   /// Number of contexts indexed: the tree's nodes but the root.
-  [[nodiscard]] std::size_t size() const noexcept { return positions_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return groups_.size(); }
 
  private:
-  std::vector<std::uint32_t> start_;  // method m's positions are positions_[start_[m], start_[m + 1])
-  std::vector<std::uint32_t> positions_;
+  detail::method_groups groups_;
 };
 
 /// What search_positions finds: search_result's figures, with the matches as a bitmap over the
@@ -290,10 +317,7 @@ struct position_search_result {
   double total = 0;                      ///< ag(M) of the root
   double covered = 0;                    ///< as search_result::covered
   /// covered / total, as search_result::share.
-  [[nodiscard]] double share() const noexcept {
-    double s = covered / total;
-    return total == 0 || !std::isfinite(s) ? 0.0 : s;
-  }
+  [[nodiscard]] double share() const noexcept { return detail::share_of(covered, total); }
 };
 
 /// search() of the whole tree for a caller that wants the matches marked, not listed (a viewer
@@ -309,12 +333,7 @@ template <metric_column C, metric_column A>
 [[nodiscard]] position_search_result search_positions(const method_positions& by_method, const preorder_index& order,
                                                       const call_tree& t, const C& self, const A& ag,
                                                       const search_query& q) {
-  CCRC_ASSERT(std::ranges::size(self) == t.size() && std::ranges::size(ag) == t.size(),
-              "ccrc: the columns must have one value per node");
-  CCRC_ASSERT(by_method.size() + 1 == t.size() && order.size() == t.size(), "ccrc: an index is of another tree");
-  search_result found;
-  found.methods = match_methods(t.symbols(), q.name);
-  found.total = static_cast<double>(ag[root_node]);
+  search_result found = detail::indexed_search_start(by_method.size(), order, t, self, ag, q);
   detail::search_test matches(t, found, self, ag, q);
   const bool thresholds = q.min_self.has_value() || q.min_total.has_value();
   position_search_result r;
@@ -355,12 +374,7 @@ template <metric_column C, metric_column A>
 template <metric_column C, metric_column A>
 [[nodiscard]] search_result search(const method_contexts& by_method, const preorder_index& order, const call_tree& t,
                                    const C& self, const A& ag, const search_query& q) {
-  CCRC_ASSERT(std::ranges::size(self) == t.size() && std::ranges::size(ag) == t.size(),
-              "ccrc: the columns must have one value per node");
-  CCRC_ASSERT(by_method.size() + 1 == t.size() && order.size() == t.size(), "ccrc: an index is of another tree");
-  search_result r;
-  r.methods = match_methods(t.symbols(), q.name);
-  r.total = static_cast<double>(ag[root_node]);
+  search_result r = detail::indexed_search_start(by_method.size(), order, t, self, ag, q);
   detail::search_test matches(t, r, self, ag, q);
   // The matches as two bitmaps, by id (read back, they are the ascending result) and by
   // position in preorder (read back, each outermost match comes before the matches nested in
