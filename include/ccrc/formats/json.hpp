@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -353,6 +354,114 @@ struct array_cut {
   }
   return {array_cut::stop::end, text.size(), in_string_before != 0, depth};
 }
+
+/// Throws parse_error::at_byte(from) unless the bytes [from, to) of `text` are UTF-8: for the
+/// values a reader skips without simdjson (which checked them when it took whole documents).
+inline void check_json_utf8(std::string_view text, std::size_t from, std::size_t to) {
+  if (!simdjson::validate_utf8(text.data() + from, to - from))
+    throw parse_error::at_byte(from, "simdjson cannot take this document (The input is not valid UTF-8)");
+}
+
+/// A piece of a JSON array being parsed (json_array_reader): a document of its own, whose
+/// byte k is byte `base` + k of the text it was cut from.
+struct json_piece {
+  simdjson::ondemand::document* doc = nullptr;
+  simdjson::padded_string_view json;
+  std::uint64_t base = 0;
+};
+
+/// Parses the elements of one JSON array of a document in memory in pieces of whole elements
+/// of about `piece_bytes` (above: find_array_cut), each piece copied into one padded buffer
+/// and parsed by one simdjson parser as an array of its own, so that the memory is that of
+/// the largest piece, not of the document. Every byte of every element is parsed by simdjson.
+class json_array_reader {
+ public:
+  explicit json_array_reader(std::size_t piece_bytes) : piece_bytes_(std::max<std::size_t>(piece_bytes, 1)) {}
+
+  /// Reads the array of `text` whose '[' is at `open`: `each(elements, piece)` is called per
+  /// piece with the piece's simdjson::ondemand::array, which it must iterate to its end.
+  /// `what` names the array in errors. `repair`: the array is the whole document, so it may be
+  /// cut off (no ']': it ends with the document) and a ',' before its end is dropped, as
+  /// Chrome leaves a trace it did not finish. Returns the byte after the ']' (the document's
+  /// end when repaired). Errors (parse_error::at_byte, at the text's byte): an element cut
+  /// off, an array not closed or closed by '}', a ',' after the last element, brackets that
+  /// do not match; what simdjson finds in a piece, at the byte where it stands or, for its
+  /// first pass (invalid UTF-8, a string never closed), at the piece's first byte.
+  /// O(bytes of the array).
+  template <class Each>
+  std::size_t read(std::string_view text, std::size_t open, const std::string& what, bool repair, Each&& each) {
+    auto skip_space = [&](std::size_t i) {
+      while (i < text.size() && is_json_space(text[i])) ++i;
+      return i;
+    };
+    std::size_t begin = open;  // the '[' or ',' before the piece's first element
+    for (std::size_t from = open + 1;;) {
+      const std::size_t cut_at = piece_bytes_ < text.size() - begin ? begin + piece_bytes_ : std::string_view::npos;
+      array_cut cut = find_array_cut(text, from, cut_at);
+      if (cut.what == array_cut::stop::comma) {
+        from = cut.at + 1;
+        // A piece of white space alone (",  ,") is no piece: kept for simdjson to refuse.
+        if (skip_space(begin + 1) == cut.at) continue;
+        read_piece(text, begin, cut.at, each);
+        begin = cut.at;
+        continue;
+      }
+      if (cut.what == array_cut::stop::end && (cut.in_string || cut.depth > 1)) {
+        // Cut inside an element: simdjson refuses the last piece, the array closed after it
+        // (as a whole document was refused); if it ever did not, this does.
+        read_piece(text, begin, cut.at, each);
+        throw parse_error::at_byte(cut.at, "malformed JSON (the document ends inside an element of " + what + ")");
+      }
+      // The array's end (its bracket, or the document's end): a ',' after the last element is
+      // dropped when repairing, else refused at it, after the elements before it.
+      std::size_t last = cut.at;
+      while (is_json_space(text[last - 1])) --last;
+      const bool trailing_comma = last - 1 > open && text[last - 1] == ',';
+      const std::size_t end = trailing_comma ? last - 1 : cut.at;
+      if (skip_space(begin + 1) < end) read_piece(text, begin, end, each);
+      if (trailing_comma && !repair)
+        throw parse_error::at_byte(last - 1, "malformed JSON (a ',' after the last element of " + what + ")");
+      if (cut.what == array_cut::stop::end) {
+        if (!repair) throw parse_error::at_byte(cut.at, "malformed JSON (the document ends inside " + what + ")");
+        return cut.at;
+      }
+      if (text[cut.at] != ']') throw parse_error::at_byte(cut.at, "malformed JSON (" + what + " closed by '}')");
+      return cut.at + 1;
+    }
+  }
+
+ private:
+  // The elements between the '[' or ',' at `begin` and the ',' or ']' at `end` (or the
+  // document's end) as an array of their own: its first and last bytes made '[' and ']', so
+  // that the piece's byte k is the text's byte begin + k.
+  template <class Each>
+  void read_piece(std::string_view text, std::size_t begin, std::size_t end, Each& each) {
+    const std::size_t size = end - begin + 1;
+    if (piece_.size() < size + simdjson::SIMDJSON_PADDING) piece_.resize(size + simdjson::SIMDJSON_PADDING);
+    piece_[0] = '[';
+    std::memcpy(piece_.data() + 1, text.data() + begin + 1, size - 2);
+    piece_[size - 1] = ']';
+    json_piece piece;
+    piece.json = simdjson::padded_string_view(piece_.data(), size, piece_.size());
+    piece.base = begin;
+    simdjson::ondemand::document doc;
+    if (auto e = parser_.iterate(piece.json).get(doc))
+      throw parse_error::at_byte(begin, std::string("simdjson cannot take this document (") + simdjson::error_message(e) + ")");
+    piece.doc = &doc;
+    simdjson::ondemand::array elements;
+    if (auto e = doc.get_array().get(elements)) json_fail(doc, piece.json, "malformed JSON", e, begin);
+    each(elements, piece);
+    // The array simdjson read ends where the piece does, unless a value it skipped had
+    // brackets that do not match.
+    const char* more = nullptr;
+    if (doc.current_location().get(more) == simdjson::SUCCESS && more < piece.json.data() + piece.json.size())
+      throw parse_error::at_byte(begin + offset_in(piece.json, more), "malformed JSON (brackets that do not match)");
+  }
+
+  std::size_t piece_bytes_;
+  std::vector<char> piece_;               // the piece being parsed, padded
+  simdjson::ondemand::parser parser_;     // one for every piece: its buffers fit the largest
+};
 
 /// The closing quote of the JSON string whose contents start at `from` (just after its opening
 /// quote), or npos if the text ends first. O(length of the string).

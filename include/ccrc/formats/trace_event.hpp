@@ -65,15 +65,14 @@ template <std::size_t N>
 // Reads the events into per-thread lists, then builds each thread's tree in time order.
 class trace_event_parser {
  public:
-  trace_event_parser() : profile_({"calls", "time_us"}) {
+  explicit trace_event_parser(std::size_t piece_bytes) : profile_({"calls", "time_us"}), pieces_(piece_bytes) {
     frames_.push_back(root_frame);  // name 0 (the table's root frame): an E without a name
   }
 
   // The document is scanned for its structure here (the event arrays found, other values
   // skipped); the events go to simdjson piece by piece (formats/json.hpp says why).
-  profile read(std::string_view text, std::size_t piece_bytes) {
+  profile read(std::string_view text) {
     text_ = text;
-    piece_bytes_ = std::max<std::size_t>(piece_bytes, 1);
     std::size_t i = skip_space(0);
     if (i == text_.size()) throw parse_error::at_byte(0, "not JSON (an empty document)");
     if (text_[i] == '[') {
@@ -182,90 +181,29 @@ class trace_event_parser {
     std::size_t end = walk_json_object(text_, open, [&](std::string_view key, std::size_t value) -> std::size_t {
       if (key != "traceEvents") return 0;  // escaped keys are not recognised
       if (value == text_.size() || text_[value] != '[') throw parse_error::at_byte(value, "\"traceEvents\" is not an array");
-      check_utf8(checked, value);
+      check_json_utf8(text_, checked, value);
       found = true;
       return checked = read_event_array(value, false);
     });
-    check_utf8(checked, end);
+    check_json_utf8(text_, checked, end);
     if (!found) throw parse_error::at_byte(0, "a JSON object without \"traceEvents\" (not a Trace Event file)");
     return end;
   }
 
-  void check_utf8(std::size_t from, std::size_t to) const {
-    if (!simdjson::validate_utf8(text_.data() + from, to - from))
-      throw parse_error::at_byte(from, "simdjson cannot take this document (The input is not valid UTF-8)");
-  }
-
-  // The event array whose '[' is at `open`, parsed in pieces of whole events of about
-  // piece_bytes_ (see formats/json.hpp). `repair`: the document is this array, so it may
-  // be cut off (no ']': it ends with the document) and a ',' before its end is dropped, as
-  // Chrome leaves a trace it did not finish. Returns the byte after its ']' (the document's
-  // end when repaired).
+  // The event array whose '[' is at `open`, parsed in pieces of whole events (json.hpp's
+  // json_array_reader). `repair`: the document is this array (see there).
   std::size_t read_event_array(std::size_t open, bool repair) {
-    std::size_t begin = open;  // the '[' or ',' before the piece's first event
-    for (std::size_t from = open + 1;;) {
-      const std::size_t cut_at = piece_bytes_ < text_.size() - begin ? begin + piece_bytes_ : std::string_view::npos;
-      array_cut cut = find_array_cut(text_, from, cut_at);
-      if (cut.what == array_cut::stop::comma) {
-        from = cut.at + 1;
-        // A piece of white space alone (",  ,") is no piece: kept for simdjson to refuse.
-        if (skip_space(begin + 1) == cut.at) continue;
-        read_piece(begin, cut.at);
-        begin = cut.at;
-        continue;
-      }
-      if (cut.what == array_cut::stop::end && (cut.in_string || cut.depth > 1)) {
-        // Cut inside an event: simdjson refuses the last piece, the array closed after it
-        // (as the whole document was refused before pieces); if it ever did not, this does.
-        read_piece(begin, cut.at);
-        throw parse_error::at_byte(cut.at, "malformed JSON (the trace ends inside an event)");
-      }
-      // The array's end (its bracket, or the document's end): a ',' after the last event is
-      // dropped when repairing, else refused at it, after the events before it.
-      std::size_t last = cut.at;
-      while (is_json_space(text_[last - 1])) --last;
-      bool trailing_comma = last - 1 > open && text_[last - 1] == ',';
-      std::size_t end = trailing_comma ? last - 1 : cut.at;
-      if (skip_space(begin + 1) < end) read_piece(begin, end);
-      if (trailing_comma && !repair) throw parse_error::at_byte(last - 1, "malformed JSON (a ',' after the last event)");
-      if (cut.what == array_cut::stop::end) {
-        if (!repair) throw parse_error::at_byte(cut.at, "malformed JSON (the trace ends inside \"traceEvents\")");
-        return cut.at;
-      }
-      if (text_[cut.at] != ']') throw parse_error::at_byte(cut.at, "malformed JSON (the event array closed by '}')");
-      return cut.at + 1;
-    }
-  }
-
-  // The events between the '[' or ',' at `begin` and the ',' or ']' at `end` (or the
-  // document's end), parsed as an array of their own: copied into a padded buffer kept from
-  // piece to piece, its first and last bytes made '[' and ']', so that the piece's byte k is
-  // the document's byte begin + k.
-  void read_piece(std::size_t begin, std::size_t end) {
-    const std::size_t size = end - begin + 1;
-    if (piece_.size() < size + simdjson::SIMDJSON_PADDING) piece_.resize(size + simdjson::SIMDJSON_PADDING);
-    piece_[0] = '[';
-    std::memcpy(piece_.data() + 1, text_.data() + begin + 1, size - 2);
-    piece_[size - 1] = ']';
-    json_ = simdjson::padded_string_view(piece_.data(), size, piece_.size());
-    base_ = begin;
-    // The last pid and tid read point into the previous piece's bytes.
-    last_pid_ = {};
-    last_tid_ = {};
-    simdjson::ondemand::document doc;
-    if (auto e = parser_.iterate(json_).get(doc))
-      throw parse_error::at_byte(begin, std::string("simdjson cannot take this document (") +
-                                            simdjson::error_message(e) + ")");
-    doc_ = &doc;
-    simdjson::ondemand::array events;
-    if (auto e = doc.get_array().get(events)) fail("malformed JSON", e);
-    read_events(events);
-    // The array simdjson read ends where the piece does, unless a value it skipped had
-    // brackets that do not match.
-    const char* more = nullptr;
-    if (doc.current_location().get(more) == simdjson::SUCCESS && more < json_.data() + json_.size())
-      fail_at(more, "malformed JSON (brackets that do not match)");
-    doc_ = nullptr;
+    return pieces_.read(text_, open, repair ? "the event array" : "\"traceEvents\"", repair,
+                        [&](simdjson::ondemand::array& events, const json_piece& piece) {
+                          json_ = piece.json;
+                          base_ = piece.base;
+                          doc_ = piece.doc;
+                          // The last pid and tid read point into the previous piece's bytes.
+                          last_pid_ = {};
+                          last_tid_ = {};
+                          read_events(events);
+                          doc_ = nullptr;
+                        });
   }
 
   // Where a value not yet read starts (cheaper than the document's current_location()).
@@ -810,10 +748,8 @@ class trace_event_parser {
 
   profile profile_;
   std::string_view text_;                 // the whole document
-  std::size_t piece_bytes_ = 0;
-  std::vector<char> piece_;               // the piece being parsed, padded
-  simdjson::ondemand::parser parser_;     // one for every piece: its buffers fit the largest
-  simdjson::padded_string_view json_;     // the piece, in piece_
+  json_array_reader pieces_;
+  simdjson::padded_string_view json_;     // the piece being parsed
   std::uint64_t base_ = 0;                // the document's byte of the piece's first
   simdjson::ondemand::document* doc_ = nullptr;
   std::map<std::pair<std::int64_t, std::int64_t>, thread> threads_;
@@ -835,8 +771,8 @@ class trace_event_parser {
 };
 
 inline profile read_trace_events_from(std::string_view text, const trace_event_options& options) {
-  trace_event_parser parser;
-  profile p = parser.read(text, options.piece_bytes);
+  trace_event_parser parser(options.piece_bytes);
+  profile p = parser.read(text);
   if (options.warnings) *options.warnings = parser.warnings();
   return p;
 }
