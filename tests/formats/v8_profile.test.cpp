@@ -1,6 +1,8 @@
 #include <ccrc/formats/v8_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/random.hpp"
+#include "support/same_profile.hpp"
 #include "support/values.hpp"
 
 #include <doctest/doctest.h>
@@ -14,9 +16,10 @@ using test::at;
 using test::total;
 using test::byte_of;
 
-// Where ccrc::read_v8_profile(text)'s parse error points, and what it says.
-std::uint64_t error_byte(std::string_view text) {
-  return test::error_byte([](std::string_view t) { return ccrc::read_v8_profile(t); }, text);
+// Where ccrc::read_v8_profile(text)'s parse error points (its arrays read in pieces of
+// `piece_bytes`), and what it says.
+std::uint64_t error_byte(std::string_view text, std::size_t piece_bytes = ccrc::v8_profile_options{}.piece_bytes) {
+  return test::error_byte([=](std::string_view t) { return ccrc::read_v8_profile(t, {.piece_bytes = piece_bytes}); }, text);
 }
 std::string error_message(std::string_view text) {
   return test::error_message([](std::string_view t) { return ccrc::read_v8_profile(t); }, text);
@@ -243,6 +246,9 @@ TEST_CASE("every malformed input is refused at its byte") {
     CAPTURE(c.text);
     CHECK(error_byte(c.text) == byte_of(c.text, c.at, c.occurrence));
     CHECK(error_message(c.text).find(c.says) != std::string::npos);
+    // The arrays in pieces of one element (or a few): the same byte.
+    CHECK(error_byte(c.text, 1) == byte_of(c.text, c.at, c.occurrence));
+    CHECK(error_byte(c.text, 20) == byte_of(c.text, c.at, c.occurrence));
   }
   // Broken JSON: an error within the text, never a partial tree.
   for (std::string_view broken : {R"J({"nodes":[)J", R"J({"nodes":[{"id":1,)J", R"J({"nodes":[{"id":1}]]})J", R"J({"nodes":[]} x)J", R"J({"nodes":"\u)", "",
@@ -329,4 +335,85 @@ TEST_CASE("node --heap-prof: the real file, against values a node one-liner comp
 TEST_CASE("a file that cannot be opened is a ccrc::error, not a parse error") {
   CHECK_THROWS_AS((void)ccrc::read_v8_profile_file(source("no such file.cpuprofile")), ccrc::error);
   CHECK_THROWS_AS((void)ccrc::read_v8_profile_file(source("")), ccrc::error);  // the folder itself
+}
+
+// ---- The arrays parsed in pieces (v8_profile_options::piece_bytes) ----
+
+namespace {
+
+// The profile read whole and in pieces of every size given: the same profile.
+void check_same_in_pieces(std::string_view text, std::initializer_list<std::size_t> sizes) {
+  ccrc::profile whole = ccrc::read_v8_profile(text, {.piece_bytes = ~std::size_t{0}});
+  for (std::size_t size : sizes) {
+    CAPTURE(size);
+    test::check_same_profile(whole, ccrc::read_v8_profile(text, {.piece_bytes = size}));
+  }
+}
+
+// A random .cpuprofile of `n` nodes in shuffled order, some naming their children and some
+// their parent, names with the bytes the splitter must not take for structure (escaped
+// quotes, brackets, commas), samples and deltas with white space between them, and other
+// members around the arrays. `samples`: how many samples were written.
+std::string random_cpuprofile(test::rng& r, std::uint32_t n, std::size_t& samples) {
+  static const char* const parts[] = {"f", "g", R"(q\"x)", "[", "]", "{", "}", ",", R"(\\)", R"(\u005b)", "a b"};
+  std::vector<std::uint32_t> parent(n, 0);
+  std::vector<std::vector<std::uint32_t>> children(n);
+  for (std::uint32_t i = 1; i < n; ++i) {
+    parent[i] = r.below(i);
+    children[parent[i]].push_back(i);
+  }
+  std::vector<std::uint32_t> order(n);
+  for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+  for (std::uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[r.below(i)]);
+  std::vector<bool> by_parent(n);  // names its parent rather than being listed as a child
+  for (std::uint32_t i = 1; i < n; ++i) by_parent[i] = r.chance(0.3);
+  std::string text = R"({"title":"[\"}]", "meta": {"a":[1,[2,{"nodes":3}]],"b":"\\"},)" "\n\"nodes\": [";
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order[k];
+    std::string name = i == 0 ? "(root)" : "";
+    for (std::uint32_t m = i == 0 ? 0 : 1 + r.below(3); m > 0; --m) name += parts[r.below(std::size(parts))];
+    text += k == 0 ? "\n" : ",\n";
+    text += R"({"id":)" + std::to_string(i + 1) + R"(,"callFrame":{"functionName":")" + name + R"(","scriptId":"0","url":")" +
+            (i == 0 ? "" : "u[1]") + R"(","lineNumber":)" + std::to_string(r.below(50)) + R"(,"columnNumber":2},"hitCount":)" +
+            std::to_string(r.below(4));
+    if (by_parent[i]) text += R"(,"parent":)" + std::to_string(parent[i] + 1);
+    std::string listed;
+    for (std::uint32_t c : children[i])
+      if (!by_parent[c]) listed += (listed.empty() ? "" : ", ") + std::to_string(c + 1);
+    if (!listed.empty() || r.chance(0.5)) text += R"(,"children":[)" + listed + "]";
+    text += "}";
+  }
+  samples = r.below(3 * n);
+  std::string ids, deltas;
+  for (std::size_t s = 0; s < samples; ++s) {
+    ids += (s == 0 ? "" : r.chance(0.5) ? "," : " ,\n") + std::to_string(1 + r.below(n));
+    deltas += (s == 0 ? "" : ",") + std::to_string(r.below(100));
+  }
+  return text + "],\n\"startTime\": 10, \"samples\": [" + ids + "], \"timeDeltas\":[" + deltas +
+         R"(], "endTime": 99999999, "x": "]\""})";
+}
+
+}  // namespace
+
+TEST_CASE("a .cpuprofile in pieces: random profiles give the profile of one piece, whatever the piece size") {
+  test::rng r{2026};
+  for (int round = 0; round < 12; ++round) {
+    CAPTURE(round);
+    std::size_t samples = 0;
+    const std::string text = random_cpuprofile(r, 1 + r.below(400), samples);
+    ccrc::profile p = ccrc::read_v8_profile(text);
+    CHECK(total(p, "samples") == static_cast<double>(samples));  // every sample written, read
+    check_same_in_pieces(text, {1, 2, 61, 200, 4096});
+  }
+}
+
+TEST_CASE("a .cpuprofile in pieces: the real files give the profile of one piece") {
+  for (const char* file : {"work.cpuprofile", "work.heapprofile"}) {
+    CAPTURE(file);
+    auto f = ccrc::detail::open_for_reading(source(file));
+    ccrc::formats::json_text text({}, ccrc::detail::file_source{f.get()});
+    check_same_in_pieces(text.bytes(), {1, 100, 10'000});
+  }
+  std::string_view text = shuffled;
+  check_same_in_pieces(text, {1, 7, 100});
 }

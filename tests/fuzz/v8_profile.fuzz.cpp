@@ -3,8 +3,10 @@
 // finding. What it reads must hold: every context is a node of the file, and each node is a
 // JSON object, so the tree has fewer nodes than the text has '{'; counts (samples,
 // allocations, bytes) are whole and non-negative, time_us non-negative; a CPU profile counts
-// each entry of `samples` once, so at most one more sample than the text has ','. What it
-// reads must survive write_folded and read_folded with the same metrics and totals (or be
+// each entry of `samples` once, so at most one more sample than the text has ','. Read again
+// with its arrays in pieces of a few bytes (v8_profile_options::piece_bytes: the streamed
+// reader's cuts between elements), it must be refused alike or give the same profile. What
+// it reads must survive write_folded and read_folded with the same metrics and totals (or be
 // refused by the writer, for a name folded stacks cannot hold).
 #include "fuzz.hpp"
 
@@ -19,12 +21,24 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text = fuzz::text_of(data, size);
-  ccrc::profile p;
+  ccrc::profile p, in_pieces;
+  bool refused = false, refused_in_pieces = false;
   try {
     p = ccrc::read_v8_profile(text, {.max_depth = 64});
   } catch (const ccrc::error&) {
-    return 0;
+    refused = true;
   }
+  try {
+    in_pieces = ccrc::read_v8_profile(text, {.max_depth = 64, .piece_bytes = 1 + size % 61});
+  } catch (const ccrc::error&) {
+    refused_in_pieces = true;
+  }
+  fuzz::check(refused == refused_in_pieces);
+  if (refused) return 0;
+  fuzz::check(in_pieces.size() == p.size() && in_pieces.metric_names() == p.metric_names());
+  fuzz::check(std::equal(p.tree().parents().begin(), p.tree().parents().end(), in_pieces.tree().parents().begin()));
+  for (std::size_t m = 0; m < p.metric_count(); ++m)
+    fuzz::check(std::equal(p.column(m).begin(), p.column(m).end(), in_pieces.column(m).begin()));
   auto count = [&](char c) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), c)); };
   fuzz::check(p.size() <= count('{'));
   for (std::size_t m = 0; m < p.metric_count(); ++m) {

@@ -35,6 +35,10 @@ struct v8_profile_options {
   /// .heapprofile, the old format) may hold; a deeper one is an error. simdjson keeps about 17 bytes per level of JSON nesting (two a
   /// tree level), allocated for min(this, bytes / 8) levels. The `nodes` form has no limit.
   std::size_t max_depth = std::size_t{1} << 20;
+  /// The `nodes`, `samples` and `timeDeltas` (`timestamps`) arrays are parsed in pieces of
+  /// about this many bytes (whole elements), so that simdjson's buffers follow the piece, not
+  /// the profile. The result does not depend on it; tests make it tiny.
+  std::size_t piece_bytes = std::size_t{1} << 20;
 };
 
 namespace detail {
@@ -515,76 +519,20 @@ inline std::size_t add_v8_samples(std::span<const node_id> sampled, std::span<co
 class v8_reader {
  public:
   v8_reader(const formats::json_text& text, const v8_profile_options& options)
-      : json_(text.view()), max_levels_(options.max_depth) {}
+      : text_(text.bytes()), max_levels_(options.max_depth), pieces_(options.piece_bytes) {}
 
+  // The top-level object is scanned for its structure (formats/json.hpp): its arrays go to
+  // simdjson in pieces, `head` and the scalars each as a document of its own, the other
+  // members are skipped (strings and brackets balanced) and checked to be UTF-8.
   profile read() {
-    // simdjson's iterator needs room for the document's nesting (a tree level is two JSON
-    // levels, an object and its children array, and takes at least 13 bytes of text).
-    std::size_t levels = std::min(max_levels_, json_.size() / 8);
-    if (auto e = parser_.allocate(json_.size(), 2 * levels + 64))
-      throw parse_error::at_byte(0, std::string("cannot parse this document (") + simdjson::error_message(e) + ")");
-    if (auto e = parser_.iterate(json_).get(doc_))
-      throw parse_error::at_byte(0, std::string("not a JSON document (") + simdjson::error_message(e) + ")");
-    top_level();
-    return build();
-  }
-
-  [[nodiscard]] v8_profile_kind kind() const noexcept { return kind_; }
-
- private:
-  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return j_.offset(at); }
-
-  // ---- the top level ------------------------------------------------------------------------
-
-  void top_level() {
-    od::object top;
-    if (auto e = doc_.get_object().get(top)) {
-      if (formats::detail::first_json_byte(std::string_view(json_.data(), json_.size())) != '{')
-        v8_json::fail_at(0, "a V8 profile is a JSON object");
-      j_.fail_here("malformed JSON", e);
-    }
-    bool seen_start = false, seen_end = false;
-    for (auto field_result : top) {
-      od::field f;
-      if (auto e = std::move(field_result).get(f)) j_.fail_here("malformed top-level object", e);
-      std::string_view k = j_.key(f);
-      od::value& v = f.value();
-      auto once = [&](bool& seen) {
-        if (seen) j_.fail(v, "\"" + std::string(k) + "\" appears twice");
-        seen = true;
-      };
-      if (k == "nodes") {
-        once(seen_nodes_);
-        nodes_offset_ = offset(v.raw_json_token().data());
-        flat_nodes(v);
-      } else if (k == "head") {
-        once(seen_head_);
-        nodes_offset_ = offset(v.raw_json_token().data());
-        nested_nodes(v);
-      } else if (k == "samples") {
-        once(seen_samples_);
-        samples(v);
-      } else if (k == "timeDeltas") {
-        once(seen_deltas_);
-        times_offset_ = offset(v.raw_json_token().data());
-        times(v, "timeDeltas");
-      } else if (k == "timestamps") {
-        once(seen_timestamps_);
-        times_offset_ = offset(v.raw_json_token().data());
-        times(v, "timestamps");
-      } else if (k == "startTime") {
-        once(seen_start);
-        start_time_ = j_.number(v, "startTime");
-      } else if (k == "endTime") {
-        once(seen_end);
-        end_time_ = j_.number(v, "endTime");
-        has_end_time_ = true;
-      }
-    }
-    const char* after = nullptr;
-    if (doc_.current_location().get(after) == simdjson::SUCCESS)
-      v8_json::fail_at(offset(after), "text after the profile's JSON object");
-    has_start_time_ = seen_start;
+    std::size_t open = skip_space(0);
+    if (open == text_.size() || text_[open] != '{') v8_json::fail_at(0, "a V8 profile is a JSON object");
+    std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t value) {
+      return member(key, value);
+    });
+    formats::detail::check_json_utf8(text_, checked_, end);
+    if (std::size_t after = skip_space(end); after < text_.size())
+      v8_json::fail_at(after, "text after the profile's JSON object");
     if (seen_nodes_ && seen_head_)
       v8_json::fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
     if (!seen_nodes_ && !seen_head_)
@@ -592,21 +540,113 @@ class v8_reader {
     if (seen_deltas_ && seen_timestamps_) v8_json::fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
     if (seen_nodes_) kind_ = v8_profile_kind::cpuprofile;
     else kind_ = head_has_self_size_ ? v8_profile_kind::heapprofile : v8_profile_kind::old_cpuprofile;
+    return build();
   }
 
-  // `nodes`: an array of node objects naming their children or their parent by id.
-  void flat_nodes(od::value& v) {
-    for (auto element : j_.array(v, "\"nodes\"")) {
-      od::value n;
-      if (auto e = element.get(n)) j_.fail_here("malformed \"nodes\" array", e);
-      nodes_.flat_node(j_, n);
+  [[nodiscard]] v8_profile_kind kind() const noexcept { return kind_; }
+
+ private:
+  [[nodiscard]] std::size_t skip_space(std::size_t i) const noexcept {
+    while (i < text_.size() && formats::detail::is_json_space(text_[i])) ++i;
+    return i;
+  }
+
+  // ---- the top level ------------------------------------------------------------------------
+
+  // A member of the top-level object whose value starts at `value`: the byte after the value
+  // if it was read, 0 to have it skipped. Keys written with escapes are not recognised.
+  std::size_t member(std::string_view k, std::size_t value) {
+    auto once = [&](bool& seen) {
+      if (seen) v8_json::fail_at(value, "\"" + std::string(k) + "\" appears twice");
+      seen = true;
+    };
+    if (k == "nodes") {
+      once(seen_nodes_);
+      nodes_offset_ = value;
+      return array(value, "\"nodes\"", [&](const v8_json& j, od::value& n) { nodes_.flat_node(j, n); });
     }
+    if (k == "head") {
+      once(seen_head_);
+      nodes_offset_ = value;
+      return single_value(value, max_levels_, [&](const v8_json& j, od::value& v, std::size_t depth) {
+        nested_nodes(j, v, depth);
+      });
+    }
+    if (k == "samples") {
+      once(seen_samples_);
+      samples_offset_ = value;
+      return array(value, "\"samples\"", [&](const v8_json& j, od::value& s) { sample(j, s); });
+    }
+    if (k == "timeDeltas" || k == "timestamps") {
+      once(k == "timeDeltas" ? seen_deltas_ : seen_timestamps_);
+      times_offset_ = value;
+      const char* what = k == "timeDeltas" ? "timeDeltas" : "timestamps";
+      return array(value, k == "timeDeltas" ? "\"timeDeltas\"" : "\"timestamps\"",
+                   [&](const v8_json& j, od::value& t) { times_.push_back(j.number(t, what)); });
+    }
+    if (k == "startTime" || k == "endTime") {
+      const bool start = k == "startTime";
+      once(start ? seen_start_ : has_end_time_);
+      return single_value(value, 0, [&](const v8_json& j, od::value& v, std::size_t) {
+        (start ? start_time_ : end_time_) = j.number(v, start ? "startTime" : "endTime");
+      });
+    }
+    return 0;
+  }
+
+  // The array whose '[' should be at `value`, `each(j, element)` per element, in pieces.
+  template <class Each>
+  std::size_t array(std::size_t value, const char* what, Each each) {
+    if (value == text_.size() || text_[value] != '[') v8_json::fail_at(value, std::string(what) + " is not an array");
+    formats::detail::check_json_utf8(text_, checked_, value);
+    const std::string malformed = std::string("malformed ") + what + " array";
+    return checked_ = pieces_.read(text_, value, what, false, [&](od::array& a, const formats::detail::json_piece& piece) {
+      v8_json j(piece.json, *piece.doc, piece.base);
+      for (auto element : a) {
+        od::value v;
+        if (auto e = element.get(v)) j.fail_here(malformed, e);
+        each(j, v);
+      }
+    });
+  }
+
+  // The value at `value` as a document of its own (`[value]`, copied and padded), for `head`
+  // and the scalars: `read(j, v, max_depth)`, max_depth the JSON nesting its parser allows
+  // for `levels` tree levels (a tree level is two JSON levels, an object and its children
+  // array, and takes at least 13 bytes of text).
+  template <class Read>
+  std::size_t single_value(std::size_t value, std::size_t levels, Read read) {
+    const std::size_t end = formats::detail::skip_json_value(text_, value);
+    formats::detail::check_json_utf8(text_, checked_, value);
+    std::string bracketed;
+    bracketed.reserve(end - value + 2);
+    bracketed += '[';
+    bracketed.append(text_, value, end - value);
+    bracketed += ']';
+    const formats::json_text copy(bracketed);
+    const simdjson::padded_string_view json = copy.view();
+    levels = std::min(levels, json.size() / 8);
+    od::parser parser;
+    if (auto e = parser.allocate(json.size(), 2 * levels + 64))
+      v8_json::fail_at(value, std::string("cannot parse this value (") + simdjson::error_message(e) + ")");
+    od::document doc;
+    if (auto e = parser.iterate(json).get(doc))
+      v8_json::fail_at(value, std::string("simdjson cannot take this document (") + simdjson::error_message(e) + ")");
+    v8_json j(json, doc, value - 1);
+    od::array a;
+    if (auto e = doc.get_array().get(a)) j.fail_here("malformed JSON", e);
+    for (auto element : a) {
+      od::value v;
+      if (auto e = element.get(v)) j.fail_here("malformed JSON", e);
+      read(j, v, parser.max_depth());
+    }
+    return checked_ = end;
   }
 
   // `head`: the root node object, its children nested in `children` arrays. Walked with an
   // explicit stack of iterators, so the depth of the tree is bounded by memory, not by the
   // call stack.
-  void nested_nodes(od::value& head) {
+  void nested_nodes(const v8_json& j, od::value& head, std::size_t max_depth) {
     struct level {
       od::object_iterator field, fields_end;
       od::array_iterator child, children_end;
@@ -616,11 +656,11 @@ class v8_reader {
     };
     std::vector<level> stack;
     auto open = [&](od::value& v, std::uint32_t parent, const char* what) {
-      std::uint64_t at = offset(v.raw_json_token().data());
-      od::object o = j_.object(v, what);
+      std::uint64_t at = j.offset(v.raw_json_token().data());
+      od::object o = j.object(v, what);
       level l;
-      if (auto e = o.begin().get(l.field)) j_.fail(v, what, e);
-      if (auto e = o.end().get(l.fields_end)) j_.fail(v, what, e);
+      if (auto e = o.begin().get(l.field)) j.fail(v, what, e);
+      if (auto e = o.end().get(l.fields_end)) j.fail(v, what, e);
       l.node = nodes_.new_node(at, parent);
       stack.push_back(l);
     };
@@ -634,9 +674,9 @@ class v8_reader {
         }
         if (l.child != l.children_end) {
           od::value c;
-          if (auto e = (*l.child).get(c)) j_.fail_here("malformed \"children\" array", e);
-          if (stack.size() > max_levels_ || 2 * stack.size() + 8 >= parser_.max_depth())
-            j_.fail(c, "nodes nested deeper than " + std::to_string(max_levels_) + " levels (v8_profile_options::max_depth)");
+          if (auto e = (*l.child).get(c)) j.fail_here("malformed \"children\" array", e);
+          if (stack.size() > max_levels_ || 2 * stack.size() + 8 >= max_depth)
+            j.fail(c, "nodes nested deeper than " + std::to_string(max_levels_) + " levels (v8_profile_options::max_depth)");
           l.child_open = true;
           open(c, l.node, "a child node");  // invalidates l
           continue;
@@ -647,17 +687,17 @@ class v8_reader {
       }
       if (l.field != l.fields_end) {
         od::field f;
-        if (auto e = (*l.field).get(f)) j_.fail_here("malformed node object", e);
-        v8_node_key k = v8_classify(j_, f);
+        if (auto e = (*l.field).get(f)) j.fail_here("malformed node object", e);
+        v8_node_key k = v8_classify(j, f);
         od::value& fv = f.value();
         if (k == v8_node_key::children) {
-          od::array a = j_.array(fv, "\"children\"");
-          if (auto e = a.begin().get(l.child)) j_.fail(fv, "\"children\"", e);
-          if (auto e = a.end().get(l.children_end)) j_.fail(fv, "\"children\"", e);
+          od::array a = j.array(fv, "\"children\"");
+          if (auto e = a.begin().get(l.child)) j.fail(fv, "\"children\"", e);
+          if (auto e = a.end().get(l.children_end)) j.fail(fv, "\"children\"", e);
           l.in_children = true;
           continue;
         }
-        nodes_.node_field(j_, k, fv, l.pending, l.node);
+        nodes_.node_field(j, k, fv, l.pending, l.node);
         ++l.field;
         continue;
       }
@@ -667,57 +707,39 @@ class v8_reader {
     }
   }
 
-  // `samples`: node ids (CPU) or {size, nodeId, ordinal} objects (heap).
-  void samples(od::value& v) {
-    for (auto element : j_.array(v, "\"samples\"")) {
-      od::value s;
-      if (auto e = element.get(s)) j_.fail_here("malformed \"samples\" array", e);
-      od::json_type t;
-      if (auto e = s.type().get(t)) j_.fail(s, "a sample", e);
-      bool is_object = t == od::json_type::object;
-      if (sample_ids_.empty()) samples_are_objects_ = is_object;
-      else if (is_object != samples_are_objects_) j_.fail(s, "samples mix node ids and objects");
-      if (!is_object) {
-        sample_ids_.push_back(j_.integer(s, "a sample's node id"));
-        continue;
-      }
-      bool found = false;
-      for (auto field_result : j_.object(s, "a sample")) {
-        od::field f;
-        if (auto e = std::move(field_result).get(f)) j_.fail_here("malformed sample object", e);
-        if (j_.key(f) == "nodeId") {
-          sample_ids_.push_back(j_.integer(f.value(), "a sample's \"nodeId\""));
-          found = true;
-        }
-      }
-      if (!found) j_.fail(s, "a sample object without \"nodeId\"");
+  // An element of `samples`: a node id (CPU) or a {size, nodeId, ordinal} object (heap).
+  void sample(const v8_json& j, od::value& s) {
+    od::json_type t;
+    if (auto e = s.type().get(t)) j.fail(s, "a sample", e);
+    bool is_object = t == od::json_type::object;
+    if (sample_ids_.empty()) samples_are_objects_ = is_object;
+    else if (is_object != samples_are_objects_) j.fail(s, "samples mix node ids and objects");
+    if (!is_object) {
+      sample_ids_.push_back(j.integer(s, "a sample's node id"));
+      return;
     }
+    bool found = false;
+    for (auto field_result : j.object(s, "a sample")) {
+      od::field f;
+      if (auto e = std::move(field_result).get(f)) j.fail_here("malformed sample object", e);
+      if (j.key(f) == "nodeId") {
+        sample_ids_.push_back(j.integer(f.value(), "a sample's \"nodeId\""));
+        found = true;
+      }
+    }
+    if (!found) j.fail(s, "a sample object without \"nodeId\"");
   }
 
-  void times(od::value& v, const char* what) {
-    for (auto element : j_.array(v, what)) {
-      od::value t;
-      if (auto e = element.get(t)) j_.fail_here(std::string("malformed \"") + what + "\" array", e);
-      times_.push_back(j_.number(t, what));
+  // The byte of the i-th sample, found by scanning the `samples` array again (only on an
+  // error, so that no offset is stored per sample).
+  [[nodiscard]] std::uint64_t sample_offset(std::size_t i) const noexcept {
+    std::size_t at = samples_offset_ + 1;
+    for (std::size_t k = 0; k < i; ++k) {
+      auto cut = formats::detail::find_array_cut(text_, at, at);
+      if (cut.what != formats::detail::array_cut::stop::comma) return samples_offset_;
+      at = cut.at + 1;
     }
-  }
-
-  // ---- after the walk: the offset of the i-th sample, found by walking the document again
-  // (only on an error, so that no offset is stored per sample).
-
-  std::uint64_t sample_offset(std::size_t i) {
-    doc_.rewind();
-    od::value samples;
-    if (doc_.find_field_unordered("samples").get(samples) != simdjson::SUCCESS) return 0;
-    od::array a;
-    if (samples.get_array().get(a) != simdjson::SUCCESS) return 0;
-    std::size_t k = 0;
-    for (auto element : a) {
-      od::value s;
-      if (element.get(s) != simdjson::SUCCESS) return 0;
-      if (k++ == i) return offset(s.raw_json_token().data());
-    }
-    return 0;
+    return skip_space(at);
   }
 
   // ---- building the tree --------------------------------------------------------------------
@@ -780,17 +802,16 @@ class v8_reader {
       for (double& t : times_) t = at += t;
     }
     double end = end_time_ * scale;
-    bool has_end = has_end_time_ && (!deltas || has_start_time_);
+    bool has_end = has_end_time_ && (!deltas || seen_start_);
     std::size_t bad = add_v8_samples(sampled, times_, has_end ? &end : nullptr, p.column(0), p.column(1));
     if (bad != sampled.size())
       v8_json::fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " + std::to_string(bad));
   }
 
-  simdjson::padded_string_view json_;
+  std::string_view text_;
   std::size_t max_levels_;
-  od::parser parser_;
-  od::document doc_;
-  v8_json j_{json_, doc_};
+  std::size_t checked_ = 0;     // the bytes before this are valid UTF-8 or parsed by simdjson
+  formats::detail::json_array_reader pieces_;
   v8_profile_kind kind_ = v8_profile_kind::cpuprofile;
 
   call_tree tree_;  // only its symbols, until build() moves it into the profile
@@ -798,10 +819,10 @@ class v8_reader {
   std::vector<std::int64_t> sample_ids_;
   std::vector<double> times_;
 
-  std::uint64_t nodes_offset_ = 0, times_offset_ = 0;
+  std::uint64_t nodes_offset_ = 0, times_offset_ = 0, samples_offset_ = 0;
   double start_time_ = 0, end_time_ = 0;
   bool seen_nodes_ = false, seen_head_ = false, seen_samples_ = false, seen_deltas_ = false, seen_timestamps_ = false;
-  bool has_start_time_ = false, has_end_time_ = false, samples_are_objects_ = false, head_has_self_size_ = false;
+  bool seen_start_ = false, has_end_time_ = false, samples_are_objects_ = false, head_has_self_size_ = false;
 };
 
 }  // namespace detail
@@ -834,12 +855,23 @@ class v8_reader {
 /// id, or one in children, parent or a CPU profile's samples naming no node; a node with two
 /// parents; parents forming a cycle; no root or two, a root not named `(root)`; samples and
 /// times of different lengths, or times that overflow; a name with control characters.
-/// Errors simdjson finds while indexing the whole text (invalid UTF-8, an unclosed string)
-/// are reported at byte 0. Times: `timeDeltas` or `timestamps`, whichever the file has.
+/// What simdjson's first pass over a piece finds (invalid UTF-8, a string never closed), which
+/// has no position, is reported at the piece's first byte (the array's `[` or the ',' before
+/// the piece's first element); invalid UTF-8 in a member skipped, at the first byte after the
+/// member read before it. Times: `timeDeltas` or `timestamps`, whichever the file has.
 ///
-/// O(bytes + nodes + samples). Memory: the text, simdjson's index of it (about 5.7 bytes per
-/// byte), about 150 bytes per node while reading, then the tree. No recursion (nested trees
-/// are walked with an explicit stack). docs/formats.md has the decisions and their reasons.
+/// Streaming: the top-level object is scanned for its structure (strings and brackets,
+/// formats/json.hpp); `nodes`, `samples` and `timeDeltas` (`timestamps`) go to simdjson
+/// On-Demand in pieces of whole elements of about v8_profile_options::piece_bytes (1 MiB),
+/// `head` and the scalars each as a document of its own; other members are skipped as
+/// On-Demand skipped them (strings and brackets balanced) and checked to be UTF-8; keys
+/// written with escapes are not recognised.
+///
+/// O(bytes + nodes + samples). Memory: the text; a piece and simdjson's buffers for it (about
+/// six bytes per byte of the largest piece: 6 MB), or for `head` (nested profiles, which
+/// cannot be cut: about 7 bytes per byte of it); about 70 bytes per node and 16 per sample
+/// while reading; then the tree. No recursion (nested trees are walked with an explicit
+/// stack). docs/formats.md has the decisions and their reasons.
 ///
 ///     ccrc::formats::json_text text(std::string_view(R"J({"nodes":[
 ///       {"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
