@@ -546,15 +546,6 @@ VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_cas
 VIEWER_API int ccrc_search_count() { return static_cast<int>(the().found.count); }
 VIEWER_API double ccrc_search_share() { return the().found.share(); }
 
-/// Highlights the contexts of one method (an id from ccrc_flat): a search for its exact name.
-VIEWER_API int ccrc_search_method(int method) {
-  viewer& v = the();
-  if (!v.current || method <= 0 || static_cast<std::size_t>(method) >= v.current->profile.symbols().method_count())
-    return -1;
-  std::string name(v.current->profile.symbols().method_name(static_cast<ccrc::method_id>(method)));
-  return ccrc_search(name.c_str(), 2, 0, 0, -1, -1, 0);
-}
-
 /// The flat profile of the view laid out last (its centre's subtree within the depth limit),
 /// by the shown metric's self values, largest first, at most `limit` methods, as JSON:
 /// [[method id, name, self, percent], ...].
