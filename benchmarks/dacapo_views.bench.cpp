@@ -2,7 +2,8 @@
 // geometry at the papers' settings (1440x900, angle proportional to ag(bytecodes), 001 §7.2)
 // with culling, with the ring_index a viewer keeps, cut at depth 10, and uncut (every context
 // a segment: the baseline culling is measured against); hit testing; the call graph and its
-// display tree; a search for `Hash` as the viewer runs it, and its highlight on the chart.
+// display tree; a search for `Hash` as the viewer runs it (listed, and marked by preorder
+// position), and its highlight on the chart.
 // Figures 13-16's sweep over depths 2..150 is ring_depth/NAME/DEPTH.
 #include "support/dacapo.hpp"
 #include "support/hit_test.hpp"
@@ -27,13 +28,14 @@
 namespace {
 
 // What a viewer computes once per profile and metric: ag(bytecodes), heights, the index,
-// the contexts of each method.
+// the contexts of each method (as nodes and as preorder positions).
 struct viewer {
   std::vector<double> ag;
   std::vector<std::uint32_t> heights;
   std::unique_ptr<ccrc::ring_index> index;
   std::unique_ptr<ccrc::method_contexts> by_method;
   std::unique_ptr<ccrc::preorder_index> order;
+  std::unique_ptr<ccrc::method_positions> positions;
 };
 
 const viewer& viewer_of(std::string_view name) {
@@ -41,10 +43,11 @@ const viewer& viewer_of(std::string_view name) {
   auto it = cache.find(name);
   if (it == cache.end()) {
     const ccrc::profile& p = bench::dacapo(name);
-    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr, nullptr, nullptr};
+    viewer v{ccrc::inclusive(p.tree(), p.column("bytecodes")), ccrc::heights(p.tree()), nullptr, nullptr, nullptr, nullptr};
     v.index = std::make_unique<ccrc::ring_index>(p.tree(), v.ag);
     v.by_method = std::make_unique<ccrc::method_contexts>(p.tree());
     v.order = std::make_unique<ccrc::preorder_index>(p.tree());
+    v.positions = std::make_unique<ccrc::method_positions>(p.tree(), *v.order);
     it = cache.emplace(std::string(name), std::move(v)).first;
   }
   return it->second;
@@ -187,6 +190,34 @@ void highlight_marks(benchmark::State& state, std::string_view name) {
   bench::set_items(state, p.size());
 }
 
+// What a search costs the viewer up to its highlight's marks: the indexed search, then marks
+// made from its list of nodes (each looked up in the preorder), against search_positions,
+// whose bitmap becomes the marks (what examples/viewer does since it only highlights).
+void search_then_marks(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  const viewer& v = viewer_of(name);
+  for (auto _ : state) {
+    auto found = ccrc::search(*v.by_method, *v.order, p.tree(), p.column("bytecodes"), v.ag, hash);
+    ccrc::highlight_marks marks(*v.order, found.nodes);
+    benchmark::DoNotOptimize(marks.size());
+  }
+  bench::set_items(state, p.size());
+}
+
+void search_positions(benchmark::State& state, std::string_view name) {
+  const ccrc::profile& p = bench::dacapo(name);
+  const viewer& v = viewer_of(name);
+  std::size_t found = 0;
+  for (auto _ : state) {
+    auto r = ccrc::search_positions(*v.positions, *v.order, p.tree(), p.column("bytecodes"), v.ag, hash);
+    found = r.count;
+    ccrc::highlight_marks marks(*v.order, std::move(r.positions));
+    benchmark::DoNotOptimize(marks.size());
+  }
+  state.counters["found"] = static_cast<double>(found);
+  bench::set_items(state, p.size());
+}
+
 // Figures 13-16: the culled, indexed layout of each profile at depths 2..150.
 void ring_depths() {
   for (const auto& b : ccrc::dacapo_benchmarks) {
@@ -213,11 +244,14 @@ void ring_depths() {
   bench::register_dacapo("highlight_walk", highlight_walk, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_marks", highlight_marks, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_from_marks", highlight_from_marks, benchmark::kMicrosecond);
+  bench::register_dacapo("search_then_marks", search_then_marks, benchmark::kMicrosecond);
+  bench::register_dacapo("search_positions", search_positions, benchmark::kMicrosecond);
   ring_depths();
   bench::ratio("ring_layout", "ring_layout_uncut");
   bench::ratio("ring_layout_indexed", "ring_layout_uncut");
   bench::ratio("search_indexed", "search_sweep");
   bench::ratio("highlight_from_marks", "highlight_walk");
+  bench::ratio("search_positions", "search_then_marks");
   return true;
 }();
 
