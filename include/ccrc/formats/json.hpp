@@ -157,6 +157,12 @@ namespace detail {
 
 [[nodiscard]] constexpr bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/// The first byte at or after `i` that is not JSON white space (text.size() if none).
+[[nodiscard]] constexpr std::size_t skip_json_space(std::string_view text, std::size_t i) noexcept {
+  while (i < text.size() && is_json_space(text[i])) ++i;
+  return i;
+}
+
 // ---- Scanning JSON for its structure alone: strings and bracket depth, 64 bytes at a time ----
 //
 // Debian's simdjson (3.0.1) parses a document whole: its index and string buffer take about
@@ -390,10 +396,6 @@ class json_array_reader {
   /// O(bytes of the array).
   template <class Each>
   std::size_t read(std::string_view text, std::size_t open, const std::string& what, bool repair, Each&& each) {
-    auto skip_space = [&](std::size_t i) {
-      while (i < text.size() && is_json_space(text[i])) ++i;
-      return i;
-    };
     std::size_t begin = open;  // the '[' or ',' before the piece's first element
     for (std::size_t from = open + 1;;) {
       const std::size_t cut_at = piece_bytes_ < text.size() - begin ? begin + piece_bytes_ : std::string_view::npos;
@@ -401,7 +403,7 @@ class json_array_reader {
       if (cut.what == array_cut::stop::comma) {
         from = cut.at + 1;
         // A piece of white space alone (",  ,") is no piece: kept for simdjson to refuse.
-        if (skip_space(begin + 1) == cut.at) continue;
+        if (skip_json_space(text, begin + 1) == cut.at) continue;
         read_piece(text, begin, cut.at, each);
         begin = cut.at;
         continue;
@@ -418,7 +420,7 @@ class json_array_reader {
       while (is_json_space(text[last - 1])) --last;
       const bool trailing_comma = last - 1 > open && text[last - 1] == ',';
       const std::size_t end = trailing_comma ? last - 1 : cut.at;
-      if (skip_space(begin + 1) < end) read_piece(text, begin, end, each);
+      if (skip_json_space(text, begin + 1) < end) read_piece(text, begin, end, each);
       if (trailing_comma && !repair)
         throw parse_error::at_byte(last - 1, "malformed JSON (a ',' after the last element of " + what + ")");
       if (cut.what == array_cut::stop::end) {

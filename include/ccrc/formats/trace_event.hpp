@@ -167,8 +167,7 @@ class trace_event_parser {
   // object is interpreted here; simdjson parses the events) ----
 
   [[nodiscard]] std::size_t skip_space(std::size_t i) const noexcept {
-    while (i < text_.size() && is_json_space(text_[i])) ++i;
-    return i;
+    return skip_json_space(text_, i);
   }
 
   // A top-level object: its "traceEvents" arrays read (every one, as before), the other

@@ -547,8 +547,7 @@ class v8_reader {
 
  private:
   [[nodiscard]] std::size_t skip_space(std::size_t i) const noexcept {
-    while (i < text_.size() && formats::detail::is_json_space(text_[i])) ++i;
-    return i;
+    return formats::detail::skip_json_space(text_, i);
   }
 
   // ---- the top level ------------------------------------------------------------------------
