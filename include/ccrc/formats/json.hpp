@@ -432,6 +432,15 @@ class json_array_reader {
     }
   }
 
+  /// Reads the one value of `text` at [at, end) (`at` > 0: a member's value, after its ':')
+  /// as a document of its own, by the same parser: `each(elements, piece)` as for read, the
+  /// array holding that value alone. For the small members a streaming reader meets between
+  /// its large arrays. Errors as for read, the piece's first byte being `at` - 1. O(end - at).
+  template <class Each>
+  void read_value(std::string_view text, std::size_t at, std::size_t end, Each&& each) {
+    read_piece(text, at - 1, end, each);
+  }
+
  private:
   // The elements between the '[' or ',' at `begin` and the ',' or ']' at `end` (or the
   // document's end) as an array of their own: its first and last bytes made '[' and ']', so
