@@ -2,12 +2,14 @@
 // write_speedscope (evented) and on the same contexts as a sampled profile (one sample per
 // context, its whole path, written here), beside a baseline that walks the same document with
 // simdjson On-Demand and touches every number (the floor for any On-Demand reader); and
-// write_speedscope itself. MB/s of the document; bytes of the finished tree per context.
+// write_speedscope itself. MB/s of the document; bytes of the finished tree per context, and
+// the reader's peak heap above the document (support/usable_heap.hpp), per context.
 // With CCRC_BENCH_SAVE=DIR, the two documents are saved there too
 // ({evented,sampled}-N.speedscope.json), to time speedscope's own importer on them.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
 #include "support/save.hpp"
+#include "support/usable_heap.hpp"
 
 #include <ccrc/formats/speedscope.hpp>
 
@@ -86,17 +88,9 @@ const documents& documents_of(std::size_t nodes) {
 }
 
 void read(benchmark::State& state, const simdjson::padded_string& doc) {
-  std::size_t contexts = 0, bytes = 0;
-  for (auto _ : state) {
-    ccrc::profile p = ccrc::detail::speedscope_reader(doc).read();
-    contexts = p.size();
-    bytes = p.memory_bytes();
-    benchmark::DoNotOptimize(p.size());
-  }
+  bench::time_read(state, [&] { return ccrc::read_speedscope(std::string_view(doc)); }, 0);
   bench::set_bytes(state, doc.size());
   state.counters["MB"] = static_cast<double>(doc.size()) / 1e6;
-  state.counters["contexts"] = static_cast<double>(contexts);
-  state.counters["tree_bytes_per_context"] = static_cast<double>(bytes) / static_cast<double>(contexts);
 }
 
 // simdjson On-Demand over the same document: every frame name, every event's members (or

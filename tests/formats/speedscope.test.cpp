@@ -5,6 +5,7 @@
 #include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/random.hpp"
+#include "support/same_profile.hpp"
 
 #include <doctest/doctest.h>
 
@@ -44,9 +45,9 @@ struct failure {
   std::uint64_t byte = 0;
   std::string what;
 };
-failure failure_of(std::string_view text) {
+failure failure_of(std::string_view text, std::size_t piece_bytes = ccrc::speedscope_options{}.piece_bytes) {
   try {
-    static_cast<void>(ccrc::read_speedscope(text));
+    static_cast<void>(ccrc::read_speedscope(text, {.piece_bytes = piece_bytes}));
   } catch (const ccrc::parse_error& e) {
     return {e.byte(), e.what()};
   }
@@ -66,6 +67,12 @@ void check_fails(std::string_view text, std::string_view near, std::string_view 
   REQUIRE(at != std::string_view::npos);
   CHECK(f.byte >= at);
   CHECK(f.byte <= at + near.size() + slack);
+  // The arrays in pieces of one element (or a few): the same error at the same byte.
+  for (std::size_t piece_bytes : {std::size_t{1}, std::size_t{20}}) {
+    failure in_pieces = failure_of(text, piece_bytes);
+    CHECK(in_pieces.byte == f.byte);
+    CHECK(in_pieces.what == f.what);
+  }
 }
 
 std::string write(const ccrc::profile& p, const ccrc::speedscope_write_options& options = {}) {
@@ -165,8 +172,18 @@ TEST_CASE("malformed speedscope files: parse_error at the offending byte") {
   };
   check_fails(sampled("[[0, 7]]", "[1]"), "7]]", "frame index 7 out of range (the file has 2 frames)");
   check_fails(sampled("[[0, -1]]", "[1]"), "-1]]", "not a whole number");
-  check_fails(sampled("[[0], [1]]", "[1]"), "[1]],", "more samples than the 1 weights");
-  check_fails(sampled("[[0]]", "[1, 2]"), "[[0]], ", "2 weights for 1 samples");  // the end of samples
+  // Samples and weights pair up in file order: too many of the second array at its first
+  // extra element, too few at its end.
+  check_fails(sampled("[[0], [1]]", "[1]"), "[1]}", "1 weights for 2 samples", 0);
+  check_fails(sampled("[[0]]", "[1, 2]"), "2]", "more weights than the 1 samples");
+  auto weights_first = [&](std::string_view samples, std::string_view weights) {
+    return frames + R"({"type": "sampled", "name": "p", "unit": "none", "weights": )" + std::string(weights) +
+           R"(, "samples": )" + std::string(samples) + "}]}";
+  };
+  check_fails(weights_first("[[0], [1]]", "[1]"), "[1]]}", "more samples than the 1 weights");
+  check_fails(weights_first("[[0]]", "[1, 2]"), "[[0]]}", "2 weights for 1 samples", 4);
+  check_fails(sampled("[[0]]", "[1]").insert(frames.size() + 1, R"("samples": [], )"), "\"samples\": [[0]]",
+              "a profile with two \"samples\" members", 0);
   check_fails(sampled("[[0]]", "[-3]"), "-3]", "negative weight");
   check_fails(sampled("[[0]]", "[1e999]"), "1e999]", "a weight");
   check_fails(sampled("[[0]]", "[\"x\"]"), "\"x\"]", "a weight");
@@ -174,8 +191,16 @@ TEST_CASE("malformed speedscope files: parse_error at the offending byte") {
   check_fails(frames + R"({"type": "flame", "name": "p", "unit": "none"}]})", "\"flame\"", "unknown profile type 'flame'", 40);
   check_fails(frames + R"({"type": "sampled", "name": "p", "unit": "hours", "samples": [], "weights": []}]})", "\"hours\"",
               "unknown unit 'hours'");
-  check_fails(frames + R"({"type": "sampled", "name": "p", "unit": "none", "samples": []}]})", ", \"samples\"",
-              "without a \"weights\" array");  // where the search for "weights" ended
+  // A missing member: at the profile's closing brace.
+  check_fails(frames + R"({"type": "sampled", "name": "p", "unit": "none", "samples": []}]})", "}]}",
+              "without a \"weights\" array", 0);
+  check_fails(frames + R"({"type": "sampled", "name": "p", "weights": [], "samples": []}]})", "}]}",
+              "without a string \"unit\"", 0);
+  check_fails(frames + R"({"type": 7, "name": "p", "unit": "none"}]})", "7,", "profile \"type\" is not a string");
+  check_fails(frames + R"({"type": "evented", "name": "p", "unit": "none", "events": {}}]})", "{}}",
+              "\"events\" is not an array", 0);
+  check_fails(frames + R"(7]})", "7]}", "a profile is not an object", 0);
+  check_fails(frames + R"({"type": "evented", "name": "p", "unit": "none", "events": []} 7]})", "7]}", "expected ',' or ']'", 0);
   check_fails(evented(R"([{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}])"),
               R"({"type": "C")", "close event of frame 1 while frame 0 is the innermost open one", 40);
   check_fails(evented(R"([{"type": "C", "frame": 1, "at": 1}])"), R"({"type": "C")", "with no frame open", 40);
@@ -191,14 +216,24 @@ TEST_CASE("malformed speedscope files: parse_error at the offending byte") {
   check_fails(R"([1, 2])", "[", "a speedscope file is a JSON object");
   check_fails(R"({"profiles": [], "shared": {"frames": []}, "profiles": []})", "[]}", "a second \"profiles\" member");
   check_fails(R"({"shared": {"frames": []}, "shared": {"frames": []}})", "{\"frames\": []}}", "a second \"shared\" member");
-  // simdjson refuses the root object as a whole when something follows it.
+  check_fails(R"({"shared": {"frames": []}, "profiles": [] } x)", "x", "content after the top-level object", 0);
+  check_fails(R"({"shared": [], "profiles": []})", "[],", "\"shared\" is not an object", 0);
+  // Invalid UTF-8: where simdjson's first pass meets it, the first byte of the piece (the
+  // array's '[' or the ',' before the element) ...
+  check_fails("{\"shared\": {\"frames\": [{\"name\": \"\xff\"}]}}", "[{", "The input is not valid UTF-8", 0);
+  CHECK(failure_of("{\"shared\": {\"frames\": [{\"name\": \"a\"}, {\"name\": \"\xff\"}]}}", 1).byte == 36);
+  // ... or, in a member no value of which is read, the first byte after the value read before.
+  check_fails("{\"shared\": {\"frames\": []}, \"name\": \"\xff\", \"profiles\": []}", "]}, ", "not valid UTF-8", 0);
+  CHECK(failure_of("{\"$schema\": \"\xff\", \"shared\": {\"frames\": []}}").byte == 0);
 
   failure f = failure_of(R"({"profiles": [{"type": "sampled", "name": "p", "unit": "none", "samples": [[0]], "weights": [1]}]})");
   CHECK(f.what.find("frame index 0 out of range (the file has 0 frames)") != std::string::npos);
-  f = failure_of(R"({"shared": {"frames": []}, "profiles": [] } x)");
-  CHECK(f.what.rfind("byte 0: malformed top-level object", 0) == 0);
-  f = failure_of("{\"shared\": {\"frames\": [{\"name\": \"\xff\"}]}}");
-  CHECK(f.what.rfind("byte 0: not a JSON document", 0) == 0);  // simdjson checks UTF-8 up front
+  // Broken JSON: an error within the text, never a partial tree.
+  for (std::string_view broken : {"", "{", R"({"shared": {"frames": [)", R"({"shared": {"frames": [{"name": "a"}]}, "profiles": [{)",
+                                  R"({"profiles": [{"type": "evented", "events": [}]})", R"({"shared": {"frames": [{"name": "a"}]]})"}) {
+    CAPTURE(broken);
+    for (std::size_t piece_bytes : {std::size_t{1}, std::size_t{20}, std::size_t{1} << 20}) CHECK(failure_of(broken, piece_bytes).byte <= broken.size());
+  }
 }
 
 TEST_CASE("write_speedscope: one evented profile per metric, at = running sum of self values") {
@@ -408,3 +443,101 @@ TEST_CASE("read_speedscope_file reads a pipe (not a regular file) through json_t
   CHECK(value_at(p, "p;a", "bytes") == 9);
 }
 #endif
+
+// ---- The arrays parsed in pieces (speedscope_options::piece_bytes) ----
+
+namespace {
+
+// The profile read whole and in pieces of every size given: the same profile.
+void check_same_in_pieces(std::string_view text, std::initializer_list<std::size_t> sizes) {
+  ccrc::profile whole = ccrc::read_speedscope(text, {.piece_bytes = ~std::size_t{0}});
+  for (std::size_t size : sizes) {
+    CAPTURE(size);
+    test::check_same_profile(whole, ccrc::read_speedscope(text, {.piece_bytes = size}));
+  }
+}
+
+// A random speedscope file: frames whose names hold the bytes the splitter must not take for
+// structure (escaped quotes, brackets, commas), sampled and evented profiles whose members
+// come in a random order among members ccrc does not read, `profiles` before or after
+// `shared`. `total`: the sum of every weight and of every time a frame was open.
+std::string random_speedscope(test::rng& r, double& total) {
+  static const char* const parts[] = {"f", "g", R"(q\"x)", "[", "]", "{", "}", ",", R"(\\)", R"(\u005b)", "a b"};
+  const std::uint32_t frames = 1 + r.below(30);
+  std::string shared = R"("shared": {"x": [{"frames": 1}], "frames": [)";
+  for (std::uint32_t i = 0; i < frames; ++i) {
+    std::string name = "n" + std::to_string(i);  // distinct, so that no two frames are one
+    for (std::uint32_t m = r.below(3); m > 0; --m) name += parts[r.below(std::size(parts))];
+    shared += (i == 0 ? "" : ",\n") + (R"({"name": ")" + name + '"') + (r.chance(0.5) ? R"(, "file": "a[,]", "line": 3})" : "}");
+  }
+  shared += "]}";
+  auto shuffled_object = [&](std::vector<std::string> members) {
+    for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[r.below(static_cast<std::uint32_t>(i))]);
+    std::string out = "{";
+    for (std::size_t i = 0; i < members.size(); ++i) out += (i == 0 ? "" : ", ") + members[i];
+    return out + "}";
+  };
+  total = 0;
+  std::string profiles = R"("profiles": [)";
+  for (std::uint32_t p = 1 + r.below(3); p > 0; --p) {
+    std::vector<std::string> members = {R"("name": "p{)" + std::to_string(p) + R"(]")", R"("startValue": 0)",
+                                        std::string(R"("unit": ")") + (r.chance(0.5) ? "none" : "milliseconds") + '"'};
+    if (r.chance(0.5)) {
+      std::string samples = R"("samples": [)", weights = R"("weights": [)";
+      std::vector<std::uint32_t> stack;
+      for (std::uint32_t s = r.below(60); s > 0; --s) {
+        stack.resize(r.below(static_cast<std::uint32_t>(stack.size()) + 1));  // a shared prefix
+        for (std::uint32_t d = 1 + r.below(4); d > 0; --d) stack.push_back(r.below(frames));
+        std::string list;
+        for (std::uint32_t f : stack) list += (list.empty() ? "" : r.chance(0.5) ? "," : " , ") + std::to_string(f);
+        const std::uint32_t w = r.below(9);
+        total += w;
+        samples += (samples.back() == '[' ? "[" : ",[") + list + "]";
+        weights += (weights.back() == '[' ? "" : ",") + std::to_string(w);
+      }
+      members.insert(members.end(), {R"("type": "sampled")", samples + "]", weights + "]"});
+    } else {
+      std::string events = R"("events": [)";
+      std::vector<std::uint32_t> open;
+      std::uint32_t at = 0;
+      for (std::uint32_t e = r.below(80); e > 0 || !open.empty(); e = e > 0 ? e - 1 : 0) {
+        const bool opens = e > 0 && (open.empty() || r.chance(0.55));
+        const std::uint32_t step = r.below(5);
+        if (!open.empty()) total += step;
+        at += step;
+        const std::uint32_t f = opens ? r.below(frames) : open.back();
+        if (opens) open.push_back(f);
+        else open.pop_back();
+        events += (events.back() == '[' ? "" : ",\n") + std::string(R"({"type": ")") + (opens ? "O" : "C") +
+                  R"(", "frame": )" + std::to_string(f) + R"(, "at": )" + std::to_string(at) + "}";
+      }
+      members.insert(members.end(), {R"("type": "evented")", events + "]"});
+    }
+    profiles += (profiles.back() == '[' ? "" : ", ") + shuffled_object(members);
+  }
+  profiles += "]";
+  return shuffled_object({shared, profiles, R"("$schema": "[\"}]")", R"("exporter": {"a": [1, [2, {"profiles": 3}]]})"});
+}
+
+}  // namespace
+
+TEST_CASE("speedscope in pieces: random files give the profile of one piece, whatever the piece size") {
+  test::rng r{2026};
+  for (int round = 0; round < 30; ++round) {
+    CAPTURE(round);
+    double total = 0;
+    const std::string text = random_speedscope(r, total);
+    CAPTURE(text);
+    double read = 0;
+    for (double t : test::totals(ccrc::read_speedscope(text))) read += t;
+    CHECK(read == total);  // every weight and every open interval, read
+    check_same_in_pieces(text, {1, 2, 61, 200, 4096});
+  }
+}
+
+TEST_CASE("speedscope in pieces: the real file and written files give the profile of one piece") {
+  auto f = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/speedscope/node-cpu.speedscope.json");
+  ccrc::formats::json_text text({}, ccrc::detail::file_source{f.get()});
+  check_same_in_pieces(text.bytes(), {1, 100, 10'000});
+  check_same_in_pieces(write(test::figure1()), {1, 7, 100});
+}

@@ -4,8 +4,10 @@
 #include <ccrc/io/folded.hpp>
 #include <ccrc/tree/profile.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -64,6 +66,31 @@ inline void check_folded_round_trip(const ccrc::profile& read) {
     return;
   }
   check_round_trip(read, ccrc::read_folded(out.str()), false);
+}
+
+/// A streaming reader read the same bytes whole and in pieces (its cuts between the elements
+/// of an array): refused by both, or the same profile by both (the same tree, names and
+/// values). Returns what `whole` read, nothing if refused.
+template <class Whole, class InPieces>
+std::optional<ccrc::profile> read_alike(Whole whole, InPieces in_pieces) {
+  auto read = [](auto& reader) -> std::optional<ccrc::profile> {
+    try {
+      return reader();
+    } catch (const ccrc::error&) {
+      return std::nullopt;
+    }
+  };
+  std::optional<ccrc::profile> p = read(whole), q = read(in_pieces);
+  check(p.has_value() == q.has_value());
+  if (!p) return p;
+  check(q->size() == p->size() && q->metric_names() == p->metric_names());
+  const auto& a = p->tree();
+  const auto& b = q->tree();
+  check(std::equal(a.parents().begin(), a.parents().end(), b.parents().begin()));
+  for (ccrc::node_id n = 1; n < a.size(); ++n) check(a.name(n) == b.name(n));
+  for (std::size_t m = 0; m < p->metric_count(); ++m)
+    check(std::equal(p->column(m).begin(), p->column(m).end(), q->column(m).begin()));
+  return p;
 }
 
 }  // namespace fuzz

@@ -3,7 +3,9 @@
 // finding. Whatever it reads holds no negative or non-finite value (the reader refuses them)
 // and must survive write_speedscope and read_speedscope: each metric's whole tree under a
 // frame named after it, in the column of its unit, with the same totals (or be refused by
-// the writer, for a total that overflows).
+// the writer, for a total that overflows). Read again with its arrays in pieces of a few bytes
+// (speedscope_options::piece_bytes: the streamed reader's cuts between elements), it must be
+// refused alike or give the same profile.
 #include "fuzz.hpp"
 
 #include <ccrc/error.hpp>
@@ -11,17 +13,17 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text = fuzz::text_of(data, size);
-  ccrc::profile p;
-  try {
-    p = ccrc::read_speedscope(text);
-  } catch (const ccrc::error&) {
-    return 0;
-  }
+  std::optional<ccrc::profile> read =
+      fuzz::read_alike([&] { return ccrc::read_speedscope(text); },
+                       [&] { return ccrc::read_speedscope(text, {.piece_bytes = 1 + size % 61}); });
+  if (!read) return 0;
+  const ccrc::profile& p = *read;
   for (std::size_t m = 0; m < p.metric_count(); ++m)
     for (double v : p.column(m)) fuzz::check(std::isfinite(v) && v >= 0);
   std::ostringstream out;

@@ -14,6 +14,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -24,9 +26,18 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace ccrc {
+
+/// Options of read_speedscope.
+struct speedscope_options {
+  /// The large arrays (frames, samples, weights, events) are parsed in pieces of about this
+  /// many bytes (whole elements), so that simdjson's buffers follow the piece, not the file.
+  /// The result does not depend on it; tests make it tiny.
+  std::size_t piece_bytes = std::size_t{1} << 20;
+};
 
 /// Options of write_speedscope.
 struct speedscope_write_options {
@@ -55,70 +66,118 @@ inline constexpr std::string_view speedscope_schema = "https://www.speedscope.ap
   return unit_of_metric(metric).unit;
 }
 
-// Reads a speedscope document into a profile, walking it once with simdjson On-Demand (twice
-// if `profiles` comes before `shared`).
+// Reads a speedscope document into a profile. The document is walked for its structure
+// (formats/json.hpp): `shared.frames`, a profile's `samples`, `weights` and `events` go to
+// simdjson On-Demand in pieces of whole elements, a profile's other members each as a
+// document of its own, the rest is skipped and checked to be UTF-8.
 class speedscope_reader {
   using object = simdjson::ondemand::object;
   using array = simdjson::ondemand::array;
   using value = simdjson::ondemand::value;
+  using json_piece = formats::detail::json_piece;
+  static constexpr std::size_t absent = std::string_view::npos;
 
  public:
-  explicit speedscope_reader(simdjson::padded_string_view json) : json_(json) {}
+  speedscope_reader(std::string_view text, std::size_t piece_bytes) : text_(text), pieces_(piece_bytes) {}
 
   profile read() {
-    if (auto code = parser_.iterate(json_).get(doc_))
-      throw parse_error::at_byte(0, std::string("not a JSON document (") + simdjson::error_message(code) + ")");
-    object top;
-    bool brace = formats::detail::first_json_byte(std::string_view(json_.data(), json_.size())) == '{';
-    check(doc_.get_object().get(top), brace ? "malformed top-level object" : "a speedscope file is a JSON object");
-    bool deferred = false, have_profiles = false;
-    for (auto entry : top) {
-      simdjson::ondemand::field field;
-      check(std::move(entry).get(field), "malformed member of the top-level object");
-      std::string_view key = key_of(field);
+    const std::size_t open = skip_space(0);
+    if (open == text_.size() || text_[open] != '{') fail_at(open, "a speedscope file is a JSON object");
+    std::size_t profiles_at = absent;
+    bool profiles_later = false;
+    const std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t at) {
       if (key == "shared") {
-        if (have_shared_) fail("a second \"shared\" member");
-        read_shared(field.value());
+        if (have_shared_) fail_at(at, "a second \"shared\" member");
         have_shared_ = true;
-      } else if (key == "profiles") {
-        if (have_profiles) fail("a second \"profiles\" member");
-        have_profiles = true;
-        if (have_shared_) read_profiles(field.value());
-        else deferred = true;  // its frames come later: read it on a second pass
+        return read_shared(at);
       }
-    }
-    const char* rest = nullptr;
-    if (doc_.current_location().get(rest) == simdjson::SUCCESS) fail("content after the top-level object");
-    if (deferred) {
-      doc_.rewind();
-      check(doc_.get_object().get(top), "a speedscope file is a JSON object");
-      for (auto entry : top) {
-        simdjson::ondemand::field field;
-        check(std::move(entry).get(field), "malformed member of the top-level object");
-        std::string_view key = key_of(field);
-        if (key == "profiles") read_profiles(field.value());
-      }
-    }
+      if (key != "profiles") return std::size_t{0};
+      if (profiles_at != absent) fail_at(at, "a second \"profiles\" member");
+      profiles_at = at;
+      // Its frames may come later: then it is read after the top level.
+      profiles_later = !have_shared_;
+      return profiles_later ? std::size_t{0} : read_profiles(at);
+    });
+    if (const std::size_t after = skip_space(end); after < text_.size()) fail_at(after, "content after the top-level object");
+    if (profiles_later) read_profiles(profiles_at);
+    check_unparsed_utf8();
     if (!profile_) return profile({"samples"});
     profile_->shrink_to_fit();
     return std::move(*profile_);
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
-    formats::detail::json_fail(doc_, json_, what, code);
+  [[noreturn]] static void fail_at(std::uint64_t at, const std::string& what) { throw parse_error::at_byte(at, what); }
+
+  // A failure in the piece being parsed: where its iterator stands, as a byte of the file.
+  [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) const {
+    formats::detail::json_fail(*piece_.doc, piece_.json, what, code, piece_.base);
   }
-  void check(simdjson::error_code code, const char* what) {
+  void check(simdjson::error_code code, const char* what) const {
     if (code != simdjson::SUCCESS) fail(what, code);
   }
 
+  [[nodiscard]] std::size_t skip_space(std::size_t i) const noexcept { return formats::detail::skip_json_space(text_, i); }
+
+  // The bytes simdjson did not parse (members skipped, the structure between the values read)
+  // must be UTF-8 too, as they were when simdjson took the whole document: checked at the
+  // end, each run reported at its first byte.
+  void check_unparsed_utf8() {
+    std::sort(parsed_.begin(), parsed_.end());
+    std::size_t from = 0;
+    for (auto [begin, end] : parsed_) {
+      if (from < begin) formats::detail::check_json_utf8(text_, from, begin);
+      from = std::max(from, end);
+    }
+    if (from < text_.size()) formats::detail::check_json_utf8(text_, from, text_.size());
+  }
+
+  // `each(v)` for each element of the array whose '[' should be at `at`, parsed in pieces;
+  // `what` names it in errors. Returns the byte after its ']'.
+  template <class Each>
+  std::size_t read_array(std::size_t at, const std::string& what, Each each) {
+    if (at == text_.size() || text_[at] != '[') fail_at(at, what + " is not an array");
+    const std::string malformed = "malformed " + what;
+    const std::size_t end = pieces_.read(text_, at, what, false, [&](array& elements, const json_piece& piece) {
+      piece_ = piece;
+      ++pieces_read_;
+      for (auto element : elements) {
+        value v;
+        check(std::move(element).get(v), malformed.c_str());
+        each(v);
+      }
+    });
+    parsed_.emplace_back(at, end);
+    return end;
+  }
+
+  // `read(v)` on the value at `at`, parsed as a document of its own.
+  template <class Read>
+  void read_value(std::size_t at, Read read) {
+    const std::size_t end = formats::detail::skip_json_value(text_, at);
+    pieces_.read_value(text_, at, end, [&](array& elements, const json_piece& piece) {
+      piece_ = piece;
+      for (auto element : elements) {
+        value v;
+        check(std::move(element).get(v), "malformed JSON");
+        read(v);
+      }
+    });
+    parsed_.emplace_back(at, end);
+  }
+
+  std::string_view string_at(std::size_t at, const char* what) {
+    std::string_view s;
+    read_value(at, [&](value& v) { check(v.get_string().get(s), what); });
+    return s;  // in the parser's buffer: valid until the next piece
+  }
+
   // A member's key as written, escapes included, with no copy: keys are matched as written,
-  // as simdjson's field lookup (obj["type"]) matches them, so a key spelled with an escape
-  // ("\u0074ype") is an unknown member wherever it is.
+  // so a key spelled with an escape ("\u0074ype") is an unknown member wherever it is.
   std::string_view key_of(simdjson::ondemand::field& field) const noexcept {
     const char* raw = field.key().raw();
     // The closing quote: the first '"' not escaped (a backslash escapes the next byte).
-    const char* end = json_.data() + json_.size();
+    const char* end = piece_.json.data() + piece_.json.size();
     const char* p = raw;
     while (p < end && *p != '"') p += *p == '\\' ? 2 : 1;
     return {raw, static_cast<std::size_t>((p < end ? p : end) - raw)};
@@ -132,22 +191,11 @@ class speedscope_reader {
     return static_cast<std::uint64_t>(d);
   }
 
-  void read_shared(value shared) {
-    object obj;
-    check(shared.get_object().get(obj), "\"shared\" is not an object");
-    for (auto entry : obj) {
-      simdjson::ondemand::field field;
-      check(std::move(entry).get(field), "malformed member of \"shared\"");
-      std::string_view key = key_of(field);
-      if (key != "frames") continue;
-      array frames;
-      check(field.value().get_array().get(frames), "\"shared.frames\" is not an array");
-      for (auto f : frames) {
-        value v;
-        check(std::move(f).get(v), "malformed frame");
-        read_frame(v);
-      }
-    }
+  std::size_t read_shared(std::size_t at) {
+    if (at == text_.size() || text_[at] != '{') fail_at(at, "\"shared\" is not an object");
+    return formats::detail::walk_json_object(text_, at, [&](std::string_view key, std::size_t frames) {
+      return key == "frames" ? read_array(frames, "\"shared.frames\"", [&](value& v) { read_frame(v); }) : 0;
+    });
   }
 
   // {name, file?, line?, col?} -> "name file:line:col" (see read_speedscope).
@@ -205,14 +253,18 @@ class speedscope_reader {
     return f;
   }
 
-  void read_profiles(value profiles) {
-    array list;
-    check(profiles.get_array().get(list), "\"profiles\" is not an array");
-    std::size_t index = 0;
-    for (auto p : list) {
-      object obj;
-      check(std::move(p).get_object().get(obj), "a profile is not an object");
-      read_profile(obj, index++);
+  // The profiles array at `at`, its objects walked one by one.
+  std::size_t read_profiles(std::size_t at) {
+    if (at == text_.size() || text_[at] != '[') fail_at(at, "\"profiles\" is not an array");
+    std::size_t i = skip_space(at + 1);
+    if (i < text_.size() && text_[i] == ']') return i + 1;
+    for (std::size_t index = 0;; ++index) {
+      if (i == text_.size() || text_[i] != '{') fail_at(i, "a profile is not an object");
+      i = skip_space(read_profile(i, index));
+      if (i == text_.size()) fail_at(i, "malformed JSON (the document ends inside \"profiles\")");
+      if (text_[i] == ']') return i + 1;
+      if (text_[i] != ',') fail_at(i, "malformed JSON (expected ',' or ']' in \"profiles\")");
+      i = skip_space(i + 1);
     }
   }
 
@@ -227,30 +279,104 @@ class speedscope_reader {
 
   // The frame a profile's contexts go under: its name, or "profile N" if empty, with " (N)"
   // appended while it repeats an earlier profile's (N its 0-based index in the file).
-  frame_id profile_frame(std::string name, std::size_t index) {
+  frame_id profile_frame(std::string name, std::size_t index, std::size_t name_at) {
     if (name.empty()) name = "profile " + std::to_string(index);
     while (profile_names_.count(name)) name += " (" + std::to_string(index) + ")";
-    if (const char* why = check_name_text(name)) fail("profile name " + std::string(why));
+    if (const char* why = check_name_text(name)) fail_at(name_at, "profile name " + std::string(why));
     profile_names_.insert(name);
     return profile_->intern(name);
   }
 
-  void read_profile(object& obj, std::size_t index) {
-    std::string_view type, unit, s;
-    std::string name;
-    check(obj["type"].get_string().get(type), "profile without a string \"type\"");
-    std::string type_name(type);
-    auto name_field = obj["name"];
-    if (name_field.error() != simdjson::NO_SUCH_FIELD) {
-      check(name_field.get_string().get(s), "profile \"name\" is not a string");
-      name.assign(s);
+  // Where a profile's members are (absent if not there), and what its head says.
+  struct profile_members {
+    std::size_t type = absent, name = absent, unit = absent, samples = absent, weights = absent, events = absent;
+    bool sampled = false;
+    node_id top = root_node;
+    std::size_t metric = 0;
+
+    // The member `key` names, or null for one not read.
+    std::size_t* find(std::string_view key) noexcept {
+      if (key == "type") return &type;
+      if (key == "name") return &name;
+      if (key == "unit") return &unit;
+      if (key == "samples") return &samples;
+      if (key == "weights") return &weights;
+      if (key == "events") return &events;
+      return nullptr;
     }
-    check(obj["unit"].get_string().get(unit), "profile without a string \"unit\"");
-    std::size_t metric = metric_of(unit);
-    node_id top = profile_->find_or_add_child(root_node, profile_frame(std::move(name), index));
-    if (type_name == "sampled") read_sampled(obj, top, metric);
-    else if (type_name == "evented") read_evented(obj, top, metric);
-    else fail("unknown profile type '" + type_name.substr(0, 40) + "' (not \"sampled\" nor \"evented\")");
+    [[nodiscard]] bool is_array(const std::size_t* member) const noexcept {
+      return member == &samples || member == &weights || member == &events;
+    }
+  };
+
+  // The profile object whose '{' is at `open`. Its members may come in any order, but its
+  // type, name and unit are needed before its arrays: when they come first (as every writer
+  // puts them), the arrays are read as the object is walked; else the object is walked once
+  // to find them, then the arrays are read. Either way the arrays are read in file order.
+  // Returns the byte after its '}'. A missing member is reported at that '}'.
+  std::size_t read_profile(std::size_t open, std::size_t index) {
+    profile_members m;
+    formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t at) {
+      std::size_t* member = m.find(key);
+      if (member && m.is_array(member)) return std::string_view::npos;
+      if (member) *member = at;
+      return std::size_t{0};
+    });
+    const bool head_first = m.type != absent && m.name != absent && m.unit != absent;
+    if (head_first) read_head(m, index);
+    m.type = m.name = m.unit = absent;
+    sampled_.clear();
+    weights_.clear();
+    const std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t at) {
+      std::size_t* member = m.find(key);
+      if (!member) return std::size_t{0};
+      if (*member != absent) fail_at(at, "a profile with two \"" + std::string(key) + "\" members");
+      *member = at;
+      return head_first && m.is_array(member) ? read_array_member(m, member) : 0;
+    });
+    const std::size_t close = end - 1;
+    if (!head_first) {
+      if (m.type == absent) fail_at(close, "profile without a string \"type\"");
+      if (m.unit == absent) fail_at(close, "profile without a string \"unit\"");
+      read_head(m, index);
+      std::array<std::size_t*, 3> arrays{&m.samples, &m.weights, &m.events};
+      std::sort(arrays.begin(), arrays.end(), [](const std::size_t* a, const std::size_t* b) { return *a < *b; });
+      for (std::size_t* member : arrays)
+        if (*member != absent) read_array_member(m, member);
+    }
+    if (m.sampled) {
+      if (m.weights == absent) fail_at(close, "sampled profile without a \"weights\" array");
+      if (m.samples == absent) fail_at(close, "sampled profile without a \"samples\" array");
+    } else if (m.events == absent) {
+      fail_at(close, "evented profile without an \"events\" array");
+    }
+    return end;
+  }
+
+  // The profile's type, name and unit: its frame and metric.
+  void read_head(profile_members& m, std::size_t index) {
+    const std::string type(string_at(m.type, "profile \"type\" is not a string"));
+    if (type != "sampled" && type != "evented")
+      fail_at(m.type, "unknown profile type '" + type.substr(0, 40) + "' (not \"sampled\" nor \"evented\")");
+    m.sampled = type == "sampled";
+    std::string name;
+    if (m.name != absent) name = string_at(m.name, "profile \"name\" is not a string");
+    read_value(m.unit, [&](value& v) {
+      std::string_view unit;
+      check(v.get_string().get(unit), "profile \"unit\" is not a string");
+      m.metric = metric_of(unit);
+    });
+    m.top = profile_->find_or_add_child(root_node, profile_frame(std::move(name), index, m.name));
+  }
+
+  // Reads the array `member` of `m` if its type has it; returns the byte after it, 0 if not
+  // read. Samples and weights pair up in file order: the first of the two arrays is held (a
+  // weight, or a sample's context), the second added to it.
+  std::size_t read_array_member(profile_members& m, std::size_t* member) {
+    if (member == &m.events) return m.sampled ? 0 : read_evented(m.events, m.top, m.metric);
+    if (!m.sampled) return 0;
+    if (member == &m.samples) return read_samples(m.samples, m.top, m.metric, m.weights < m.samples);
+    return read_weights(m.weights, m.metric, m.samples < m.weights);
   }
 
   // A weight or an event time: a finite number.
@@ -261,18 +387,24 @@ class speedscope_reader {
     return d;
   }
 
-  void read_sampled(object& obj, node_id top, std::size_t metric) {
-    weights_.clear();
-    array list;
-    check(obj["weights"].get_array().get(list), "sampled profile without a \"weights\" array");
-    for (auto w : list) {
-      value v;
-      check(std::move(w).get(v), "malformed weight");
+  std::size_t read_weights(std::size_t at, std::size_t metric, bool after_samples) {
+    std::size_t k = 0;
+    const std::size_t end = read_array(at, "\"weights\"", [&](value& v) {
       double d = finite_number(v, "a weight");
       if (d < 0) fail("negative weight");
-      weights_.push_back(d);
-    }
-    check(obj["samples"].get_array().get(list), "sampled profile without a \"samples\" array");
+      if (!after_samples) {
+        weights_.push_back(d);
+        return;
+      }
+      if (k >= sampled_.size()) fail("more weights than the " + std::to_string(sampled_.size()) + " samples");
+      profile_->column(metric)[sampled_[k++]] += d;
+    });
+    if (after_samples && k != sampled_.size())
+      fail_at(end - 1, std::to_string(k) + " weights for " + std::to_string(sampled_.size()) + " samples");
+    return end;
+  }
+
+  std::size_t read_samples(std::size_t at, node_id top, std::size_t metric, bool after_weights) {
     std::size_t k = 0;
     // The previous sample's indices (and their text) and contexts: a stack usually shares a
     // prefix with it, which then costs a comparison per frame instead of a child lookup (and,
@@ -280,9 +412,14 @@ class speedscope_reader {
     prefix_.clear();
     prefix_text_.clear();
     path_.clear();
-    for (auto sample : list) {
+    std::size_t piece = pieces_read_;
+    const std::size_t end = read_array(at, "\"samples\"", [&](value& sample) {
+      if (piece != pieces_read_) {  // the previous piece's text is gone: compare the indices
+        piece = pieces_read_;
+        std::fill(prefix_text_.begin(), prefix_text_.end(), std::string_view{});
+      }
       array stack;
-      check(std::move(sample).get_array().get(stack), "a sample is not an array of frame indices");
+      check(sample.get_array().get(stack), "a sample is not an array of frame indices");
       node_id n = top;
       std::size_t depth = 0;
       bool same = true;
@@ -314,26 +451,28 @@ class speedscope_reader {
       prefix_.resize(depth);
       prefix_text_.resize(depth);
       path_.resize(depth);
-      if (k >= weights_.size())
-        fail("more samples than the " + std::to_string(weights_.size()) + " weights");
+      if (!after_weights) {
+        sampled_.push_back(n);
+        return;
+      }
+      if (k >= weights_.size()) fail("more samples than the " + std::to_string(weights_.size()) + " weights");
       profile_->column(metric)[n] += weights_[k++];
-    }
-    if (k != weights_.size())
-      fail(std::to_string(weights_.size()) + " weights for " + std::to_string(k) + " samples");
+    });
+    if (after_weights && k != weights_.size())
+      fail_at(end - 1, std::to_string(weights_.size()) + " weights for " + std::to_string(k) + " samples");
+    return end;
   }
 
-  void read_evented(object& obj, node_id top, std::size_t metric) {
-    array list;
-    check(obj["events"].get_array().get(list), "evented profile without an \"events\" array");
+  std::size_t read_evented(std::size_t at, node_id top, std::size_t metric) {
     stack_.clear();
     open_.clear();
     double last = 0;
     bool first = true;
-    for (auto e : list) {
+    const std::size_t end = read_array(at, "\"events\"", [&](value& e) {
       object event;
-      check(std::move(e).get_object().get(event), "an event is not an object");
+      check(e.get_object().get(event), "an event is not an object");
       std::string_view type;
-      std::optional<double> at;
+      std::optional<double> time;
       std::optional<std::uint64_t> index;
       frame_id f = root_frame;
       for (auto entry : event) {
@@ -346,13 +485,13 @@ class speedscope_reader {
           index = frame_index(field.value());
           f = frame_of(*index);
         } else if (key == "at") {
-          at = finite_number(field.value(), "event \"at\"");
+          time = finite_number(field.value(), "event \"at\"");
         }
       }
-      if (!at || !index || type.empty()) fail("event without \"type\", \"frame\" or \"at\"");
-      if (!first && *at < last) fail("event at " + format(*at) + " before the previous one at " + format(last));
-      if (!stack_.empty()) profile_->column(metric)[stack_.back()] += *at - last;
-      last = *at;
+      if (!time || !index || type.empty()) fail("event without \"type\", \"frame\" or \"at\"");
+      if (!first && *time < last) fail("event at " + format(*time) + " before the previous one at " + format(last));
+      if (!stack_.empty()) profile_->column(metric)[stack_.back()] += *time - last;
+      last = *time;
       first = false;
       if (type == "O") {
         stack_.push_back(profile_->find_or_add_child(stack_.empty() ? top : stack_.back(), f));
@@ -367,8 +506,9 @@ class speedscope_reader {
       } else {
         fail("event type '" + std::string(type.substr(0, 40)) + "' (not \"O\" nor \"C\")");
       }
-    }
-    if (!stack_.empty()) fail(std::to_string(stack_.size()) + " frames still open at the end of the events");
+    });
+    if (!stack_.empty()) fail_at(end - 1, std::to_string(stack_.size()) + " frames still open at the end of the events");
+    return end;
   }
 
   static std::string format(double v) {
@@ -377,20 +517,23 @@ class speedscope_reader {
     return s;
   }
 
-  simdjson::padded_string_view json_;
-  simdjson::ondemand::parser parser_;
-  simdjson::ondemand::document doc_;
+  std::string_view text_;
+  formats::detail::json_array_reader pieces_;
+  std::vector<std::pair<std::size_t, std::size_t>> parsed_;  // the values simdjson parsed, [begin, end)
+  json_piece piece_;              // the piece being parsed
+  std::size_t pieces_read_ = 0;  // pieces of arrays, to tell when a piece's text is gone
   bool have_shared_ = false;
   std::vector<std::string> frame_names_;  // by index in shared.frames
   std::vector<frame_id> frame_ids_;       // root_frame until interned
   std::optional<profile> profile_;
   std::unordered_set<std::string> profile_names_;
-  std::vector<double> weights_;
-  std::vector<std::uint64_t> prefix_;  // sampled: the previous stack's frame indices
-  std::vector<std::string_view> prefix_text_;  // and their text in the document
-  std::vector<node_id> path_;          // sampled: and its contexts
-  std::vector<node_id> stack_;       // evented: the open contexts
-  std::vector<std::uint64_t> open_;  // evented: their frame indices
+  std::vector<double> weights_;   // sampled: the weights, when they come before the samples
+  std::vector<node_id> sampled_;  // or the samples' contexts, when they come first
+  std::vector<std::uint64_t> prefix_;          // sampled: the previous stack's frame indices
+  std::vector<std::string_view> prefix_text_;  // and their text in the piece
+  std::vector<node_id> path_;                  // sampled: and its contexts
+  std::vector<node_id> stack_;                 // evented: the open contexts
+  std::vector<std::uint64_t> open_;            // evented: their frame indices
 };
 
 }  // namespace detail
@@ -422,29 +565,42 @@ class speedscope_reader {
 ///   weights of different lengths, a negative or non-finite weight or `at`, events going back
 ///   in time, a close event that does not match the innermost open frame (speedscope refuses
 ///   these too), frames still open at the end, an unknown profile type or unit, a name that
-///   is not valid UTF-8 or has control characters, a second `shared` or `profiles` member.
+///   is not valid UTF-8 or has control characters, a second `shared` or `profiles` member, a
+///   profile with one of its members twice.
 ///
-/// O(bytes + contexts), one pass over the document (two if `profiles` precedes `shared`);
-/// memory: the document, the tree, the frame names and one profile's weights.
+/// Streaming: the document is scanned for its structure (strings and brackets,
+/// formats/json.hpp); `shared.frames` and a profile's `samples`, `weights` and `events` go to
+/// simdjson On-Demand in pieces of whole elements of about speedscope_options::piece_bytes
+/// (1 MiB), a profile's `type`, `name` and `unit` each as a document of its own; the other
+/// members are skipped (strings and brackets balanced) and checked to be UTF-8, invalid
+/// UTF-8 there reported at the first byte after the value read before it. What simdjson's
+/// first pass over a piece finds (invalid UTF-8, a string never closed) is reported at the
+/// piece's first byte (the array's `[` or the ',' before the piece's first element); a
+/// profile without a required member at the profile's closing `}`.
+///
+/// O(bytes + contexts): one pass over the document (two over `profiles` if it precedes
+/// `shared`; two over a profile whose arrays come before its `type`, `name` or `unit`).
+/// Memory: the document; a piece and simdjson's buffers for it (about six bytes per byte of
+/// the piece: 6 MB); the frame names; a sampled profile's first array of `samples` and
+/// `weights` (4 bytes a sample or 8 a weight) while the second is read; the tree.
 ///
 ///     ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "main"},
 ///         {"name": "f", "file": "a.c", "line": 3}]}, "profiles": [{"type": "sampled",
 ///         "name": "t1", "unit": "none", "samples": [[0, 1]], "weights": [5]}]})");
 ///     // path "t1;main;f a.c:3": samples 5
-inline profile read_speedscope(const formats::json_text& text) {
-  return detail::speedscope_reader(text.view()).read();
+inline profile read_speedscope(std::string_view text, const speedscope_options& options = {}) {
+  return detail::speedscope_reader(text, options.piece_bytes).read();
 }
 
-/// read_speedscope from bytes in memory (copied once, to add simdjson's padding).
-inline profile read_speedscope(std::string_view text) {
-  simdjson::padded_string padded(text);
-  return detail::speedscope_reader(padded).read();
+/// read_speedscope of a document read with formats::json_text.
+inline profile read_speedscope(const formats::json_text& text, const speedscope_options& options = {}) {
+  return read_speedscope(text.bytes(), options);
 }
 
 /// read_speedscope from a file (formats::json_file: a regular file read once into a buffer of
 /// its size); throws ccrc::error if it cannot be opened.
-inline profile read_speedscope_file(const std::filesystem::path& path) {
-  return read_speedscope(formats::json_file(path));
+inline profile read_speedscope_file(const std::filesystem::path& path, const speedscope_options& options = {}) {
+  return read_speedscope(formats::json_file(path), options);
 }
 
 /// Writes `t` (a ccrc::profile or ccrc::cct) as a speedscope file that speedscope opens and
