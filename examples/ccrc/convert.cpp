@@ -4,9 +4,12 @@
 namespace {
 
 int run(const cli::args& a, cli::timings& t) {
-  a.expect_at_most(2);
+  // `-o OUT` is the spelling of the command-line contract (DESIGN.md); `IN OUT` came first
+  // and stays.
+  const auto o = a.value("-o");
+  a.expect_at_most(o ? 1 : 2);
   const std::string& in = a.positional(0, "IN");
-  const std::string& out = a.positional(1, "OUT");
+  const std::string& out = o ? *o : a.positional(1, "OUT");
   cli::check_output_path(out);
   ccrc::profile p = cli::load_profile(in, t, a);
   cli::save_profile(out, p, t);
@@ -18,7 +21,7 @@ int run(const cli::args& a, cli::timings& t) {
 const command convert_command{
     "convert",
     "converts a profile: any format ccrc reads, to folded, .cct, .cctb, pprof or speedscope",
-    "usage: ccrc convert IN OUT [--profile NAME|INDEX]\n"
+    "usage: ccrc convert IN -o OUT [--profile NAME|INDEX]   (or: ccrc convert IN OUT)\n"
     "\n"
     "Reads IN (any format ccrc reads, gzip or not, told by its content) and writes OUT in the\n"
     "format its name asks for: .cctb (binary), .cct (text), .folded, .collapsed or .txt\n"
@@ -28,6 +31,6 @@ const command convert_command{
     "pprof and speedscope keep the contexts and metrics (pprof: integers only; speedscope: no\n"
     "negative values). perf script text is read, not written. --profile picks one profile of a\n"
     "file of several.\n",
-    {{"--profile"}, {}},
+    {{"--profile", "-o"}, {}},
     run,
 };

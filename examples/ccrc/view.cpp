@@ -5,6 +5,7 @@
 
 #include <ccrc/io/cct_binary.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,11 +65,20 @@ std::string_view embed(std::ostream& out, std::string_view page, std::string_vie
   return page.substr(at + 1);
 }
 
+// Without -o: PROFILE's name with .html for its extension, in the current directory
+// (`app.cpuprofile` gives `app.html`), never PROFILE itself.
+std::string default_output(const std::string& input) {
+  std::filesystem::path name = std::filesystem::path(input).filename();
+  if (input == "-" || name.empty() || name.extension() == ".html")
+    throw cli::usage_error("missing -o OUT.html (needed when PROFILE is stdin or an .html file)");
+  return name.replace_extension(".html").string();
+}
+
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   const std::string& input = a.positional(0, "PROFILE");
   auto out = a.value("-o");
-  if (!out) throw cli::usage_error("missing -o OUT.html");
+  if (!out) out = default_output(input);
   auto first = a.value("--compare");
   std::string page = viewer_page();
   ccrc::profile p = cli::load_profile(input, t, a);
@@ -90,13 +100,14 @@ int run(const cli::args& a, cli::timings& t) {
 const command view_command{
     "view",
     "the interactive ring-chart viewer and the profile, in one HTML file",
-    "usage: ccrc view PROFILE -o OUT.html [--compare FIRST] [--profile NAME|INDEX]\n"
+    "usage: ccrc view PROFILE [-o OUT.html] [--compare FIRST] [--profile NAME|INDEX]\n"
     "\n"
     "Writes one self-contained HTML file: the interactive viewer (WebAssembly, see\n"
     "docs/viewer.md) with PROFILE inside it as .cctb. It opens in a browser from the file,\n"
     "without a network: click a segment to make it the centre, the centre to go back; depth,\n"
     "sizing, metric, tree (recursion eliminated, call graph) and search in the bar at the top.\n"
-    "PROFILE is any format ccrc reads. --compare FIRST embeds a first run of the same program\n"
+    "PROFILE is any format ccrc reads; OUT.html is by default PROFILE's name with .html for its\n"
+    "extension, in the current directory. --compare FIRST embeds a first run of the same program\n"
     "too: the chart is coloured by what changed since it (the diff's classes, as `ccrc diff\n"
     "--chart ring`).\n"
     "Needs a ccrc built with the viewer (-DCCRC_BUILD_VIEWER=ON).\n",

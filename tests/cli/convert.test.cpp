@@ -11,7 +11,7 @@ TEST_CASE("ccrc convert: folded -> .cct -> .cctb -> folded keeps every context a
   std::string cct = test::write_temp("f1.cct", ""), cctb = test::write_temp("f1.cctb", ""),
               back = test::write_temp("f1.folded", "");
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + cct + "'").status == 0);
-  REQUIRE(test::run_tool("convert '" + cct + "' '" + cctb + "'").status == 0);
+  REQUIRE(test::run_tool("convert '" + cct + "' -o '" + cctb + "'").status == 0);  // the contract's spelling
   REQUIRE(test::run_tool("convert '" + cctb + "' '" + back + "'").status == 0);
   std::string text = test::read_file(cct);
   CHECK(text.rfind("ccrc-cct 1\nmetrics calls bytecodes\nframes 5\nmain\nf\ng\nh\ni\nnodes 19\n-1 0 0 0\n0 1 1 1066\n", 0) == 0);
