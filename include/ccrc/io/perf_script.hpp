@@ -2,6 +2,7 @@
 // its call chain leaf first, one frame per line, then a blank line.
 #pragma once
 
+#include <ccrc/detail/hash.hpp>
 #include <ccrc/detail/line_reader.hpp>
 #include <ccrc/detail/number.hpp>
 #include <ccrc/detail/text.hpp>
@@ -227,6 +228,14 @@ class perf_script_parser {
   void frame(std::string_view s) {
     if (!in_sample_) fail("frame line outside a sample (no sample header line before it)");
     while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+    // A frame line's bytes tell its frame, and lines repeat (a thread's outer frames, sample
+    // after sample): a line seen before costs a hash and a compare, not a parse and a lookup.
+    const std::uint64_t h = hash_bytes(s);
+    seen_line& seen = seen_lines_[h & (seen_lines_.size() - 1)];
+    if (seen.hash == h && seen.frame != null_frame && seen.text == s) {
+      stack_.push_back(seen.frame);
+      return;
+    }
     std::size_t space = s.find_first_of(" \t");
     std::string_view address = s.substr(0, space);
     if (!all_hex_digits(address))
@@ -241,7 +250,11 @@ class perf_script_parser {
       symbol = rest.substr(0, open == std::string_view::npos ? 0 : open);
       while (!symbol.empty() && is_blank(symbol.back())) symbol.remove_suffix(1);
     }
-    stack_.push_back(frame_of(frame_name(address, strip_offset(symbol), dso)));
+    const frame_id f = frame_of(frame_name(address, strip_offset(symbol), dso));
+    stack_.push_back(f);
+    seen.hash = h;
+    seen.frame = f;
+    seen.text.assign(s);
   }
 
   // "compute+0x2f" -> "compute": the offset varies from sample to sample within a function.
@@ -290,6 +303,12 @@ class perf_script_parser {
   std::vector<frame_id> previous_;  // the previous sample's, outermost first
   std::vector<node_id> contexts_;   // and their contexts
   std::string name_;               // scratch for built names
+  struct seen_line {
+    std::uint64_t hash = 0;
+    frame_id frame = null_frame;
+    std::string text;  // after its indent
+  };
+  std::vector<seen_line> seen_lines_ = std::vector<seen_line>(4096);  // direct-mapped by hash
   bool in_sample_ = false;
   std::uint64_t number_ = 0;
 };
