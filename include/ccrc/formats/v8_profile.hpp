@@ -61,10 +61,7 @@ struct v8_node {
   double self = 0;                     // hitCount (CPU) or selfSize (heap)
   frame_id frame = null_frame;
   std::uint32_t parent = v8_none;      // index, when known from nesting
-  std::uint32_t children_begin = 0;    // range in child_ids_ (`nodes` form)
-  std::uint32_t children_end = 0;
-  std::int64_t parent_id = 0;          // the `parent` field (`nodes` form)
-  bool has_parent_id = false;
+  std::uint32_t children_begin = 0;    // its children in child_ids_ (`nodes` form), up to the next node's
 };
 
 // The fields of one node object that make its name.
@@ -236,7 +233,6 @@ class v8_node_tree {
     od::object o = j.object(n, "a node");
     auto index = new_node(at, v8_none);
     v8_pending p;
-    nodes_[index].children_begin = static_cast<std::uint32_t>(child_ids_.size());
     for (auto field_result : o) {
       od::field f;
       if (auto e = std::move(field_result).get(f)) j.fail_here("malformed node object", e);
@@ -250,13 +246,17 @@ class v8_node_tree {
         }
         if (child_ids_.size() >= v8_none) throw capacity_error("too many children in a V8 profile");
       } else if (k == v8_node_key::parent) {
-        nodes_[index].parent_id = j.integer(fv, "\"parent\"");
-        nodes_[index].has_parent_id = true;
+        // Most files name children, not parents: the table of parent ids is made when needed.
+        if (has_parent_id_.empty()) {
+          parent_ids_.resize(nodes_.size());
+          has_parent_id_.resize(nodes_.size());
+        }
+        parent_ids_[index] = j.integer(fv, "\"parent\"");
+        has_parent_id_[index] = true;
       } else {
         node_field(j, k, fv, p, index);
       }
     }
-    nodes_[index].children_end = static_cast<std::uint32_t>(child_ids_.size());
     finish_node(p, index);
   }
 
@@ -265,7 +265,12 @@ class v8_node_tree {
     v8_node n;
     n.offset = at;
     n.parent = parent;
+    n.children_begin = static_cast<std::uint32_t>(child_ids_.size());
     nodes_.push_back(n);
+    if (!has_parent_id_.empty()) {
+      parent_ids_.push_back(0);
+      has_parent_id_.push_back(false);
+    }
     return static_cast<std::uint32_t>(nodes_.size() - 1);
   }
 
@@ -315,10 +320,13 @@ class v8_node_tree {
   }
 
   // Indexes the ids (duplicates are an error) and, for the `nodes` form, sets each node's
-  // parent from `parent` fields and `children` lists, checked to agree.
+  // parent from `parent` fields and `children` lists, checked to agree; those are then freed.
   void link(bool flat) {
     index_ids();
     if (flat) link_parents();
+    std::vector<std::int64_t>().swap(child_ids_);
+    std::vector<std::int64_t>().swap(parent_ids_);
+    std::vector<bool>().swap(has_parent_id_);
   }
 
   // The node index of an id, or v8_none. After link().
@@ -461,16 +469,18 @@ class v8_node_tree {
   // Parents from `parent` fields and `children` lists (the `nodes` form), checked to agree.
   void link_parents() {
     const std::size_t n = nodes_.size();
-    for (auto& node : nodes_) {
-      if (!node.has_parent_id) continue;
-      node.parent = lookup(node.parent_id);
+    for (std::uint32_t i = 0; i < has_parent_id_.size(); ++i) {
+      if (!has_parent_id_[i]) continue;
+      v8_node& node = nodes_[i];
+      node.parent = lookup(parent_ids_[i]);
       if (node.parent == v8_none)
         v8_json::fail_at(node.offset, "node " + std::to_string(node.id) + ": parent id " +
-                                          std::to_string(node.parent_id) + " is not a node's id");
+                                          std::to_string(parent_ids_[i]) + " is not a node's id");
     }
     std::vector<bool> listed(n, false);
     for (std::uint32_t i = 0; i < n; ++i) {
-      for (std::uint32_t k = nodes_[i].children_begin; k < nodes_[i].children_end; ++k) {
+      const std::uint32_t children_end = i + 1 < n ? nodes_[i + 1].children_begin : static_cast<std::uint32_t>(child_ids_.size());
+      for (std::uint32_t k = nodes_[i].children_begin; k < children_end; ++k) {
         std::uint32_t c = lookup(child_ids_[k]);
         auto node = [&] { return "node " + std::to_string(nodes_[i].id); };
         if (c == v8_none)
@@ -490,6 +500,8 @@ class v8_node_tree {
   symbol_table* names_;
   std::vector<v8_node> nodes_;
   std::vector<std::int64_t> child_ids_;
+  std::vector<std::int64_t> parent_ids_;  // by node, once a node has a `parent` field
+  std::vector<bool> has_parent_id_;
   std::string name_;
   std::vector<std::uint32_t> by_id_;
   std::vector<std::pair<std::int64_t, std::uint32_t>> sorted_ids_;
@@ -747,9 +759,11 @@ class v8_reader {
     nodes_.link(kind_ == v8_profile_kind::cpuprofile);
     std::uint32_t root = nodes_.root(nodes_offset_);
     const std::size_t n = nodes_.size();
+    const bool cpu = kind_ != v8_profile_kind::heapprofile;
+    // The samples' nodes, before the tree is built, so that their ids are freed first.
+    std::vector<std::uint32_t> sampled = sampled_nodes(cpu);
 
     std::vector<std::string> metrics;
-    bool cpu = kind_ != v8_profile_kind::heapprofile;
     if (cpu) metrics = seen_samples_ ? std::vector<std::string>{"samples", "time_us"} : std::vector<std::string>{"samples"};
     else metrics = seen_samples_ ? std::vector<std::string>{"bytes", "allocations"} : std::vector<std::string>{"bytes"};
     profile p(std::move(tree_), std::move(metrics));
@@ -760,28 +774,30 @@ class v8_reader {
     if (!cpu || !seen_samples_)
       for (std::uint32_t i = 0; i < n; ++i) first_metric[context[i]] = nodes_.node(i).self;
     if (!seen_samples_) return p;
-
-    if (samples_are_objects_ != !cpu && !sample_ids_.empty())
-      v8_json::fail_at(sample_offset(0), cpu ? "a CPU profile's samples are node ids, not objects"
-                                             : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
-    std::vector<node_id> sampled(sample_ids_.size());
-    for (std::size_t s = 0; s < sample_ids_.size(); ++s) {
-      std::uint32_t i = nodes_.lookup(sample_ids_[s]);
-      if (i == v8_none && !cpu) {  // node writes heap samples of nodes not in its tree
-        sampled[s] = null_node;
-        continue;
-      }
-      if (i == v8_none)
-        v8_json::fail_at(sample_offset(s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
-                                               " is not a node's id");
-      sampled[s] = context[i];
-    }
+    for (std::uint32_t& s : sampled) s = s == v8_none ? null_node : context[s];  // now contexts
     if (!cpu) {
       add_v8_samples(sampled, {}, nullptr, p.column(1), {});
       return p;
     }
     add_times(p, sampled);
     return p;
+  }
+
+  // The node of each sample (v8_none for a heap sample of a node not in the tree); the ids
+  // are freed. Throws for a CPU sample whose id is no node's.
+  std::vector<std::uint32_t> sampled_nodes(bool cpu) {
+    if (samples_are_objects_ != !cpu && !sample_ids_.empty())
+      v8_json::fail_at(sample_offset(0), cpu ? "a CPU profile's samples are node ids, not objects"
+                                             : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
+    std::vector<std::uint32_t> sampled(sample_ids_.size());
+    for (std::size_t s = 0; s < sample_ids_.size(); ++s) {
+      sampled[s] = nodes_.lookup(sample_ids_[s]);
+      if (sampled[s] == v8_none && cpu)
+        v8_json::fail_at(sample_offset(s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
+                                               " is not a node's id");
+    }
+    std::vector<std::int64_t>().swap(sample_ids_);
+    return sampled;
   }
 
   // time_us: each sample weighs the time to the next one (negative gaps count 0); the last
@@ -868,8 +884,9 @@ class v8_reader {
 ///
 /// O(bytes + nodes + samples). Memory: the text; a piece and simdjson's buffers for it (about
 /// six bytes per byte of the largest piece: 6 MB), or for `head` (nested profiles, which
-/// cannot be cut: about 7 bytes per byte of it); about 70 bytes per node and 16 per sample
-/// while reading; then the tree. No recursion (nested trees are walked with an explicit
+/// cannot be cut: about 7 bytes per byte of it); while reading, 40 bytes per node, 8 per
+/// child id and 16 per sample; while the tree is built, the nodes, 12 bytes per sample and
+/// 16 per node; then the tree. No recursion (nested trees are walked with an explicit
 /// stack). docs/formats.md has the decisions and their reasons.
 ///
 ///     ccrc::formats::json_text text(std::string_view(R"J({"nodes":[
