@@ -452,6 +452,9 @@ class json_array_reader {
     piece_[0] = '[';
     std::memcpy(piece_.data() + 1, text.data() + begin + 1, size - 2);
     piece_[size - 1] = ']';
+    // Not a bracket (an earlier piece may have left one there): simdjson scans the whole
+    // piece for balance when the first byte after a root array is ']'.
+    piece_[size] = ' ';
     json_piece piece;
     piece.json = simdjson::padded_string_view(piece_.data(), size, piece_.size());
     piece.base = begin;
