@@ -200,6 +200,12 @@ TEST_CASE("malformed input: an error at the offending byte") {
   // Indexes and times of the wrong type.
   std::string negative = thread("[[-1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
   check_error_at(negative, byte_of(negative, "-1"));
+  std::string large = thread("[[4294967295,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  check_error_at(large, byte_of(large, "4294967295"));
+  CHECK(error_message(large).find("a sample's stack is too large") != std::string::npos);
+  std::string string_prefix = thread("[[1,0]]", "[[null,0],[\"0\",1]]", "[[0],[1]]", R"(["a","b"])");
+  check_error_at(string_prefix, byte_of(string_prefix, "\"0\""));
+  CHECK(error_message(string_prefix).find("a stack's prefix is not a non-negative integer") != std::string::npos);
   std::string fraction = thread("[[1,0]]", "[[null,0.5],[0,1]]", "[[0],[1]]", R"(["a","b"])");
   check_error_at(fraction, byte_of(fraction, "0.5"));
   std::string time = thread("[[1,\"x\"]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");

@@ -233,19 +233,45 @@ class gecko_reader {
 
   bool is_null(god::value& v) { return value_type(v) == god::json_type::null; }
 
-  // An index into a table: a non-negative integer below 2^32 - 1.
+  // An index into a table: a non-negative integer below 2^32 - 1. The failures are out of
+  // line, so that the per-cell readers are small enough to be inlined in the row loops.
   std::uint32_t index(god::value& v, std::string_view what) {
     std::uint64_t x = 0;
-    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
-    if (x >= gecko_none) fail(v, std::string(what) + " is too large");
+    const auto e = v.get_uint64().get(x);
+    if (e != simdjson::SUCCESS || x >= gecko_none) [[unlikely]]
+      not_index(v, what, e);
     return static_cast<std::uint32_t>(x);
+  }
+
+  // An index or null (gecko_none): the index tried first, as most cells hold one (a failed
+  // get leaves the value to try as null), so that a cell costs one parse, not a type check too.
+  std::uint32_t index_or_null(god::value& v, std::string_view what) {
+    std::uint64_t x = 0;
+    const auto e = v.get_uint64().get(x);
+    if (e != simdjson::SUCCESS || x >= gecko_none) [[unlikely]] {
+      bool null = false;
+      if (e != simdjson::SUCCESS && v.is_null().get(null) == simdjson::SUCCESS && null) return gecko_none;
+      not_index(v, what, e);
+    }
+    return static_cast<std::uint32_t>(x);
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void not_index(god::value& v, std::string_view what, simdjson::error_code e) const {
+    if (e != simdjson::SUCCESS) fail(v, std::string(what) + " is not a non-negative integer", e);
+    fail(v, std::string(what) + " is too large");
   }
 
   double number(god::value& v, std::string_view what) {
     double x = 0;
-    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
-    if (!std::isfinite(x)) fail(v, std::string(what) + " is not finite");
+    const auto e = v.get_double().get(x);
+    if (e != simdjson::SUCCESS || !std::isfinite(x)) [[unlikely]]
+      not_number(v, what, e);
     return x;
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void not_number(god::value& v, std::string_view what, simdjson::error_code e) const {
+    if (e != simdjson::SUCCESS) fail(v, std::string(what) + " is not a number", e);
+    fail(v, std::string(what) + " is not finite");
   }
 
   std::string_view string(god::value& v, std::string_view what) {
@@ -456,7 +482,7 @@ class gecko_reader {
         return read_table(
             v, "samples", names,
             [&](std::size_t i, god::value& cell) {
-              if (i == 0) s.stack = is_null(cell) ? gecko_none : index(cell, "a sample's stack");
+              if (i == 0) s.stack = index_or_null(cell, "a sample's stack");
               else s.time = number(cell, "a sample's time");
             },
             [&](std::uint32_t at) {
@@ -471,7 +497,7 @@ class gecko_reader {
         return read_table(
             v, "stackTable", names,
             [&](std::size_t i, god::value& cell) {
-              if (i == 0) s.prefix = is_null(cell) ? gecko_none : index(cell, "a stack's prefix");
+              if (i == 0) s.prefix = index_or_null(cell, "a stack's prefix");
               else s.frame = index(cell, "a stack's frame");
             },
             [&](std::uint32_t at) {
