@@ -193,3 +193,38 @@ TEST_CASE("walk_json_object: the members of an object, values skipped by their s
   CHECK(error_at(R"({"a":,"b":1})") == 5);     // no value
   CHECK(error_at(R"({a:1})") == 1);            // a key not a string
 }
+
+TEST_CASE("walk_json_array: the elements of an array, values skipped by their structure") {
+  using ccrc::formats::detail::walk_json_array;
+  constexpr std::string_view doc = R"( [ "x]\"", [1, {"c": "]"}] ,-1.5e3,{} ] )";
+  std::vector<char> firsts;
+  std::size_t end = walk_json_array(doc, 1, [&](std::size_t at) -> std::size_t {
+    firsts.push_back(doc[at]);
+    return 0;
+  });
+  CHECK(firsts == std::vector<char>{'"', '[', '-', '{'});
+  CHECK(end == doc.size() - 1);
+  CHECK(walk_json_array("[ ]", 0, [](std::size_t) -> std::size_t { return 0; }) == 3);
+  // An element read by the callback: the walk goes on after it.
+  std::vector<std::size_t> read;
+  CHECK(walk_json_array("[12,3]", 0, [&](std::size_t at) -> std::size_t {
+          read.push_back(at);
+          return at == 1 ? 3 : 0;
+        }) == 6);
+  CHECK(read == std::vector<std::size_t>{1, 4});
+  // Malformed: the byte at fault.
+  auto error_at = [](std::string_view text) {
+    try {
+      (void)walk_json_array(text, 0, [](std::size_t) -> std::size_t { return 0; });
+    } catch (const ccrc::parse_error& e) {
+      return e.byte();
+    }
+    return ccrc::parse_error::no_byte;
+  };
+  CHECK(error_at("[1 2]") == 3);      // no ','
+  CHECK(error_at("[1,]") == 3);       // a ',' after the last element
+  CHECK(error_at("[[1,2}]") == 5);    // '[' closed by '}'
+  CHECK(error_at("[1") == 2);         // the end inside the array
+  CHECK(error_at("[1}") == 2);        // closed by '}'
+  CHECK(error_at("[") == 1);          // no value
+}

@@ -4,8 +4,11 @@
 // thread's samples, so there are at most as many samples as the text has '['; every context
 // is a thread (a JSON object) or a stack row (an array), so the tree has at most one node more
 // than the text has '[' and '{'; samples are whole and non-negative, time_ms finite and
-// non-negative. What it reads must survive write_folded and read_folded with the same metrics
-// and totals (or be refused by the writer, for a name folded stacks cannot hold).
+// non-negative. Read again with its tables in pieces of a few bytes
+// (gecko_profile_options::piece_bytes: the streamed reader's cuts between rows), it must be
+// refused alike or give the same profile. What it reads must survive write_folded and
+// read_folded with the same metrics and totals (or be refused by the writer, for a name folded
+// stacks cannot hold).
 #include "fuzz.hpp"
 
 #include <ccrc/error.hpp>
@@ -17,12 +20,25 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text = fuzz::text_of(data, size);
-  ccrc::profile p;
+  ccrc::profile p, in_pieces;
+  bool refused = false, refused_in_pieces = false;
   try {
     p = ccrc::read_gecko_profile(text);
   } catch (const ccrc::error&) {
-    return 0;
+    refused = true;
   }
+  try {
+    in_pieces = ccrc::read_gecko_profile(text, {.piece_bytes = 1 + size % 61});
+  } catch (const ccrc::error&) {
+    refused_in_pieces = true;
+  }
+  fuzz::check(refused == refused_in_pieces);
+  if (refused) return 0;
+  fuzz::check(in_pieces.size() == p.size() && in_pieces.metric_names() == p.metric_names());
+  fuzz::check(std::equal(p.tree().parents().begin(), p.tree().parents().end(), in_pieces.tree().parents().begin()));
+  fuzz::check(std::equal(p.tree().frames().begin(), p.tree().frames().end(), in_pieces.tree().frames().begin()));
+  for (std::size_t m = 0; m < p.metric_count(); ++m)
+    fuzz::check(std::equal(p.column(m).begin(), p.column(m).end(), in_pieces.column(m).begin()));
   auto count = [&](char c) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), c)); };
   fuzz::check(p.size() <= count('[') + count('{') + 1);
   auto samples = p.column("samples");

@@ -8,7 +8,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <initializer_list>
+#include <string_view>
 
 namespace test {
 
@@ -26,6 +29,17 @@ inline void check_same_profile(const ccrc::profile& a, const ccrc::profile& b) {
   for (std::size_t i = 0; i < a.metric_count(); ++i)
     CHECK(std::equal(a.column(i).begin(), a.column(i).end(), b.column(i).begin(),
                      [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }));
+}
+
+/// A streaming reader, `read(text, piece_bytes)`, gives the same profile whole (one piece) and
+/// in pieces of every size given.
+template <class Read>
+void check_same_in_pieces(Read read, std::string_view text, std::initializer_list<std::size_t> sizes) {
+  const ccrc::profile whole = read(text, ~std::size_t{0});
+  for (std::size_t size : sizes) {
+    CAPTURE(size);
+    check_same_profile(whole, read(text, size));
+  }
 }
 
 }  // namespace test

@@ -24,6 +24,14 @@
 
 namespace ccrc {
 
+/// Options of the Gecko profile reader.
+struct gecko_profile_options {
+  /// Each table's `data` and each `stringTable` are parsed in pieces of about this many bytes
+  /// (whole rows or strings), so that simdjson's buffers follow the piece, not the profile.
+  /// The result does not depend on it; tests make it tiny.
+  std::size_t piece_bytes = std::size_t{1} << 20;
+};
+
 namespace detail {
 
 namespace god = simdjson::ondemand;
@@ -43,46 +51,45 @@ inline constexpr std::uint32_t gecko_none = std::numeric_limits<std::uint32_t>::
   return location.substr(0, i - 1);
 }
 
-// Reads a Gecko profile in one pass over the document (simdjson On-Demand, no DOM): each
-// thread's tables are kept as indices until the thread's object ends, then checked and turned
-// into contexts under a frame naming the thread.
+// Reads a Gecko profile in one pass over the document, streamed: the objects (the top level,
+// processes, threads, tables) are walked for their structure without a parser
+// (formats/json.hpp), each table's `data` and each `stringTable` goes to simdjson On-Demand in
+// pieces of whole elements (json_array_reader), and the small members (`meta`, a schema, a
+// thread's name, pid, tid) each as a document of its own. Each thread's tables are kept as
+// indices until the thread's object ends, then checked and turned into contexts under a frame
+// naming the thread.
 class gecko_reader {
  public:
-  explicit gecko_reader(simdjson::padded_string_view json) : json_(json), profile_({"samples", "time_ms"}) {}
+  gecko_reader(std::string_view text, const gecko_profile_options& options)
+      : text_(text), pieces_(options.piece_bytes), profile_({"samples", "time_ms"}) {}
 
   profile read() {
-    if (auto e = parser_.iterate(json_).get(doc_))
-      throw parse_error::at_byte(0, std::string("not a JSON document (") + simdjson::error_message(e) + ")");
-    god::object top;
-    if (auto e = doc_.get_object().get(top)) {
-      if (formats::detail::first_json_byte(std::string_view(json_.data(), json_.size())) != '{')
-        fail_at(0, "a Gecko profile is a JSON object");
-      fail_here("malformed top-level object", e);
-    }
+    const std::size_t open = formats::detail::skip_json_space(text_, 0);
+    if (open == text_.size())
+      fail_at(0, std::string("not a JSON document (") + simdjson::error_message(simdjson::EMPTY) + ")");
+    if (text_[open] != '{') fail_at(0, "a Gecko profile is a JSON object");
     bool seen_threads = false, seen_meta = false, wrapped = false;
-    for (auto field_result : top) {
-      god::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed top-level object", e);
-      std::string_view k = key(f);
-      god::value& v = f.value();
+    const std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view raw, std::size_t v) -> std::size_t {
+      std::string_view k = key(raw);
       if (k == "meta") {
         seen_meta = true;
-        read_meta(v);
-      } else if (k == "threads") {
-        seen_threads = true;
-        read_threads(v);
-      } else if (k == "processes") {
-        read_processes(v, 1);
-      } else if (k == "profile") {
-        // The Firefox DevTools performance panel's recordings put the Gecko profile here.
-        if (value_type(v) == god::json_type::object) {
-          wrapped = true;
-          read_body(v, 0);
-        }
+        return read_meta(v);
       }
-    }
-    const char* after = nullptr;
-    if (doc_.current_location().get(after) == simdjson::SUCCESS) fail_at(offset(after), "text after the profile's JSON object");
+      if (k == "threads") {
+        seen_threads = true;
+        return read_threads(v);
+      }
+      if (k == "processes") return read_processes(v, 1);
+      // The Firefox DevTools performance panel's recordings put the Gecko profile here.
+      if (k == "profile" && starts(v, '{')) {
+        wrapped = true;
+        return read_body(v, 0);
+      }
+      return 0;
+    });
+    check_utf8_to(end);
+    if (std::size_t after = formats::detail::skip_json_space(text_, end); after < text_.size())
+      fail_at(after, "text after the profile's JSON object");
     if (!seen_threads && !wrapped) {
       if (!seen_meta) fail_at(0, "no \"meta\" and no \"threads\": not a Gecko profile");
       fail_at(0, "no \"threads\" at the top level");
@@ -118,7 +125,8 @@ class gecko_reader {
 
   // ---- errors -------------------------------------------------------------------------------
 
-  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return formats::detail::offset_in(json_, at); }
+  // Offsets in the piece being parsed, as the file's bytes.
+  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return base_ + formats::detail::offset_in(json_, at); }
   [[nodiscard]] std::uint32_t offset32(const char* at) const noexcept {
     return static_cast<std::uint32_t>(std::min<std::uint64_t>(offset(at), gecko_none));
   }
@@ -131,7 +139,89 @@ class gecko_reader {
     fail_at(offset(v.raw_json_token().data()), reason);
   }
 
-  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) { formats::detail::json_fail(doc_, json_, what, e); }
+  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) {
+    formats::detail::json_fail(*doc_, json_, what, e, base_);
+  }
+
+  // The value at `at`, found not to be `kind` by its first byte: the error simdjson's type
+  // check gave when it read the whole document (a value missing or malformed is that error).
+  [[noreturn]] void not_a(std::size_t at, const std::string& what, const char* kind) const {
+    (void)formats::detail::skip_json_value(text_, at);
+    fail_at(at, what + " is not " + kind + " (" + simdjson::error_message(simdjson::INCORRECT_TYPE) + ")");
+  }
+
+  // ---- the document, in pieces --------------------------------------------------------------
+
+  [[nodiscard]] bool starts(std::size_t at, char c) const noexcept { return at < text_.size() && text_[at] == c; }
+
+  // The bytes before `at` that no parser read are UTF-8 (simdjson checks the ones it reads).
+  void check_utf8_to(std::size_t at) {
+    if (at > checked_) formats::detail::check_json_utf8(text_, checked_, at);
+  }
+
+  // parse() parses the bytes from `at` to the byte it returns, after those before `at` are
+  // checked. Returns that byte.
+  template <class Parse>
+  std::size_t parsed(std::size_t at, Parse&& parse) {
+    check_utf8_to(at);
+    const std::size_t end = parse();
+    checked_ = std::max(checked_, end);
+    return end;
+  }
+
+  // The one value at `at` as a document of its own: read(value). Returns the byte after it.
+  template <class Read>
+  std::size_t parse_value(std::size_t at, Read&& read) {
+    const std::size_t end = formats::detail::skip_json_value(text_, at);
+    return parsed(at, [&] {
+      pieces_.read_value(text_, at, end, [&](god::array& a, const formats::detail::json_piece& piece) {
+        enter(piece);
+        for (auto element : a) {
+          god::value v;
+          if (auto e = element.get(v)) fail_here("malformed JSON", e);
+          read(v);
+        }
+      });
+      return end;
+    });
+  }
+
+  // The array at `at` (`what` in errors), each(element) per element, in pieces. Returns the
+  // byte after it.
+  template <class Each>
+  std::size_t parse_array(std::size_t at, const std::string& what, Each&& each) {
+    if (!starts(at, '[')) not_a(at, what, "an array");
+    const std::string malformed = "malformed " + what;
+    return parsed(at, [&] {
+      return pieces_.read(text_, at, what, false, [&](god::array& a, const formats::detail::json_piece& piece) {
+        enter(piece);
+        for (auto element : a) {
+          god::value v;
+          if (auto e = element.get(v)) fail_here(malformed, e);
+          each(v);
+        }
+      });
+    });
+  }
+
+  void enter(const formats::detail::json_piece& piece) noexcept {
+    json_ = piece.json;
+    doc_ = piece.doc;
+    base_ = piece.base;
+  }
+
+  // A key as written, or unescaped where it has escapes (no writer escapes these keys, but
+  // simdjson unescaped them when it read the whole document).
+  std::string_view key(std::string_view raw) {
+    if (raw.find('\\') == std::string_view::npos) return raw;
+    const auto quote = static_cast<std::size_t>(raw.data() - text_.data()) - 1;
+    parse_value(quote, [&](god::value& v) {
+      std::string_view k;
+      if (auto e = v.get_string().get(k)) fail(v, "malformed object key", e);
+      key_.assign(k);
+    });
+    return key_;
+  }
 
   // ---- scalars ------------------------------------------------------------------------------
 
@@ -143,19 +233,45 @@ class gecko_reader {
 
   bool is_null(god::value& v) { return value_type(v) == god::json_type::null; }
 
-  // An index into a table: a non-negative integer below 2^32 - 1.
+  // An index into a table: a non-negative integer below 2^32 - 1. The failures are out of
+  // line, so that the per-cell readers are small enough to be inlined in the row loops.
   std::uint32_t index(god::value& v, std::string_view what) {
     std::uint64_t x = 0;
-    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
-    if (x >= gecko_none) fail(v, std::string(what) + " is too large");
+    const auto e = v.get_uint64().get(x);
+    if (e != simdjson::SUCCESS || x >= gecko_none) [[unlikely]]
+      not_index(v, what, e);
     return static_cast<std::uint32_t>(x);
+  }
+
+  // An index or null (gecko_none): the index tried first, as most cells hold one (a failed
+  // get leaves the value to try as null), so that a cell costs one parse, not a type check too.
+  std::uint32_t index_or_null(god::value& v, std::string_view what) {
+    std::uint64_t x = 0;
+    const auto e = v.get_uint64().get(x);
+    if (e != simdjson::SUCCESS || x >= gecko_none) [[unlikely]] {
+      bool null = false;
+      if (e != simdjson::SUCCESS && v.is_null().get(null) == simdjson::SUCCESS && null) return gecko_none;
+      not_index(v, what, e);
+    }
+    return static_cast<std::uint32_t>(x);
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void not_index(god::value& v, std::string_view what, simdjson::error_code e) const {
+    if (e != simdjson::SUCCESS) fail(v, std::string(what) + " is not a non-negative integer", e);
+    fail(v, std::string(what) + " is too large");
   }
 
   double number(god::value& v, std::string_view what) {
     double x = 0;
-    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
-    if (!std::isfinite(x)) fail(v, std::string(what) + " is not finite");
+    const auto e = v.get_double().get(x);
+    if (e != simdjson::SUCCESS || !std::isfinite(x)) [[unlikely]]
+      not_number(v, what, e);
     return x;
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void not_number(god::value& v, std::string_view what, simdjson::error_code e) const {
+    if (e != simdjson::SUCCESS) fail(v, std::string(what) + " is not a number", e);
+    fail(v, std::string(what) + " is not finite");
   }
 
   std::string_view string(god::value& v, std::string_view what) {
@@ -164,19 +280,13 @@ class gecko_reader {
     return s;
   }
 
-  god::array array(god::value& v, std::string_view what) {
-    god::array a;
-    if (auto e = v.get_array().get(a)) fail(v, std::string(what) + " is not an array", e);
-    return a;
-  }
-
   god::object object(god::value& v, std::string_view what) {
     god::object o;
     if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
     return o;
   }
 
-  std::string_view key(god::field& f) { return formats::detail::field_key(f, doc_, json_); }
+  std::string_view key(god::field& f) { return formats::detail::field_key(f, *doc_, json_, base_); }
 
   // A pid or tid: an integer, or a string (validated), or null (none).
   void id(god::value& v, id_field& out, const char* what) {
@@ -198,88 +308,90 @@ class gecko_reader {
 
   // `meta` of the top level (or of the wrapped profile): the interval, and the processed
   // format's mark.
-  void read_meta(god::value& v) {
-    for (auto field_result : object(v, "\"meta\"")) {
-      god::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed \"meta\" object", e);
-      std::string_view k = key(f);
-      god::value& fv = f.value();
-      if (k == "interval") {
-        if (is_null(fv)) continue;
-        double x = number(fv, "\"meta.interval\"");
-        if (x < 0) fail(fv, "\"meta.interval\" is negative");
-        interval_ = x;
-      } else if (k == "preprocessedProfileVersion") {
-        fail(fv, "a profile in profiler.firefox.com's processed format (\"meta.preprocessedProfileVersion\"), which "
-                 "ccrc does not read; load the Gecko profile Firefox saved, or convert it to another format");
+  std::size_t read_meta(std::size_t at) {
+    return parse_value(at, [&](god::value& v) {
+      for (auto field_result : object(v, "\"meta\"")) {
+        god::field f;
+        if (auto e = std::move(field_result).get(f)) fail_here("malformed \"meta\" object", e);
+        std::string_view k = key(f);
+        god::value& fv = f.value();
+        if (k == "interval") {
+          if (is_null(fv)) continue;
+          double x = number(fv, "\"meta.interval\"");
+          if (x < 0) fail(fv, "\"meta.interval\" is negative");
+          interval_ = x;
+        } else if (k == "preprocessedProfileVersion") {
+          fail(fv, "a profile in profiler.firefox.com's processed format (\"meta.preprocessedProfileVersion\"), which "
+                   "ccrc does not read; load the Gecko profile Firefox saved, or convert it to another format");
+        }
       }
-    }
+    });
   }
 
   // An object of the profile's shape (the top level's, a process's): threads, processes.
-  void read_body(god::value& v, std::size_t depth) {
-    for (auto field_result : object(v, depth == 0 ? "\"profile\"" : "a process")) {
-      god::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed process object", e);
-      std::string_view k = key(f);
-      god::value& fv = f.value();
-      if (k == "threads") read_threads(fv);
-      else if (k == "processes") read_processes(fv, depth + 1);
-      else if (k == "meta" && depth == 0) read_meta(fv);
-    }
+  // Nested processes recurse, at most max_process_depth levels.
+  std::size_t read_body(std::size_t at, std::size_t depth) {
+    if (!starts(at, '{')) not_a(at, depth == 0 ? "\"profile\"" : "a process", "an object");
+    return formats::detail::walk_json_object(text_, at, [&](std::string_view raw, std::size_t v) -> std::size_t {
+      std::string_view k = key(raw);
+      if (k == "threads") return read_threads(v);
+      if (k == "processes") return read_processes(v, depth + 1);
+      if (k == "meta" && depth == 0) return read_meta(v);
+      return 0;
+    });
   }
 
-  void read_processes(god::value& v, std::size_t depth) {
-    for (auto element : array(v, "\"processes\"")) {
-      god::value p;
-      if (auto e = element.get(p)) fail_here("malformed \"processes\" array", e);
-      if (depth > max_process_depth) fail(p, "processes nested deeper than " + std::to_string(max_process_depth) + " levels");
-      read_body(p, depth);
-    }
+  std::size_t read_processes(std::size_t at, std::size_t depth) {
+    if (!starts(at, '[')) not_a(at, "\"processes\"", "an array");
+    return formats::detail::walk_json_array(text_, at, [&](std::size_t p) {
+      if (depth > max_process_depth) fail_at(p, "processes nested deeper than " + std::to_string(max_process_depth) + " levels");
+      return read_body(p, depth);
+    });
   }
 
-  void read_threads(god::value& v) {
-    for (auto element : array(v, "\"threads\"")) {
-      god::value t;
-      if (auto e = element.get(t)) fail_here("malformed \"threads\" array", e);
-      if (value_type(t) == god::json_type::string)
-        fail(t, "a thread that is a JSON string (Gecko profiles before version 5 embedded processes so; not read)");
-      read_thread(t);
-    }
+  std::size_t read_threads(std::size_t at) {
+    if (!starts(at, '[')) not_a(at, "\"threads\"", "an array");
+    return formats::detail::walk_json_array(text_, at, [&](std::size_t t) {
+      if (starts(t, '"')) fail_at(t, "a thread that is a JSON string (Gecko profiles before version 5 embedded processes so; not read)");
+      return read_thread(t);
+    });
   }
 
   // ---- one thread ---------------------------------------------------------------------------
 
   // Reads a table `{"schema": {column: index, ...}, "data": [[...], ...]}`: the columns
   // `names` (all required) by their index in the schema; row(k, value) for the k-th name's
-  // value of each row, then end_row(at) after the row. One pass over the table: `schema` must
-  // come before `data` (as every writer of the format puts it; simdjson On-Demand cannot go
-  // back, and its search that wraps around an object is not safe on malformed input).
+  // value of each row, then end_row(at) after the row. `data` is read in pieces as it comes
+  // when `schema` came first (as every writer of the format puts it), else after the table's
+  // walk found `schema`.
   template <std::size_t N, class Row, class EndRow>
-  void read_table(god::value& v, const char* table, const char* const (&names)[N], Row&& row, EndRow&& end_row) {
-    std::string name = std::string("\"") + table + "\"";
+  std::size_t read_table(std::size_t at, const char* table, const char* const (&names)[N], Row&& row, EndRow&& end_row) {
+    const std::string name = std::string("\"") + table + "\"";
+    if (!starts(at, '{')) not_a(at, name, "an object");
     std::uint64_t columns[N] = {};
     bool have_schema = false, have_data = false;
-    for (auto field_result : object(v, name)) {
-      god::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed " + name, e);
-      std::string_view k = key(f);
-      god::value& fv = f.value();
+    std::size_t data_first = 0;  // `data` before `schema`: its byte, read after the walk
+    const std::size_t end = formats::detail::walk_json_object(text_, at, [&](std::string_view raw, std::size_t v) -> std::size_t {
+      std::string_view k = key(raw);
       if (k == "schema") {
-        if (have_schema) fail(fv, name + " has two \"schema\"");
+        if (have_schema) fail_at(v, name + " has two \"schema\"");
         have_schema = true;
-        read_schema(fv, name, names, columns);
-      } else if (k == "data") {
-        if (!have_schema) fail(fv, name + ": \"data\" before \"schema\" (ccrc reads the schema first, as Gecko writes it)");
-        if (have_data) fail(fv, name + " has two \"data\"");
-        have_data = true;
-        read_rows(fv, name, names, columns, row, end_row);
+        return parse_value(v, [&](god::value& schema) { read_schema(schema, name, names, columns); });
       }
-    }
+      if (k == "data") {
+        if (have_data) fail_at(v, name + " has two \"data\"");
+        have_data = true;
+        if (have_schema) return read_rows(v, name, names, columns, row, end_row);
+        data_first = v;
+      }
+      return 0;
+    });
     if (!have_schema)
-      fail(v, name + " has no \"schema\" (a Gecko profile's tables have one; profiler.firefox.com's processed "
-                     "format, which ccrc does not read, has none)");
-    if (!have_data) fail(v, name + " has no \"data\"");
+      fail_at(at, name + " has no \"schema\" (a Gecko profile's tables have one; profiler.firefox.com's processed "
+                         "format, which ccrc does not read, has none)");
+    if (!have_data) fail_at(at, name + " has no \"data\"");
+    if (data_first != 0) (void)read_rows(data_first, name, names, columns, row, end_row);
+    return end;
   }
 
   template <std::size_t N>
@@ -302,12 +414,10 @@ class gecko_reader {
   }
 
   template <std::size_t N, class Row, class EndRow>
-  void read_rows(god::value& data, const std::string& name, const char* const (&names)[N], const std::uint64_t (&columns)[N],
-                 Row& row, EndRow& end_row) {
-    for (auto element : array(data, name + ".data")) {
-      god::value r;
-      if (auto re = element.get(r)) fail_here("malformed " + name + ".data", re);
-      std::uint32_t at = offset32(r.raw_json_token().data());
+  std::size_t read_rows(std::size_t at, const std::string& name, const char* const (&names)[N], const std::uint64_t (&columns)[N],
+                        Row& row, EndRow& end_row) {
+    return parse_array(at, name + ".data", [&](god::value& r) {
+      std::uint32_t row_at = offset32(r.raw_json_token().data());
       bool seen[N] = {};
       std::uint64_t k = 0;
       god::array cells;
@@ -324,33 +434,55 @@ class gecko_reader {
         ++k;
       }
       for (std::size_t i = 0; i < N; ++i)
-        if (!seen[i]) fail_at(at, "a row of " + name + " without column " + std::to_string(columns[i]) + " (\"" + names[i] + "\")");
-      end_row(at);
-    }
+        if (!seen[i])
+          fail_at(row_at, "a row of " + name + " without column " + std::to_string(columns[i]) + " (\"" + names[i] + "\")");
+      end_row(row_at);
+    });
   }
 
-  void read_thread(god::value& v) {
-    std::uint64_t thread_at = offset(v.raw_json_token().data());
+  // The thread's stringTable, copied: the strings of a piece die with it.
+  std::size_t read_strings(std::size_t at) {
+    return parse_array(at, "\"stringTable\"", [&](god::value& s) {
+      string_at_.push_back(offset32(s.raw_json_token().data()));
+      string_bytes_ += string(s, "an entry of \"stringTable\"");
+      string_end_.push_back(string_bytes_.size());
+    });
+  }
+
+  [[nodiscard]] std::string_view string_of(std::size_t i) const noexcept {
+    const std::size_t begin = i == 0 ? 0 : string_end_[i - 1];
+    return std::string_view(string_bytes_).substr(begin, string_end_[i] - begin);
+  }
+
+  // A thread's `name` or `processName`: a string, copied, or null (none).
+  std::size_t read_name(std::size_t at, std::string& out, bool& present, const char* what) {
+    return parse_value(at, [&](god::value& v) {
+      if (is_null(v)) return;
+      out.assign(string(v, what));
+      present = true;
+    });
+  }
+
+  std::size_t read_thread(std::size_t thread_at) {
+    if (!starts(thread_at, '{')) not_a(thread_at, "a thread", "an object");
     samples_.clear();
     stacks_.clear();
     frames_.clear();
-    strings_.clear();
+    string_bytes_.clear();
+    string_end_.clear();
     string_at_.clear();
-    std::string_view name, process_name;
+    std::string name, process_name;
     bool has_name = false, has_process_name = false;
     id_field pid, tid;
-    for (auto field_result : object(v, "a thread")) {
-      god::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed thread object", e);
-      std::string_view k = key(f);
-      god::value& fv = f.value();
+    const std::size_t end = formats::detail::walk_json_object(text_, thread_at, [&](std::string_view raw, std::size_t v) -> std::size_t {
+      std::string_view k = key(raw);
       if (k == "samples") {
         static constexpr const char* names[] = {"stack", "time"};
         sample_row s{gecko_none, 0, 0};
-        read_table(
-            fv, "samples", names,
+        return read_table(
+            v, "samples", names,
             [&](std::size_t i, god::value& cell) {
-              if (i == 0) s.stack = is_null(cell) ? gecko_none : index(cell, "a sample's stack");
+              if (i == 0) s.stack = index_or_null(cell, "a sample's stack");
               else s.time = number(cell, "a sample's time");
             },
             [&](std::uint32_t at) {
@@ -358,13 +490,14 @@ class gecko_reader {
               samples_.push_back(s);
               s = {gecko_none, 0, 0};
             });
-      } else if (k == "stackTable") {
+      }
+      if (k == "stackTable") {
         static constexpr const char* names[] = {"prefix", "frame"};
         stack_row s{gecko_none, 0, 0};
-        read_table(
-            fv, "stackTable", names,
+        return read_table(
+            v, "stackTable", names,
             [&](std::size_t i, god::value& cell) {
-              if (i == 0) s.prefix = is_null(cell) ? gecko_none : index(cell, "a stack's prefix");
+              if (i == 0) s.prefix = index_or_null(cell, "a stack's prefix");
               else s.frame = index(cell, "a stack's frame");
             },
             [&](std::uint32_t at) {
@@ -372,39 +505,27 @@ class gecko_reader {
               stacks_.push_back(s);
               s = {gecko_none, 0, 0};
             });
-      } else if (k == "frameTable") {
+      }
+      if (k == "frameTable") {
         static constexpr const char* names[] = {"location"};
         frame_row r{0, 0};
-        read_table(
-            fv, "frameTable", names, [&](std::size_t, god::value& cell) { r.location = index(cell, "a frame's location"); },
+        return read_table(
+            v, "frameTable", names, [&](std::size_t, god::value& cell) { r.location = index(cell, "a frame's location"); },
             [&](std::uint32_t at) {
               r.at = at;
               frames_.push_back(r);
             });
-      } else if (k == "stringTable") {
-        for (auto element : array(fv, "\"stringTable\"")) {
-          god::value s;
-          if (auto e = element.get(s)) fail_here("malformed \"stringTable\"", e);
-          string_at_.push_back(offset32(s.raw_json_token().data()));
-          strings_.push_back(string(s, "an entry of \"stringTable\""));
-        }
-      } else if (k == "name") {
-        if (is_null(fv)) continue;
-        name = string(fv, "a thread's \"name\"");
-        has_name = true;
-      } else if (k == "processName") {
-        if (is_null(fv)) continue;
-        process_name = string(fv, "a thread's \"processName\"");
-        has_process_name = true;
-      } else if (k == "pid") {
-        id(fv, pid, "a thread's \"pid\"");
-      } else if (k == "tid") {
-        id(fv, tid, "a thread's \"tid\"");
       }
-    }
+      if (k == "stringTable") return read_strings(v);
+      if (k == "name") return read_name(v, name, has_name, "a thread's \"name\"");
+      if (k == "processName") return read_name(v, process_name, has_process_name, "a thread's \"processName\"");
+      if (k == "pid") return parse_value(v, [&](god::value& id_value) { id(id_value, pid, "a thread's \"pid\""); });
+      if (k == "tid") return parse_value(v, [&](god::value& id_value) { id(id_value, tid, "a thread's \"tid\""); });
+      return 0;
+    });
     std::size_t index_in_file = threads_read_++;
     check_tables();
-    if (samples_.empty()) return;  // a thread without samples adds nothing, not even its frame
+    if (samples_.empty()) return end;  // a thread without samples adds nothing, not even its frame
     std::string thread_name;
     if (has_process_name && !process_name.empty()) {
       thread_name.assign(process_name);
@@ -427,6 +548,7 @@ class gecko_reader {
     while (thread_names_.count(thread_name)) thread_name += " (" + std::to_string(index_in_file) + ")";
     thread_names_.insert(thread_name);
     build_thread(profile_.find_or_add_child(root_node, profile_.intern(thread_name)));
+    return end;
   }
 
   // Every index of the thread's tables points into its table: a frame's location into
@@ -434,9 +556,9 @@ class gecko_reader {
   // prefix chains end, at a root stack); a sample's stack into stackTable.
   void check_tables() {
     for (std::size_t i = 0; i < frames_.size(); ++i)
-      if (frames_[i].location >= strings_.size())
+      if (frames_[i].location >= string_end_.size())
         fail_at(frames_[i].at, "frame " + std::to_string(i) + ": location " + std::to_string(frames_[i].location) +
-                                   " is not an index of the thread's stringTable (" + std::to_string(strings_.size()) + " strings)");
+                                   " is not an index of the thread's stringTable (" + std::to_string(string_end_.size()) + " strings)");
     for (std::size_t i = 0; i < stacks_.size(); ++i) {
       const stack_row& s = stacks_[i];
       if (s.frame >= frames_.size())
@@ -456,7 +578,7 @@ class gecko_reader {
     std::uint32_t location = frames_[frame].location;
     frame_id& f = string_frame_[location];
     if (f != null_frame) return f;
-    std::string_view name = gecko_frame_name(strings_[location]);
+    std::string_view name = gecko_frame_name(string_of(location));
     if (name.empty()) name = "(anonymous)";
     if (const char* why = ccrc::detail::check_name_text(name))
       fail_at(string_at_[location], "string " + std::to_string(location) + " (a frame's location) " + why);
@@ -484,7 +606,7 @@ class gecko_reader {
 
   void build_thread(node_id thread) {
     stack_node_.assign(stacks_.size(), null_node);
-    string_frame_.assign(strings_.size(), null_frame);
+    string_frame_.assign(string_end_.size(), null_frame);
     for (auto& s : samples_) s.stack = s.stack == gecko_none ? thread : resolve(s.stack, thread);
     auto count = profile_.column(0);
     auto time = profile_.column(1);
@@ -498,9 +620,15 @@ class gecko_reader {
     last_samples_.push_back(samples_.back().stack);
   }
 
+  std::string_view text_;
+  std::size_t checked_ = 0;  // the bytes before this are valid UTF-8 or parsed by simdjson
+  formats::detail::json_array_reader pieces_;
+  // The piece being parsed.
   simdjson::padded_string_view json_;
-  god::parser parser_;
-  god::document doc_;
+  god::document* doc_ = nullptr;
+  std::uint64_t base_ = 0;
+  std::string key_;  // a key written with escapes, unescaped
+
   profile profile_;
   double interval_ = 0;
   std::size_t threads_read_ = 0;
@@ -511,7 +639,8 @@ class gecko_reader {
   std::vector<sample_row> samples_;
   std::vector<stack_row> stacks_;
   std::vector<frame_row> frames_;
-  std::vector<std::string_view> strings_;  // in the document, or in the parser's string buffer
+  std::string string_bytes_;             // stringTable's strings, one after another
+  std::vector<std::size_t> string_end_;  // where each ends in string_bytes_
   std::vector<std::uint32_t> string_at_;
   std::vector<node_id> stack_node_;
   std::vector<frame_id> string_frame_;
@@ -551,20 +680,34 @@ class gecko_reader {
 ///   to the sample before them. A sample whose stack is null counts at the thread's frame.
 /// - Errors (ccrc::parse_error::at_byte, at the offending value or row): not JSON, or not an
 ///   object; no `threads` (and no `profile`); a thread that is a string (versions before 5);
-///   a table without `schema` or `data`, or with `data` before `schema` (Gecko writes the schema
-///   first; the document is read in one pass), or without a needed column (`stack`, `time`; `prefix`, `frame`;
-///   `location`) in its schema or its row; an index that is not a non-negative integer, or out
-///   of its table: a location past stringTable, a stack's frame past frameTable, a prefix not
-///   naming an earlier stack (so prefix chains cannot loop), a sample's stack past stackTable;
-///   a time or interval that is not a finite number, a negative interval; a location string or
-///   thread name that is not valid UTF-8 or holds control characters (when used); processes
-///   nested deeper than 16; the processed format. Errors simdjson finds while indexing (invalid
-///   UTF-8 anywhere, an unclosed string) are reported at byte 0.
+///   a table without `schema` or `data`, or without a needed column (`stack`, `time`; `prefix`,
+///   `frame`; `location`) in its schema or its row; an index that is not a non-negative
+///   integer, or out of its table: a location past stringTable, a stack's frame past
+///   frameTable, a prefix not naming an earlier stack (so prefix chains cannot loop), a
+///   sample's stack past stackTable; a time or interval that is not a finite number, a negative
+///   interval; a location string or thread name that is not valid UTF-8 or holds control
+///   characters (when used); processes nested deeper than 16; the processed format. What
+///   simdjson's first pass over a piece finds (invalid UTF-8, a string never closed), which has
+///   no position, is reported at the piece's first byte (a `data` or `stringTable` array's `[`
+///   or the ',' before the piece's first row; the byte before a small member's value); invalid
+///   UTF-8 in a member skipped, at the first byte after the value read before it. Malformed
+///   JSON in the objects walked (a missing ',' or ':') is reported at that byte.
 ///
-/// O(bytes + stacks + samples). Memory: the text, simdjson's index of it (about 5.7 bytes per
-/// byte), per thread while it is read 16 bytes per sample, 12 per stack, 8 per frame, 20 per
-/// string, then the tree. No recursion with the depth of stacks (prefix chains are walked in a
-/// loop); process nesting is bounded. docs/formats.md has the decisions and their reasons.
+/// Streaming: the top level, `profile`, `processes`, `threads`, each thread and each table
+/// object are walked for their structure (strings and brackets, formats/json.hpp); each table's
+/// `data` and each `stringTable` go to simdjson On-Demand in pieces of whole elements of about
+/// gecko_profile_options::piece_bytes (1 MiB); `meta`, a schema, a thread's name, processName,
+/// pid and tid each as a document of its own; other members (markers, libs, counters) are
+/// skipped as On-Demand skipped them (strings and brackets balanced) and checked to be UTF-8.
+/// So a table's `data` may come before its `schema` (it is then read after the table's walk;
+/// every writer puts the schema first). Nested processes are followed by recursion, at most 16
+/// levels.
+///
+/// O(bytes + stacks + samples). Memory: the text, read in place; a piece and simdjson's
+/// buffers for it (about six bytes per byte of the largest piece: 6 MB, or of `meta` if it is
+/// larger); per thread while it is read 16 bytes per sample, 12 per stack, 8 per frame, 12 per
+/// string and its bytes; then the tree. No recursion with the depth of stacks (prefix chains
+/// are walked in a loop). docs/formats.md has the decisions and their reasons.
 ///
 ///     ccrc::profile p = ccrc::read_gecko_profile(std::string_view(R"J({"meta":{"interval":1},
 ///       "threads":[{"name":"GeckoMain","pid":7,"tid":7,
@@ -573,14 +716,18 @@ class gecko_reader {
 ///         "frameTable":{"schema":{"location":0},"data":[[0],[1]]},
 ///         "stringTable":["(root)","f (a.js:1:1)"]}]})J"));
 ///     // "pid 7 GeckoMain (tid 7);(root);f (a.js:1:1)": samples 2, time_ms 2.5 + 1
-inline profile read_gecko_profile(const formats::json_text& text) { return detail::gecko_reader(text.view()).read(); }
+inline profile read_gecko_profile(std::string_view text, const gecko_profile_options& options = {}) {
+  return detail::gecko_reader(text, options).read();
+}
 
-/// read_gecko_profile over a padded copy of `text`.
-inline profile read_gecko_profile(std::string_view text) { return read_gecko_profile(formats::json_text(text)); }
+/// read_gecko_profile over the text's bytes (its padding is not needed: pieces are copied).
+inline profile read_gecko_profile(const formats::json_text& text, const gecko_profile_options& options = {}) {
+  return read_gecko_profile(text.bytes(), options);
+}
 
 /// read_gecko_profile from a file; throws ccrc::error if it cannot be opened.
-inline profile read_gecko_profile_file(const std::filesystem::path& path) {
-  return read_gecko_profile(formats::json_file(path));
+inline profile read_gecko_profile_file(const std::filesystem::path& path, const gecko_profile_options& options = {}) {
+  return read_gecko_profile(formats::json_file(path), options);
 }
 
 }  // namespace ccrc

@@ -452,6 +452,9 @@ class json_array_reader {
     piece_[0] = '[';
     std::memcpy(piece_.data() + 1, text.data() + begin + 1, size - 2);
     piece_[size - 1] = ']';
+    // Not a bracket (an earlier piece may have left one there): simdjson scans the whole
+    // piece for balance when the first byte after a root array is ']'.
+    piece_[size] = ' ';
     json_piece piece;
     piece.json = simdjson::padded_string_view(piece_.data(), size, piece_.size());
     piece.base = begin;
@@ -513,6 +516,17 @@ class json_array_reader {
   return end;
 }
 
+/// The ',' or `close` after a member or element of a JSON object or array that ends before `i`
+/// (white space between): its byte. Throws parse_error::at_byte where the text ends (`inside`:
+/// "an object", "an array") or holds anything else.
+[[nodiscard]] inline std::size_t json_separator(std::string_view text, std::size_t i, char close, const char* inside) {
+  i = skip_json_space(text, i);
+  if (i == text.size()) throw parse_error::at_byte(i, std::string("malformed JSON (the document ends inside ") + inside + ")");
+  if (text[i] != ',' && text[i] != close)
+    throw parse_error::at_byte(i, std::string("malformed JSON (expected ',' or '") + close + "')");
+  return i;
+}
+
 /// Walks the members of the JSON object whose '{' is at `open` without a parser: for each,
 /// `member(key, value_at)` is called with the key's raw bytes (escapes left as written) and
 /// the byte where its value starts, and returns the byte after the value if it read it, 0 to
@@ -543,12 +557,27 @@ std::size_t walk_json_object(std::string_view text, std::size_t open, Member&& m
     while (i < text.size() && is_json_space(text[i])) ++i;
     const std::size_t after = member(key, i);
     if (after == std::string_view::npos) return after;
-    i = after != 0 ? after : skip_json_value(text, i);
-    while (i < text.size() && is_json_space(text[i])) ++i;
-    if (i == text.size()) throw parse_error::at_byte(i, "malformed JSON (the document ends inside an object)");
-    if (text[i] == '}') return i + 1;
-    if (text[i] != ',') throw parse_error::at_byte(i, "malformed JSON (expected ',' or '}')");
-    ++i;
+    i = json_separator(text, after != 0 ? after : skip_json_value(text, i), '}', "an object");
+    if (text[i++] == '}') return i;
+  }
+}
+
+/// Walks the elements of the JSON array whose '[' is at `open` without a parser, as
+/// walk_json_object does its members: `element(at)` per element, `at` its first byte, returns
+/// the byte after the element if it read it, 0 to have it skipped. Returns the byte after the
+/// array's ']'. Throws parse_error::at_byte where the array is malformed (a ',' after the
+/// last element included). O(size of the array), no allocation.
+///
+///     walk_json_array("[1, {}]", 0, [](std::size_t at) -> std::size_t { return 0; });  // 7
+template <class Element>
+std::size_t walk_json_array(std::string_view text, std::size_t open, Element&& element) {
+  std::size_t i = skip_json_space(text, open + 1);
+  if (i < text.size() && text[i] == ']') return i + 1;
+  for (;;) {
+    i = skip_json_space(text, i);
+    const std::size_t after = element(i);
+    i = json_separator(text, after != 0 ? after : skip_json_value(text, i), ']', "an array");
+    if (text[i++] == ']') return i;
   }
 }
 
