@@ -1,23 +1,25 @@
 // V8 .cpuprofile reading, in bytes per second, beside simdjson On-Demand walking the same
 // document (every node object and its fields, counted): the cost of the JSON itself. The
 // documents are written here from the benchmarks' generated trees (bench::tree_of: DaCapo-like
-// names and shapes), one node per context, each with a callFrame (function name, url, line,
-// column), its hitCount and children, then one sample per context with its time delta, as
-// `node --cpu-prof` writes them. Memory: the finished profile's bytes per context, and the
-// reader's peak heap above the text (counted by support/usable_heap.hpp), of which simdjson's
-// parser (the baseline's parser_bytes_per_context) takes most. With CCRC_BENCH_SAVE=DIR, the
-// documents are saved there too (tree-N.cpuprofile), to time other importers on them.
+// names and shapes), one node per context in depth-first preorder, each with a callFrame
+// (function name, url, line, column), its hitCount and children, then one sample per context
+// with its time delta, as `node --cpu-prof` writes them. Memory: the finished profile's bytes
+// per context, and the reader's peak heap above the text (counted by
+// support/usable_heap.hpp). With CCRC_BENCH_SAVE=DIR, the documents are saved there too
+// (tree-N.cpuprofile), to time other importers on them.
 #include "support/ccrc_trees.hpp"
 #include "support/main.hpp"
 #include "support/save.hpp"
 #include "support/usable_heap.hpp"
 
 #include <ccrc/formats/v8_profile.hpp>
+#include <ccrc/tree/view.hpp>
 
 #include <benchmark/benchmark.h>
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -29,7 +31,11 @@ const ccrc::formats::json_text& profile_of(std::size_t nodes) {
   const bench::cct& tree = bench::tree_of(nodes);
   const ccrc::call_tree& t = tree.tree();
   std::string json = R"J({"nodes":[)J";
-  for (ccrc::node_id n = 0; n < t.size(); ++n) {
+  // In depth-first preorder, as V8 writes its nodes.
+  std::vector<ccrc::node_id> order;
+  order.reserve(t.size());
+  ccrc::preorder(ccrc::tree_view(t), [&](ccrc::node_id n, std::uint32_t) { order.push_back(n); });
+  for (ccrc::node_id n : order) {
     std::uint32_t m = t.symbols().method(t.frame(n));
     json += n ? ",\n" : "\n";
     json += R"J({"id":)J" + std::to_string(n + 1) + R"J(,"callFrame":{"functionName":")J";

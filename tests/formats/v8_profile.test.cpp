@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <string_view>
 
@@ -107,6 +109,35 @@ TEST_CASE("siblings with the same frame stay apart: the second gets call site 2,
   }
   CHECK(fs == std::vector<std::pair<std::uint32_t, double>>{{0, 1}, {2, 2}, {3, 8}});
   CHECK(total(p, "samples") == 15);
+}
+
+TEST_CASE("nodes in preorder (as V8 writes them) or in another order: the same tree, node for node") {
+  // (root) -> f -> g, (root) -> f (a twin: call site 2), (root) -> h. In preorder the tree is
+  // built in the nodes' order; breadth first, by a walk that visits them in the same order.
+  auto node = [](int id, const char* name, int hits, const char* children) {
+    return R"J({"id":)J" + std::to_string(id) + R"J(,"callFrame":{"functionName":")J" + name +
+           R"J(","url":"a.js","lineNumber":1,"columnNumber":0},"hitCount":)J" + std::to_string(hits) + children + "}";
+  };
+  const std::string root = R"J({"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3,5]})J";
+  const std::string f = node(2, "f", 1, R"J(,"children":[4])J"), g = node(4, "g", 3, ""), twin = node(3, "f", 2, ""),
+                    h = node(5, "h", 5, "");
+  const std::string preorder = R"J({"nodes":[)J" + root + "," + f + "," + g + "," + twin + "," + h + "]}";
+  const std::string breadth_first = R"J({"nodes":[)J" + root + "," + f + "," + twin + "," + h + "," + g + "]}";
+  ccrc::profile a = ccrc::read_v8_profile(preorder), b = ccrc::read_v8_profile(breadth_first);
+  CHECK(std::ranges::equal(a.tree().parents(), b.tree().parents()));
+  for (ccrc::node_id n = 1; n < a.size(); ++n) {
+    CHECK(a.tree().name(n) == b.tree().name(n));  // frame ids follow the order names are met
+    CHECK(a.symbols().site(a.tree().frame(n)) == b.symbols().site(b.tree().frame(n)));
+    CHECK(a.column("samples")[n] == b.column("samples")[n]);
+  }
+  // By hand: contexts made in the order f, g, the twin f, h.
+  REQUIRE(a.size() == 5);
+  CHECK(a.tree().name(1) == "f a.js:2:1");
+  CHECK(a.tree().name(2) == "g a.js:2:1");
+  CHECK(a.tree().parent(2) == 1);
+  CHECK(a.symbols().site(a.tree().frame(3)) == 2);
+  CHECK(a.column("samples")[3] == 2);
+  CHECK(a.tree().name(4) == "h a.js:2:1");
 }
 
 TEST_CASE("the old v8-profiler format: nested head, 1-based lines, absolute timestamps, times in seconds") {

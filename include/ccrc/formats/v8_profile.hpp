@@ -363,6 +363,41 @@ class v8_node_tree {
   // context (a sibling of the same frame gets call site 2, 3, ...), parents before children,
   // children in the order read. Returns each node's context. O(nodes), no recursion.
   std::vector<node_id> add_to(profile& p, std::uint32_t root, node_id under) {
+    // As V8 writes them, the nodes are in the order the walk would visit them: no walk then.
+    return in_preorder(root) ? add_in_order(p, root, under) : add_by_walk(p, root, under);
+  }
+
+  // Call sites already given to twin siblings, by (parent, frame): the next one to give.
+  using site_map = std::unordered_map<std::uint64_t, std::uint32_t>;
+
+  // A new child of `parent` with frame `f`, even where a sibling has that frame: the second
+  // such sibling gets call site 2, the third 3, ...
+  static node_id add_distinct_child(profile& p, node_id parent, frame_id f, site_map& sites) {
+    std::size_t before = p.size();
+    node_id c = p.find_or_add_child(parent, f);
+    if (p.size() != before) return c;
+    std::uint32_t& next = sites.try_emplace((std::uint64_t{parent} << 32) | std::uint32_t{f}, 2).first->second;
+    for (;;) {  // more than once only where a sited frame of that name is a sibling already
+      frame_id sited = p.symbols().intern(p.symbols().name(f), next);
+      ++next;
+      before = p.size();
+      c = p.find_or_add_child(parent, sited);
+      if (p.size() != before) return c;
+    }
+  }
+
+ private:
+  std::vector<node_id> add_in_order(profile& p, std::uint32_t root, node_id under) {
+    const std::size_t n = nodes_.size();
+    p.reserve(p.size() + n);
+    std::vector<node_id> context(n);
+    context[root] = under;
+    for (std::size_t i = 1; i < n; ++i)
+      context[i] = add_distinct_child(p, context[nodes_[i].parent], nodes_[i].frame, next_site_);
+    return context;
+  }
+
+  std::vector<node_id> add_by_walk(profile& p, std::uint32_t root, node_id under) {
     const std::size_t n = nodes_.size();
     // Children of each node in document order (CSR), then a pre-order walk from the root.
     std::vector<std::uint32_t> first(n + 1, 0), kids(n);
@@ -395,26 +430,19 @@ class v8_node_tree {
     return context;
   }
 
-  // Call sites already given to twin siblings, by (parent, frame): the next one to give.
-  using site_map = std::unordered_map<std::uint64_t, std::uint32_t>;
-
-  // A new child of `parent` with frame `f`, even where a sibling has that frame: the second
-  // such sibling gets call site 2, the third 3, ...
-  static node_id add_distinct_child(profile& p, node_id parent, frame_id f, site_map& sites) {
-    std::size_t before = p.size();
-    node_id c = p.find_or_add_child(parent, f);
-    if (p.size() != before) return c;
-    std::uint32_t& next = sites.try_emplace((std::uint64_t{parent} << 32) | std::uint32_t{f}, 2).first->second;
-    for (;;) {  // more than once only where a sited frame of that name is a sibling already
-      frame_id sited = p.symbols().intern(p.symbols().name(f), next);
-      ++next;
-      before = p.size();
-      c = p.find_or_add_child(parent, sited);
-      if (p.size() != before) return c;
+  // Whether the nodes are in depth-first preorder from `root`, children in the order read:
+  // each node's parent is the node before it or one of that node's ancestors. O(nodes).
+  [[nodiscard]] bool in_preorder(std::uint32_t root) const {
+    if (root != 0) return false;
+    std::vector<std::uint32_t> path{root};  // the last node's ancestors and itself
+    for (std::size_t i = 1; i < nodes_.size(); ++i) {
+      while (!path.empty() && path.back() != nodes_[i].parent) path.pop_back();
+      if (path.empty()) return false;
+      path.push_back(static_cast<std::uint32_t>(i));
     }
+    return true;
   }
 
- private:
   void call_frame_field(const v8_json& j, v8_node_key k, od::value& v, v8_pending& p) {
     if (k == v8_node_key::function_name) {
       p.function_name = j.string(v, "\"functionName\"");
@@ -886,7 +914,8 @@ class v8_reader {
 /// six bytes per byte of the largest piece: 6 MB), or for `head` (nested profiles, which
 /// cannot be cut: about 7 bytes per byte of it); while reading, 40 bytes per node, 8 per
 /// child id and 16 per sample; while the tree is built, the nodes, 12 bytes per sample and
-/// 16 per node; then the tree. No recursion (nested trees are walked with an explicit
+/// 8 per node (16 when the nodes are not in depth-first preorder, as V8 writes them); then
+/// the tree. No recursion (nested trees are walked with an explicit
 /// stack). docs/formats.md has the decisions and their reasons.
 ///
 ///     ccrc::formats::json_text text(std::string_view(R"J({"nodes":[
