@@ -1,6 +1,7 @@
 #include <ccrc/formats/v8_profile.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/equal.hpp"
 #include "support/random.hpp"
 #include "support/same_profile.hpp"
 #include "support/values.hpp"
@@ -124,7 +125,7 @@ TEST_CASE("nodes in preorder (as V8 writes them) or in another order: the same t
   const std::string preorder = R"J({"nodes":[)J" + root + "," + f + "," + g + "," + twin + "," + h + "]}";
   const std::string breadth_first = R"J({"nodes":[)J" + root + "," + f + "," + twin + "," + h + "," + g + "]}";
   ccrc::profile a = ccrc::read_v8_profile(preorder), b = ccrc::read_v8_profile(breadth_first);
-  CHECK(std::ranges::equal(a.tree().parents(), b.tree().parents()));
+  CHECK(test::equal(a.tree().parents(), b.tree().parents()));
   for (ccrc::node_id n = 1; n < a.size(); ++n) {
     CHECK(a.tree().name(n) == b.tree().name(n));  // frame ids follow the order names are met
     CHECK(a.symbols().site(a.tree().frame(n)) == b.symbols().site(b.tree().frame(n)));
