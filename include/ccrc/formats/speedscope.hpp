@@ -140,7 +140,6 @@ class speedscope_reader {
     const std::string malformed = "malformed " + what;
     const std::size_t end = pieces_.read(text_, at, what, false, [&](array& elements, const json_piece& piece) {
       piece_ = piece;
-      ++pieces_read_;
       for (auto element : elements) {
         value v;
         check(std::move(element).get(v), malformed.c_str());
@@ -256,16 +255,11 @@ class speedscope_reader {
   // The profiles array at `at`, its objects walked one by one.
   std::size_t read_profiles(std::size_t at) {
     if (at == text_.size() || text_[at] != '[') fail_at(at, "\"profiles\" is not an array");
-    std::size_t i = skip_space(at + 1);
-    if (i < text_.size() && text_[i] == ']') return i + 1;
-    for (std::size_t index = 0;; ++index) {
-      if (i == text_.size() || text_[i] != '{') fail_at(i, "a profile is not an object");
-      i = skip_space(read_profile(i, index));
-      if (i == text_.size()) fail_at(i, "malformed JSON (the document ends inside \"profiles\")");
-      if (text_[i] == ']') return i + 1;
-      if (text_[i] != ',') fail_at(i, "malformed JSON (expected ',' or ']' in \"profiles\")");
-      i = skip_space(i + 1);
-    }
+    std::size_t index = 0;
+    return formats::detail::walk_json_array(text_, at, [&](std::size_t open) {
+      if (open == text_.size() || text_[open] != '{') fail_at(open, "a profile is not an object");
+      return read_profile(open, index++);
+    });
   }
 
   // The metric column of `unit`, added when first seen (the profile is made then too).
@@ -412,10 +406,10 @@ class speedscope_reader {
     prefix_.clear();
     prefix_text_.clear();
     path_.clear();
-    std::size_t piece = pieces_read_;
+    std::uint64_t piece = absent;  // the first byte of the piece the prefix's text is in
     const std::size_t end = read_array(at, "\"samples\"", [&](value& sample) {
-      if (piece != pieces_read_) {  // the previous piece's text is gone: compare the indices
-        piece = pieces_read_;
+      if (piece != piece_.base) {  // the previous piece's text is gone: compare the indices
+        piece = piece_.base;
         std::fill(prefix_text_.begin(), prefix_text_.end(), std::string_view{});
       }
       array stack;
@@ -521,7 +515,6 @@ class speedscope_reader {
   formats::detail::json_array_reader pieces_;
   std::vector<std::pair<std::size_t, std::size_t>> parsed_;  // the values simdjson parsed, [begin, end)
   json_piece piece_;              // the piece being parsed
-  std::size_t pieces_read_ = 0;  // pieces of arrays, to tell when a piece's text is gone
   bool have_shared_ = false;
   std::vector<std::string> frame_names_;  // by index in shared.frames
   std::vector<frame_id> frame_ids_;       // root_frame until interned
