@@ -75,8 +75,8 @@ inline std::string only_child(const fs::path& file, const std::string& path) {
   return std::string(p.symbols().name(p.tree().frame(*children.begin())));
 }
 
-/// Runs the program args[0] with `env` added to the environment, stderr to `err` (and stdout
-/// to `out` if given); its exit status.
+/// Runs the program args[0] (searched in $PATH if it has no slash) with `env` added to the
+/// environment, stderr to `err` (and stdout to `out` if given); its exit status.
 inline int run(std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& env,
                const fs::path& err, const std::optional<fs::path>& out = std::nullopt) {
   for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
@@ -88,7 +88,7 @@ inline int run(std::vector<std::string> args, const std::vector<std::pair<std::s
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+  int rc = posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   for (const auto& [k, v] : env) unsetenv(k.c_str());
   if (rc != 0) throw std::runtime_error("cannot run " + args[0]);

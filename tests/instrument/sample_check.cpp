@@ -4,7 +4,7 @@
 // - every sampled path is a real call path of the workload: its functions, outermost first,
 //   start at a thread's root and follow the workload's call graph (written out below), with
 //   only the C library's frames above the root (_start, ...) and below the last function
-//   (clock_gettime);
+//   (clock_gettime, and the PLT stub that calls it);
 // - CPU time is accounted for: the cpu_ns of a thread's contexts is the CPU time the thread
 //   reports, and each sample stands for at least one interval;
 // - the two hot functions, given CPU time in a ratio of 3:1, get samples in about that ratio;
@@ -74,16 +74,35 @@ struct sampled_profile {
   std::span<const double> self_cpu, samples;
 };
 
+// The sampler's name for the static step(): SUBJECT+0xOFFSET, OFFSET its symbol's value as `nm`
+// prints it (the workload is position-independent: link-time addresses are offsets from the
+// base). Not any SUBJECT+0x...: a sample may interrupt a PLT stub (thread_cpu_seconds() calling
+// clock_gettime), which the sampler names by the .plt's start, the region its unwind entry covers.
+std::string unnamed_step(const std::string& subject, const fs::path& dir) {
+  static std::string name;
+  if (!name.empty()) return name;
+  fs::path symbols = dir / "nm.txt";
+  if (run({"nm", "--defined-only", subject}, {}, dir / "nm-stderr.txt", symbols) != 0)
+    throw std::runtime_error("nm " + subject + " failed");
+  std::istringstream lines(read_text(symbols));
+  for (std::string value, type, symbol; lines >> value >> type >> symbol;)
+    if (symbol == "_ZL4stepj") {
+      std::string offset = value.substr(std::min(value.find_first_not_of('0'), value.size() - 1));
+      return name = fs::path(subject).filename().string() + "+0x" + offset;
+    }
+  throw std::runtime_error("nm " + subject + ": no symbol _ZL4stepj (static void step(unsigned))");
+}
+
 sampled_profile read_profile(const fs::path& file, const std::string& subject) {
   sampled_profile s{ccrc::read_cctb_file(file.string()), {}, {}, {}, {}, {}};
   const ccrc::profile& p = s.p;
   std::set<std::string> functions{"step"};
   for (const auto& [caller, callee] : calls) functions.insert({caller, callee});
-  const std::string module = fs::path(subject).filename().string() + "+0x";
+  const std::string step = unnamed_step(subject, file.parent_path());
   s.function.resize(p.size());
   for (ccrc::node_id n = 1; n < p.size(); ++n) {
     std::string name(p.symbols().name(p.tree().frame(n)));
-    if (name.starts_with(module) || name.starts_with("step(unsigned int) ")) name = "step";
+    if (name == step || name.starts_with("step(unsigned int) ")) name = "step";
     if (functions.contains(name)) s.function[n] = name;
   }
   s.self_cpu = column(p, "cpu_ns");
