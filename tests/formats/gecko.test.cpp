@@ -244,6 +244,17 @@ TEST_CASE("malformed input: an error at the offending byte") {
   constexpr std::string_view data_first_bad =
       R"({"meta":{},"threads":[{"samples":{"data":[[null,1],[null,"x"]],"schema":{"stack":0,"time":1}}}]})";
   check_error_at(data_first_bad, byte_of(data_first_bad, "\"x\""));
+  // A table twice in a thread: at the second.
+  std::string two_stack_tables = thread("[[1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  two_stack_tables.insert(two_stack_tables.find("\"frameTable\""), R"("stackTable":{"schema":{"prefix":0,"frame":1},"data":[]},)");
+  check_error_at(two_stack_tables, byte_of(two_stack_tables, "{\"schema\":{\"prefix\"", 1));
+  CHECK(error_message(two_stack_tables).find("a thread with two \"stackTable\"") != std::string::npos);
+  std::string two_string_tables = thread("[[1,0]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"],"stringTable":[])");
+  check_error_at(two_string_tables, byte_of(two_string_tables, "[]}]}"));
+  // Times whose difference overflows: at the later sample.
+  std::string overflow = thread("[[1,-1.7e308],[1,1.7e308]]", "[[null,0],[0,1]]", "[[0],[1]]", R"(["a","b"])");
+  check_error_at(overflow, byte_of(overflow, "[1,1.7e308]"));
+  CHECK(error_message(overflow).find("the time from sample 0 overflows") != std::string::npos);
 
   // The top level.
   check_error_at("[1]", 0);

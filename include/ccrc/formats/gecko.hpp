@@ -101,19 +101,11 @@ class gecko_reader {
   }
 
  private:
-  struct sample_row {
-    std::uint32_t stack;  // gecko_none: null; after resolve(), the sample's node
-    std::uint32_t at;
-    double time;
-  };
+  // The tables' rows keep no position: an error in one walks its table again to find it
+  // (fail_at_row), which spares 4 bytes a row.
   struct stack_row {
     std::uint32_t prefix;  // gecko_none: null (a root stack)
     std::uint32_t frame;
-    std::uint32_t at;
-  };
-  struct frame_row {
-    std::uint32_t location;
-    std::uint32_t at;
   };
   // A pid or tid: an integer or a string, as written.
   struct id_field {
@@ -361,11 +353,12 @@ class gecko_reader {
 
   // Reads a table `{"schema": {column: index, ...}, "data": [[...], ...]}`: the columns
   // `names` (all required) by their index in the schema; row(k, value) for the k-th name's
-  // value of each row, then end_row(at) after the row. `data` is read in pieces as it comes
-  // when `schema` came first (as every writer of the format puts it), else after the table's
-  // walk found `schema`.
+  // value of each row, then end_row() after the row; `rows_at` is set to the byte of `data`.
+  // `data` is read in pieces as it comes when `schema` came first (as every writer of the
+  // format puts it), else after the table's walk found `schema`.
   template <std::size_t N, class Row, class EndRow>
-  std::size_t read_table(std::size_t at, const char* table, const char* const (&names)[N], Row&& row, EndRow&& end_row) {
+  std::size_t read_table(std::size_t at, const char* table, const char* const (&names)[N], std::size_t& rows_at, Row&& row,
+                         EndRow&& end_row) {
     const std::string name = std::string("\"") + table + "\"";
     if (!starts(at, '{')) not_a(at, name, "an object");
     std::uint64_t columns[N] = {};
@@ -381,6 +374,7 @@ class gecko_reader {
       if (k == "data") {
         if (have_data) fail_at(v, name + " has two \"data\"");
         have_data = true;
+        rows_at = v;
         if (have_schema) return read_rows(v, name, names, columns, row, end_row);
         data_first = v;
       }
@@ -436,14 +430,24 @@ class gecko_reader {
       for (std::size_t i = 0; i < N; ++i)
         if (!seen[i])
           fail_at(row_at, "a row of " + name + " without column " + std::to_string(columns[i]) + " (\"" + names[i] + "\")");
-      end_row(row_at);
+      end_row();
     });
+  }
+
+  // Fails with `reason` at row i of the table whose rows (`data`, or stringTable) are the
+  // array at `rows_at`, found by walking it again.
+  [[noreturn]] void fail_at_row(std::size_t rows_at, const std::string& what, std::size_t i, const std::string& reason) {
+    std::size_t k = 0;
+    parse_array(rows_at, what, [&](god::value& row) {
+      if (k++ == i) fail_at(offset32(row.raw_json_token().data()), reason);
+    });
+    fail_at(rows_at, reason);  // not reached: the walk read row i before
   }
 
   // The thread's stringTable, copied: the strings of a piece die with it.
   std::size_t read_strings(std::size_t at) {
+    strings_at_ = at;
     return parse_array(at, "\"stringTable\"", [&](god::value& s) {
-      string_at_.push_back(offset32(s.raw_json_token().data()));
       string_bytes_ += string(s, "an entry of \"stringTable\"");
       string_end_.push_back(string_bytes_.size());
     });
@@ -465,58 +469,63 @@ class gecko_reader {
 
   std::size_t read_thread(std::size_t thread_at) {
     if (!starts(thread_at, '{')) not_a(thread_at, "a thread", "an object");
-    samples_.clear();
+    sample_stacks_.clear();
+    sample_times_.clear();
     stacks_.clear();
-    frames_.clear();
+    frame_locations_.clear();
     string_bytes_.clear();
     string_end_.clear();
-    string_at_.clear();
+    samples_at_ = stacks_at_ = frames_at_ = strings_at_ = 0;
     std::string name, process_name;
     bool has_name = false, has_process_name = false;
     id_field pid, tid;
     const std::size_t end = formats::detail::walk_json_object(text_, thread_at, [&](std::string_view raw, std::size_t v) -> std::size_t {
       std::string_view k = key(raw);
+      // A table twice would make its rows' numbers ambiguous (and was never written so).
+      auto once = [&](std::size_t rows_at) {
+        if (rows_at != 0) fail_at(v, "a thread with two \"" + std::string(k) + "\"");
+      };
       if (k == "samples") {
+        once(samples_at_);
         static constexpr const char* names[] = {"stack", "time"};
-        sample_row s{gecko_none, 0, 0};
+        std::uint32_t stack = gecko_none;
+        double time = 0;
         return read_table(
-            v, "samples", names,
+            v, "samples", names, samples_at_,
             [&](std::size_t i, god::value& cell) {
-              if (i == 0) s.stack = index_or_null(cell, "a sample's stack");
-              else s.time = number(cell, "a sample's time");
+              if (i == 0) stack = index_or_null(cell, "a sample's stack");
+              else time = number(cell, "a sample's time");
             },
-            [&](std::uint32_t at) {
-              s.at = at;
-              samples_.push_back(s);
-              s = {gecko_none, 0, 0};
+            [&] {
+              sample_stacks_.push_back(std::exchange(stack, gecko_none));
+              sample_times_.push_back(std::exchange(time, 0));
             });
       }
       if (k == "stackTable") {
+        once(stacks_at_);
         static constexpr const char* names[] = {"prefix", "frame"};
-        stack_row s{gecko_none, 0, 0};
+        stack_row s{gecko_none, 0};
         return read_table(
-            v, "stackTable", names,
+            v, "stackTable", names, stacks_at_,
             [&](std::size_t i, god::value& cell) {
               if (i == 0) s.prefix = index_or_null(cell, "a stack's prefix");
               else s.frame = index(cell, "a stack's frame");
             },
-            [&](std::uint32_t at) {
-              s.at = at;
-              stacks_.push_back(s);
-              s = {gecko_none, 0, 0};
-            });
+            [&] { stacks_.push_back(std::exchange(s, {gecko_none, 0})); });
       }
       if (k == "frameTable") {
+        once(frames_at_);
         static constexpr const char* names[] = {"location"};
-        frame_row r{0, 0};
+        std::uint32_t location = 0;
         return read_table(
-            v, "frameTable", names, [&](std::size_t, god::value& cell) { r.location = index(cell, "a frame's location"); },
-            [&](std::uint32_t at) {
-              r.at = at;
-              frames_.push_back(r);
-            });
+            v, "frameTable", names, frames_at_,
+            [&](std::size_t, god::value& cell) { location = index(cell, "a frame's location"); },
+            [&] { frame_locations_.push_back(std::exchange(location, 0)); });
       }
-      if (k == "stringTable") return read_strings(v);
+      if (k == "stringTable") {
+        once(strings_at_);
+        return read_strings(v);
+      }
       if (k == "name") return read_name(v, name, has_name, "a thread's \"name\"");
       if (k == "processName") return read_name(v, process_name, has_process_name, "a thread's \"processName\"");
       if (k == "pid") return parse_value(v, [&](god::value& id_value) { id(id_value, pid, "a thread's \"pid\""); });
@@ -525,7 +534,7 @@ class gecko_reader {
     });
     std::size_t index_in_file = threads_read_++;
     check_tables();
-    if (samples_.empty()) return end;  // a thread without samples adds nothing, not even its frame
+    if (sample_stacks_.empty()) return end;  // a thread without samples adds nothing, not even its frame
     std::string thread_name;
     if (has_process_name && !process_name.empty()) {
       thread_name.assign(process_name);
@@ -555,33 +564,37 @@ class gecko_reader {
   // stringTable; a stack's frame into frameTable, its prefix to an earlier stack (so that
   // prefix chains end, at a root stack); a sample's stack into stackTable.
   void check_tables() {
-    for (std::size_t i = 0; i < frames_.size(); ++i)
-      if (frames_[i].location >= string_end_.size())
-        fail_at(frames_[i].at, "frame " + std::to_string(i) + ": location " + std::to_string(frames_[i].location) +
-                                   " is not an index of the thread's stringTable (" + std::to_string(string_end_.size()) + " strings)");
+    for (std::size_t i = 0; i < frame_locations_.size(); ++i)
+      if (frame_locations_[i] >= string_end_.size())
+        fail_at_row(frames_at_, "\"frameTable\".data", i,
+                    "frame " + std::to_string(i) + ": location " + std::to_string(frame_locations_[i]) +
+                        " is not an index of the thread's stringTable (" + std::to_string(string_end_.size()) + " strings)");
     for (std::size_t i = 0; i < stacks_.size(); ++i) {
       const stack_row& s = stacks_[i];
-      if (s.frame >= frames_.size())
-        fail_at(s.at, "stack " + std::to_string(i) + ": frame " + std::to_string(s.frame) +
-                          " is not an index of the thread's frameTable (" + std::to_string(frames_.size()) + " frames)");
+      if (s.frame >= frame_locations_.size())
+        fail_at_row(stacks_at_, "\"stackTable\".data", i,
+                    "stack " + std::to_string(i) + ": frame " + std::to_string(s.frame) +
+                        " is not an index of the thread's frameTable (" + std::to_string(frame_locations_.size()) + " frames)");
       if (s.prefix != gecko_none && s.prefix >= i)
-        fail_at(s.at, "stack " + std::to_string(i) + ": prefix " + std::to_string(s.prefix) +
-                          " is not an earlier stack (Gecko writes a stack after its prefix)");
+        fail_at_row(stacks_at_, "\"stackTable\".data", i,
+                    "stack " + std::to_string(i) + ": prefix " + std::to_string(s.prefix) +
+                        " is not an earlier stack (Gecko writes a stack after its prefix)");
     }
-    for (std::size_t i = 0; i < samples_.size(); ++i)
-      if (samples_[i].stack != gecko_none && samples_[i].stack >= stacks_.size())
-        fail_at(samples_[i].at, "sample " + std::to_string(i) + ": stack " + std::to_string(samples_[i].stack) +
-                                    " is not an index of the thread's stackTable (" + std::to_string(stacks_.size()) + " stacks)");
+    for (std::size_t i = 0; i < sample_stacks_.size(); ++i)
+      if (sample_stacks_[i] != gecko_none && sample_stacks_[i] >= stacks_.size())
+        fail_at_row(samples_at_, "\"samples\".data", i,
+                    "sample " + std::to_string(i) + ": stack " + std::to_string(sample_stacks_[i]) +
+                        " is not an index of the thread's stackTable (" + std::to_string(stacks_.size()) + " stacks)");
   }
 
   frame_id frame_of(std::uint32_t frame) {
-    std::uint32_t location = frames_[frame].location;
+    std::uint32_t location = frame_locations_[frame];
     frame_id& f = string_frame_[location];
     if (f != null_frame) return f;
     std::string_view name = gecko_frame_name(string_of(location));
     if (name.empty()) name = "(anonymous)";
     if (const char* why = ccrc::detail::check_name_text(name))
-      fail_at(string_at_[location], "string " + std::to_string(location) + " (a frame's location) " + why);
+      fail_at_row(strings_at_, "\"stringTable\"", location, "string " + std::to_string(location) + " (a frame's location) " + why);
     f = profile_.intern(name);
     return f;
   }
@@ -605,19 +618,25 @@ class gecko_reader {
   }
 
   void build_thread(node_id thread) {
+    // Each stack makes at most one context: room for them at once, rather than the columns
+    // doubling (for a moment, old and new buffers: three times the size before).
+    profile_.reserve(profile_.size() + stacks_.size());
+    pieces_.release();
     stack_node_.assign(stacks_.size(), null_node);
     string_frame_.assign(string_end_.size(), null_frame);
-    for (auto& s : samples_) s.stack = s.stack == gecko_none ? thread : resolve(s.stack, thread);
+    // Each sample's stack becomes its node, in place.
+    for (auto& s : sample_stacks_) s = s == gecko_none ? thread : resolve(s, thread);
     auto count = profile_.column(0);
     auto time = profile_.column(1);
-    for (std::size_t i = 0; i < samples_.size(); ++i) {
-      count[samples_[i].stack] += 1;
-      if (i + 1 == samples_.size()) break;
-      double gap = samples_[i + 1].time - samples_[i].time;
-      if (!std::isfinite(gap)) fail_at(samples_[i + 1].at, "the time from sample " + std::to_string(i) + " overflows");
-      if (gap > 0) time[samples_[i].stack] += gap;
+    for (std::size_t i = 0; i < sample_stacks_.size(); ++i) {
+      count[sample_stacks_[i]] += 1;
+      if (i + 1 == sample_stacks_.size()) break;
+      double gap = sample_times_[i + 1] - sample_times_[i];
+      if (!std::isfinite(gap))
+        fail_at_row(samples_at_, "\"samples\".data", i + 1, "the time from sample " + std::to_string(i) + " overflows");
+      if (gap > 0) time[sample_stacks_[i]] += gap;
     }
-    last_samples_.push_back(samples_.back().stack);
+    last_samples_.push_back(sample_stacks_.back());
   }
 
   std::string_view text_;
@@ -636,12 +655,13 @@ class gecko_reader {
   std::vector<node_id> last_samples_;  // each thread's last sample, which weighs the interval
 
   // The thread being read.
-  std::vector<sample_row> samples_;
+  std::vector<std::uint32_t> sample_stacks_;  // gecko_none: null; after resolve(), the sample's node
+  std::vector<double> sample_times_;
   std::vector<stack_row> stacks_;
-  std::vector<frame_row> frames_;
+  std::vector<std::uint32_t> frame_locations_;
   std::string string_bytes_;             // stringTable's strings, one after another
   std::vector<std::size_t> string_end_;  // where each ends in string_bytes_
-  std::vector<std::uint32_t> string_at_;
+  std::size_t samples_at_ = 0, stacks_at_ = 0, frames_at_ = 0, strings_at_ = 0;  // their rows' arrays
   std::vector<node_id> stack_node_;
   std::vector<frame_id> string_frame_;
   std::vector<std::uint32_t> chain_;
