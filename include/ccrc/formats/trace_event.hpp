@@ -83,6 +83,7 @@ class trace_event_parser {
       throw parse_error::at_byte(i, "a trace is a JSON array of events or an object with \"traceEvents\"");
     }
     if (i < text_.size()) throw parse_error::at_byte(i, "more after the end of the trace");
+    pieces_.release();  // nothing is parsed after: its buffers need not wait for the trees
     build();
     profile_.shrink_to_fit();
     return std::move(profile_);

@@ -580,6 +580,7 @@ class v8_reader {
     if (seen_deltas_ && seen_timestamps_) v8_json::fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
     if (seen_nodes_) kind_ = v8_profile_kind::cpuprofile;
     else kind_ = head_has_self_size_ ? v8_profile_kind::heapprofile : v8_profile_kind::old_cpuprofile;
+    pieces_.release();  // nothing is parsed after: its buffers need not wait for the tree
     return build();
   }
 
