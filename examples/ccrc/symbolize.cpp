@@ -7,6 +7,7 @@
 #include <ccrc/error.hpp>
 #include <ccrc/transform/function.hpp>
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -157,9 +158,43 @@ std::string default_symbolizer() {
   return "addr2line";
 }
 
+// The directories of a PATH-like variable, in order; empty entries skipped.
+std::vector<fs::path> directories_of(const char* variable) {
+  std::vector<fs::path> dirs;
+  std::string_view list = std::getenv(variable) ? std::getenv(variable) : "";
+  for (std::size_t begin = 0; begin < list.size();) {
+    std::size_t end = std::min(list.find(':', begin), list.size());
+    if (end > begin) dirs.emplace_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return dirs;
+}
+
+// Where to look for a module no BINARY names: the current directory, $PATH (executables),
+// $LD_LIBRARY_PATH, the directory the loader took this process's C library from (the system's,
+// /lib/x86_64-linux-gnu on Debian, whatever the architecture), /usr/local/lib, /usr/lib, /lib.
+std::vector<fs::path> module_search_path() {
+  std::vector<fs::path> dirs{fs::current_path()};
+  for (const char* variable : {"PATH", "LD_LIBRARY_PATH"})
+    for (fs::path& d : directories_of(variable)) dirs.push_back(std::move(d));
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&::fclose), &info) != 0 && info.dli_fname != nullptr)
+    dirs.push_back(fs::path(info.dli_fname).parent_path());
+  for (const char* d : {"/usr/local/lib", "/usr/lib", "/lib"}) dirs.emplace_back(d);
+  return dirs;
+}
+
+std::optional<fs::path> find_module(std::string_view module, const std::vector<fs::path>& dirs) {
+  for (const fs::path& d : dirs) {
+    std::error_code ec;
+    fs::path candidate = d / module;
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return std::nullopt;
+}
+
 int run(const cli::args& a, cli::timings& t) {
   const std::string& in = a.positional(0, "PROFILE");
-  if (a.positional().size() < 2) throw cli::usage_error("BINARY missing: the executable or library the addresses are in");
   const std::string out = a.value("-o").value_or(in);
   cli::check_output_path(out);
   const std::string program = a.value("--addr2line").value_or(default_symbolizer());
@@ -178,7 +213,8 @@ int run(const cli::args& a, cli::timings& t) {
     std::vector<std::uint64_t> addresses;
   };
   std::map<std::string_view, module_frames> wanted;
-  std::set<std::string_view> not_given;
+  std::set<std::string_view> not_found;
+  std::vector<fs::path> search_path;  // made at the first module no BINARY names
   std::size_t address_names = 0;
   const ccrc::symbol_table& syms = p.symbols();
   for (ccrc::method_id m{1}; m < syms.method_count(); ++m) {
@@ -186,10 +222,16 @@ int run(const cli::args& a, cli::timings& t) {
     auto mo = parse_module_offset(name);
     if (!mo) continue;
     ++address_names;
-    if (binaries.find(mo->module) == binaries.end()) {
-      not_given.insert(mo->module);
-      continue;
+    if (binaries.find(mo->module) == binaries.end() && !not_found.contains(mo->module)) {
+      if (search_path.empty()) search_path = module_search_path();
+      if (auto found = find_module(mo->module, search_path)) {
+        std::fprintf(stderr, "ccrc symbolize: %s from %s\n", std::string(mo->module).c_str(), found->c_str());
+        binaries.emplace(std::string(mo->module), *found);
+      } else {
+        not_found.insert(mo->module);
+      }
     }
+    if (not_found.contains(mo->module)) continue;
     module_frames& w = wanted[mo->module];
     w.names.push_back(name);
     w.addresses.push_back(mo->offset);
@@ -212,9 +254,9 @@ int run(const cli::args& a, cli::timings& t) {
                        std::to_string(address_names) + " methods given as module+offset";
   if (std::size_t left = address_names - renamed.size(); left != 0) {
     report += "; " + std::to_string(left) + " left as they were";
-    if (!not_given.empty()) {
-      report += " (no binary given for";
-      for (std::string_view m : not_given) report += " " + std::string(m);
+    if (!not_found.empty()) {
+      report += " (no binary given or found for";
+      for (std::string_view m : not_found) report += " " + std::string(m);
       report += ")";
     }
   }
@@ -228,17 +270,19 @@ int run(const cli::args& a, cli::timings& t) {
 const command symbolize_command{
     "symbolize",
     "names the functions a profile knows only as module+offset, from the binaries (addr2line)",
-    "usage: ccrc symbolize PROFILE BINARY... [-o OUT] [--addr2line PROGRAM] [--profile NAME|INDEX]\n"
+    "usage: ccrc symbolize PROFILE [BINARY...] [-o OUT] [--addr2line PROGRAM] [--profile NAME|INDEX]\n"
     "\n"
     "Names every method of PROFILE written as MODULE+0xOFFSET (libccrc_instrument's name for a\n"
     "function the loader could not name: a static function, or any function of a program linked\n"
-    "without -rdynamic) from the BINARY whose file name is MODULE: its symbol table, and its\n"
-    "debug information where it has some, which adds the source file and line\n"
+    "without -rdynamic) from the BINARY whose file name is MODULE, else from the first file of\n"
+    "that name in the current directory, $PATH, $LD_LIBRARY_PATH or the system's library\n"
+    "directories (named on stderr: make sure it is the build that ran): its symbol table, and\n"
+    "its debug information where it has some, which adds the source file and line\n"
     "('parse(char const*) /src/prog.cpp:42'). One addr2line process per binary. Contexts that\n"
     "come to name one function under one caller become one, their metrics summed. Methods of\n"
-    "modules not given, and addresses addr2line cannot name, are left as they were and counted\n"
-    "on stderr. OUT (default: PROFILE itself, replaced whole or not at all) is written in the\n"
-    "format its name asks for, as by ccrc convert.\n"
+    "modules neither given nor found, and addresses addr2line cannot name, are left as they\n"
+    "were and counted on stderr. OUT (default: PROFILE itself, replaced whole or not at all) is\n"
+    "written in the format its name asks for, as by ccrc convert.\n"
     "  --addr2line PROGRAM  the symbolizer, a program with addr2line's arguments and output\n"
     "                       (default: addr2line, or else llvm-addr2line where it is the one\n"
     "                       installed)\n",

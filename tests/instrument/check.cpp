@@ -221,6 +221,20 @@ int main(int argc, char** argv) try {
     check_profile(named, {{"main", 1}, {"main;statics()", 1}, {"main;statics();" + name, 4}});
     std::string text = read_text(report);
     check(text == "ccrc symbolize: named 1 of 1 methods given as module+offset\n", "ccrc symbolize says '" + text + "'");
+    // Without BINARY: the subject found on $PATH (its directory put first), and said so.
+    fs::path found = dir / "found.cctb";
+    std::vector<std::string> search{argv[4], "symbolize", out.string(), "-o", found.string()};
+    if (argc == 6) search.insert(search.end(), {"--addr2line", argv[5]});
+    const char* path = std::getenv("PATH");
+    std::string with_subject = fs::path(subject).parent_path().string() + ":" + (path ? path : "");
+    check(run(search, {{"PATH", with_subject}}, report) == 0, "ccrc symbolize without BINARY: status 0");
+    if (path) setenv("PATH", path, 1);  // run() unsets what it set
+    check(only_child(found, "main;statics()") == name, "without BINARY, the static function is named '" +
+                                                          only_child(found, "main;statics()") + "'");
+    text = read_text(report);
+    std::string expected = "ccrc symbolize: " + fs::path(subject).filename().string() + " from " + subject +
+                           "\nccrc symbolize: named 1 of 1 methods given as module+offset\n";
+    check(text == expected, "ccrc symbolize without BINARY says '" + text + "', expected '" + expected + "'");
   } else {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
