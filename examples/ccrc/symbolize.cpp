@@ -80,6 +80,35 @@ std::uint64_t link_base(const fs::path& file) {
   return base & ~std::uint64_t{0xfff};
 }
 
+// The link-time address ranges [begin, end) of a binary's PLT sections (.plt, .plt.got,
+// .plt.sec): the stubs through which it calls other modules. A sample in one is named by the
+// start of the unwind region that covers it, the whole section, which no symbol covers. None
+// where the section headers are missing or do not read (a stripped or odd file: the addresses
+// then stay unnamed, as before).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> plt_ranges(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  Elf64_Ehdr header{};
+  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) || header.e_shentsize != sizeof(Elf64_Shdr) ||
+      header.e_shstrndx >= header.e_shnum)
+    return {};
+  std::vector<Elf64_Shdr> sections(header.e_shnum);
+  in.seekg(static_cast<std::streamoff>(header.e_shoff));
+  if (!in.read(reinterpret_cast<char*>(sections.data()), static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr))))
+    return {};
+  const Elf64_Shdr& names = sections[header.e_shstrndx];
+  if (names.sh_size > (std::uint64_t{1} << 24)) return {};
+  std::string text(names.sh_size, '\0');
+  in.seekg(static_cast<std::streamoff>(names.sh_offset));
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) return {};
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (const Elf64_Shdr& section : sections) {
+    if (section.sh_name >= text.size()) continue;
+    std::string_view name(text.c_str() + section.sh_name);
+    if (name == ".plt" || name.starts_with(".plt.")) ranges.emplace_back(section.sh_addr, section.sh_addr + section.sh_size);
+  }
+  return ranges;
+}
+
 // A temporary file, removed when it goes out of scope.
 struct temporary_file {
   std::string path = (fs::temp_directory_path() / "ccrc-symbolize-XXXXXX").string();
@@ -242,8 +271,15 @@ int run(const cli::args& a, cli::timings& t) {
     const std::uint64_t base = link_base(file);
     for (std::uint64_t& address : w.addresses) address += base;
     auto answers = addr2line(program, file, w.addresses);
-    for (std::size_t i = 0; i < answers.size(); ++i)
-      if (std::string n = symbol_name(answers[i].first, answers[i].second); !n.empty()) renamed[w.names[i]] = std::move(n);
+    const auto plts = plt_ranges(file);
+    auto in_plt = [&](std::uint64_t address) {
+      return std::any_of(plts.begin(), plts.end(), [address](const auto& r) { return address >= r.first && address < r.second; });
+    };
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      std::string n = symbol_name(answers[i].first, answers[i].second);
+      if (n.empty() && in_plt(w.addresses[i])) n = "[plt] (" + std::string(module) + ")";
+      if (!n.empty()) renamed[w.names[i]] = std::move(n);
+    }
   }
   ccrc::profile named = ccrc::rename_frames(p, [&](std::string_view name) -> std::string_view {
     auto it = renamed.find(name);
@@ -278,7 +314,8 @@ const command symbolize_command{
     "that name in the current directory, $PATH, $LD_LIBRARY_PATH or the system's library\n"
     "directories (named on stderr: make sure it is the build that ran): its symbol table, and\n"
     "its debug information where it has some, which adds the source file and line\n"
-    "('parse(char const*) /src/prog.cpp:42'). One addr2line process per binary. Contexts that\n"
+    "('parse(char const*) /src/prog.cpp:42'); an address in its PLT, '[plt] (MODULE)' (a call\n"
+    "into another module, on its way). One addr2line process per binary. Contexts that\n"
     "come to name one function under one caller become one, their metrics summed. Methods of\n"
     "modules neither given nor found, and addresses addr2line cannot name, are left as they\n"
     "were and counted on stderr. OUT (default: PROFILE itself, replaced whole or not at all) is\n"

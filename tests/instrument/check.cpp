@@ -235,6 +235,26 @@ int main(int argc, char** argv) try {
     std::string expected = "ccrc symbolize: " + fs::path(subject).filename().string() + " from " + subject +
                            "\nccrc symbolize: named 1 of 1 methods given as module+offset\n";
     check(text == expected, "ccrc symbolize without BINARY says '" + text + "', expected '" + expected + "'");
+    // An address in the subject's .plt (where a sample lands in a stub, named by the section's
+    // start: its unwind region's), which no symbol covers: named as a PLT stub of the subject.
+    fs::path sections = dir / "sections.txt";
+    check(run({"readelf", "-SW", subject}, {}, dir / "readelf-stderr.txt", sections) == 0, "readelf -SW: status 0");
+    std::string plt;
+    std::istringstream lines(read_text(sections));
+    for (std::string line; std::getline(lines, line);)
+      if (std::size_t at = line.find("] .plt "); at != std::string::npos) {
+        std::istringstream fields(line.substr(at + 2));
+        std::string section, type, start;
+        fields >> section >> type >> start;
+        plt = start.substr(std::min(start.find_first_not_of('0'), start.size() - 1));
+      }
+    check(!plt.empty(), "the subject has a .plt section");
+    fs::path stub = dir / "plt.folded", stub_named = dir / "plt.cctb";
+    std::ofstream(stub) << "main;statics();" << fs::path(subject).filename().string() << "+0x" << plt << " 3\n";
+    check(run({argv[4], "symbolize", stub.string(), subject, "-o", stub_named.string()}, {}, report) == 0,
+          "ccrc symbolize (a PLT address): status 0");
+    std::string stub_name = only_child(stub_named, "main;statics()");
+    check(stub_name == "[plt] (" + fs::path(subject).filename().string() + ")", "the PLT address is named '" + stub_name + "'");
   } else {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
