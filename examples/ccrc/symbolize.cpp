@@ -173,20 +173,6 @@ std::string symbol_name(std::string_view function, std::string_view location) {
   return std::string(function) + " " + std::string(location);
 }
 
-// The symbolizer to run when none is given: addr2line (binutils), or else LLVM's, which takes
-// the same arguments and answers alike.
-std::string default_symbolizer() {
-  std::string_view path = std::getenv("PATH") ? std::getenv("PATH") : "";
-  for (const char* name : {"addr2line", "llvm-addr2line", "llvm-addr2line-14"})
-    for (std::size_t begin = 0; begin <= path.size();) {
-      std::size_t end = std::min(path.find(':', begin), path.size());
-      fs::path candidate = fs::path(path.substr(begin, end - begin)) / name;
-      if (end > begin && access(candidate.c_str(), X_OK) == 0) return name;
-      begin = end + 1;
-    }
-  return "addr2line";
-}
-
 // The directories of a PATH-like variable, in order; empty entries skipped.
 std::vector<fs::path> directories_of(const char* variable) {
   std::vector<fs::path> dirs;
@@ -197,6 +183,16 @@ std::vector<fs::path> directories_of(const char* variable) {
     begin = end + 1;
   }
   return dirs;
+}
+
+// The symbolizer to run when none is given: addr2line (binutils), or else LLVM's, which takes
+// the same arguments and answers alike.
+std::string default_symbolizer() {
+  const std::vector<fs::path> path = directories_of("PATH");
+  for (const char* name : {"addr2line", "llvm-addr2line", "llvm-addr2line-14"})
+    for (const fs::path& d : path)
+      if (access((d / name).c_str(), X_OK) == 0) return name;
+  return "addr2line";
 }
 
 // Where to look for a module no BINARY names: the current directory, $PATH (executables),

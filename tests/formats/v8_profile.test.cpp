@@ -8,8 +8,6 @@
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
-
 #include <string>
 #include <string_view>
 

@@ -228,7 +228,6 @@ int main(int argc, char** argv) try {
     const char* path = std::getenv("PATH");
     std::string with_subject = fs::path(subject).parent_path().string() + ":" + (path ? path : "");
     check(run(search, {{"PATH", with_subject}}, report) == 0, "ccrc symbolize without BINARY: status 0");
-    if (path) setenv("PATH", path, 1);  // run() unsets what it set
     check(only_child(found, "main;statics()") == name, "without BINARY, the static function is named '" +
                                                           only_child(found, "main;statics()") + "'");
     text = read_text(report);
@@ -246,11 +245,11 @@ int main(int argc, char** argv) try {
         std::istringstream fields(line.substr(at + 2));
         std::string section, type, start;
         fields >> section >> type >> start;
-        plt = start.substr(std::min(start.find_first_not_of('0'), start.size() - 1));
+        plt = module_offset_name(subject, start);
       }
     check(!plt.empty(), "the subject has a .plt section");
     fs::path stub = dir / "plt.folded", stub_named = dir / "plt.cctb";
-    std::ofstream(stub) << "main;statics();" << fs::path(subject).filename().string() << "+0x" << plt << " 3\n";
+    std::ofstream(stub) << "main;statics();" << plt << " 3\n";
     check(run({argv[4], "symbolize", stub.string(), subject, "-o", stub_named.string()}, {}, report) == 0,
           "ccrc symbolize (a PLT address): status 0");
     std::string stub_name = only_child(stub_named, "main;statics()");

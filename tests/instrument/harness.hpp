@@ -9,6 +9,8 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -76,10 +78,16 @@ inline std::string only_child(const fs::path& file, const std::string& path) {
 }
 
 /// Runs the program args[0] (searched in $PATH if it has no slash) with `env` added to the
-/// environment, stderr to `err` (and stdout to `out` if given); its exit status.
+/// environment (as it was again after), stderr to `err` (and stdout to `out` if given); its
+/// exit status.
 inline int run(std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& env,
                const fs::path& err, const std::optional<fs::path>& out = std::nullopt) {
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+  std::vector<std::optional<std::string>> before;
+  for (const auto& [k, v] : env) {
+    const char* old = std::getenv(k.c_str());
+    before.push_back(old ? std::optional<std::string>(old) : std::nullopt);
+    setenv(k.c_str(), v.c_str(), 1);
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -90,12 +98,23 @@ inline int run(std::vector<std::string> args, const std::vector<std::pair<std::s
   pid_t pid = 0;
   int rc = posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  for (const auto& [k, v] : env) unsetenv(k.c_str());
+  for (std::size_t i = 0; i < env.size(); ++i) {
+    const std::string& k = env[i].first;
+    if (before[i]) setenv(k.c_str(), before[i]->c_str(), 1);
+    else unsetenv(k.c_str());
+  }
   if (rc != 0) throw std::runtime_error("cannot run " + args[0]);
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status)) throw std::runtime_error(args[0] + " " + args[1] + " did not exit normally");
   return WEXITSTATUS(status);
+}
+
+/// "NAME+0xADDRESS", as the profilers name a frame of `binary` the loader cannot: `hex` as
+/// nm or readelf print it, leading zeros dropped.
+inline std::string module_offset_name(const fs::path& binary, std::string_view hex) {
+  hex.remove_prefix(std::min(hex.find_first_not_of('0'), hex.size() - 1));
+  return binary.filename().string() + "+0x" + std::string(hex);
 }
 
 inline std::string read_text(const fs::path& file) {

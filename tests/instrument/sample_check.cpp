@@ -86,10 +86,7 @@ std::string unnamed_step(const std::string& subject, const fs::path& dir) {
     throw std::runtime_error("nm " + subject + " failed");
   std::istringstream lines(read_text(symbols));
   for (std::string value, type, symbol; lines >> value >> type >> symbol;)
-    if (symbol == "_ZL4stepj") {
-      std::string offset = value.substr(std::min(value.find_first_not_of('0'), value.size() - 1));
-      return name = fs::path(subject).filename().string() + "+0x" + offset;
-    }
+    if (symbol == "_ZL4stepj") return name = module_offset_name(subject, value);
   throw std::runtime_error("nm " + subject + ": no symbol _ZL4stepj (static void step(unsigned))");
 }
 
