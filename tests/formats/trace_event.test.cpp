@@ -631,6 +631,13 @@ TEST_CASE("trace events: malformed profile events give the byte of what is wrong
       {"[" + profile + chunk(R"J({"cpuProfile":{"nodes":[)J" + root + R"J(,{"id":2,"parent":1,"callFrame":{"functionName":"a\u0001"}}]}})J") + "]",
        R"J({"id":2)J", "frame name"},
       {"[" + profile + chunk(R"J({"cpuProfile":[]})J") + "]", "[]}", "\"cpuProfile\" is not an object"},
+      // The times overflow at the second sample: the weight of the first is not finite.
+      {"[" + profile + chunk(R"J({"cpuProfile":{"nodes":[)J" + root + R"J(],"samples":[1,1]},"timeDeltas":[1e308,1e308]})J") + "]",
+       "[1,1]", "the times of the samples overflow"},
+      // The same in the later chunk (in time, not in the file): the first sample it weighs is its own.
+      {"[" + profile + chunk(R"J({"cpuProfile":{"samples":[1,1]},"timeDeltas":[1e308,1e308]})J", R"J("ts":5,)J") +
+           "," + chunk(R"J({"cpuProfile":{"nodes":[)J" + root + R"J(],"samples":[1]},"timeDeltas":[1]})J") + "]",
+       "[1,1]", "the times of the samples overflow"},
       {R"J([{"ph":"P","name":"Profile","id":"0x1","pid":"one","tid":1}])J", "\"one\"", "\"pid\" is not an integer"},
   };
   for (const auto& c : cases) {

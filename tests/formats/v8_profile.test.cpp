@@ -238,7 +238,11 @@ TEST_CASE("every malformed input is refused at its byte") {
       {nodes(root + R"J(},{"id":2,"parent":3,"callFrame":{"functionName":"f"}},{"id":3,"parent":2,"callFrame":{"functionName":"g"}})J"),
        R"J({"id":2)J", 0, "cycle"},
       {nodes(R"J({"id":2,"parent":2,"callFrame":{"functionName":"(root)"}})J"), R"J({"id":2)J", 0, "cycle"},
-      {nodes(root + R"J(},{"id":2,"callFrame":{"functionName":"f"}})J"), R"J({"id":2)J", 0, "one root"},
+      {nodes(root + R"J(},{"id":2,"callFrame":{"functionName":"f"}})J"), R"J({"id":2)J", 0,
+       "node 2 has no parent, and neither has node 1: a profile has one root"},
+      // named by their ids once these are freed, whether indexed by id or sorted (ids too large)
+      {nodes(root + R"J(},{"id":1000000000000,"parent":3000000000000,"callFrame":{"functionName":"f"}},{"id":3000000000000,"parent":1000000000000,"callFrame":{"functionName":"g"}})J"),
+       R"J({"id":1000000000000)J", 0, "node 1000000000000 is not reachable from the root"},
       {nodes(R"J({"id":1,"callFrame":{"functionName":"main"}})J"), R"J({"id":1)J", 0, "not '(root)'"},
       {nodes(""), "[", 0, "no nodes"},
       // lengths

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -108,8 +109,10 @@ class trace_event_parser {
     std::uint32_t seq;
   };
   struct thread {
-    std::vector<open_event> opens;
-    std::vector<close_event> closes;
+    // In blocks rather than one array: no room is reserved beyond the last block, none is
+    // copied as they grow, and the blocks of the events already in the tree are freed.
+    std::deque<open_event> opens;
+    std::deque<close_event> closes;
     double first = std::numeric_limits<double>::infinity();  // earliest ts of a B/E/X event
     double last = -std::numeric_limits<double>::infinity();  // latest ts or ts + dur
     std::string name;  // from thread_name metadata
@@ -143,8 +146,8 @@ class trace_event_parser {
   struct cpu_profile {
     explicit cpu_profile(symbol_table& names) : nodes(names) {}
     ccrc::detail::v8_node_tree nodes;
-    std::vector<std::int64_t> sample_ids;
-    std::vector<double> deltas;
+    std::deque<std::int64_t> sample_ids;  // in blocks, as a thread's events
+    std::deque<double> deltas;
     std::vector<profile_chunk> chunks;
     std::pair<std::int64_t, std::int64_t> thread{};  // (pid, tid) of the Profile event, else of the first chunk
     std::uint64_t at = 0;                            // byte of its first event
@@ -586,38 +589,48 @@ class trace_event_parser {
   }
 
   // A CPU profile's tree as read_v8_profile makes it, under a frame `(cpu profile)` of its
-  // thread (a new one for each profile); its samples in `samples` and `sampled_us`.
+  // thread (a new one for each profile); its samples in `samples` and `sampled_us`. As there,
+  // the samples are summed by node, in the time order of their chunks, before the tree is
+  // built, and their ids and times freed.
   void add_cpu_profile(cpu_profile& prof, node_id thread_node) {
     prof.nodes.link(true);
-    std::uint32_t root = prof.nodes.root(prof.at);
-    node_id top = ccrc::detail::v8_node_tree::add_distinct_child(profile_, thread_node, profile_.intern("(cpu profile)"), sites_);
-    std::vector<node_id> context = prof.nodes.add_to(profile_, root, top);
+    const std::uint32_t root = prof.nodes.root(prof.at);
+    const std::vector<std::uint32_t> order = prof.nodes.order(root);
+    (void)prof.nodes.take_selves();  // hitCount: a trace's profiles have samples
     std::stable_sort(prof.chunks.begin(), prof.chunks.end(),
                      [](const profile_chunk& a, const profile_chunk& b) { return a.ts < b.ts; });
-    std::vector<node_id> sampled;
-    std::vector<double> at;
-    sampled.reserve(prof.sample_ids.size());
-    at.reserve(prof.sample_ids.size());
+    std::vector<double> samples(prof.nodes.size(), 0), sampled_us(prof.nodes.size(), 0);
+    ccrc::detail::v8_sample_weights weights(samples, sampled_us);
     double now = prof.start;
+    auto overflow = [&] {
+      std::size_t k = 0;
+      for (const profile_chunk& c : prof.chunks) {
+        k += c.samples_end - c.samples_begin;
+        if (weights.failed_sample() < k) throw parse_error::at_byte(c.samples_at, "the times of the samples overflow");
+      }
+      throw parse_error::at_byte(prof.at, "the times of the samples overflow");
+    };
     for (const profile_chunk& c : prof.chunks) {
       for (std::uint32_t s = c.samples_begin; s < c.samples_end; ++s) {
         std::uint32_t i = prof.nodes.lookup(prof.sample_ids[s]);
         if (i == ccrc::detail::v8_none)
           throw parse_error::at_byte(c.samples_at, "sample " + std::to_string(s - c.samples_begin) + ": node id " +
                                                        std::to_string(prof.sample_ids[s]) + " is not a node of its profile");
-        sampled.push_back(context[i]);
         now += prof.deltas[c.deltas_begin + (s - c.samples_begin)];
-        at.push_back(now);
+        if (!weights.add(i, now)) overflow();
       }
     }
-    std::size_t bad = ccrc::detail::add_v8_samples(sampled, at, prof.has_end ? &prof.end : nullptr,
-                                                   profile_.column(samples_column_), profile_.column(sampled_column_));
-    if (bad != sampled.size()) {
-      std::size_t k = 0;
-      for (const profile_chunk& c : prof.chunks) {
-        k += c.samples_end - c.samples_begin;
-        if (bad < k) throw parse_error::at_byte(c.samples_at, "the times of the samples overflow");
-      }
+    if (!weights.finish(prof.has_end ? &prof.end : nullptr)) overflow();
+    std::deque<std::int64_t>().swap(prof.sample_ids);
+    std::deque<double>().swap(prof.deltas);
+    prof.nodes.checked();
+
+    node_id top = ccrc::detail::v8_node_tree::add_distinct_child(profile_, thread_node, profile_.intern("(cpu profile)"), sites_);
+    const std::vector<node_id> context = std::move(prof.nodes).add_to(profile_, order, top);
+    auto samples_column = profile_.column(samples_column_), sampled_us_column = profile_.column(sampled_column_);
+    for (std::size_t i = 0; i < context.size(); ++i) {
+      samples_column[context[i]] += samples[i];
+      sampled_us_column[context[i]] += sampled_us[i];
     }
   }
 
@@ -650,75 +663,36 @@ class trace_event_parser {
     return false;
   }
 
-  // Sorts events by `less`, which orders them by `ts` first: a radix sort on the times (11
-  // bits a pass, a pass over bits that all events share skipped; stable, so equal times keep
-  // their order), then each run of equal times sorted by `less`. std::sort's comparisons
-  // were 7% of the instructions of reading X events written on return (children first).
-  template <class Event, class Less>
-  static void sort_by_time(std::vector<Event>& v, Less less) {
-    const std::size_t n = v.size();
-    if (n < 4096) {
-      std::sort(v.begin(), v.end(), less);
-      return;
-    }
-    // The bits of a double, ordered as the doubles (times are finite).
-    auto key = [](double ts) {
-      std::uint64_t b = 0;
-      std::memcpy(&b, &ts, sizeof b);
-      return b >> 63 ? ~b : b | (std::uint64_t{1} << 63);
-    };
-    constexpr unsigned bits = 11, digits = (64 + bits - 1) / bits;
-    constexpr std::size_t buckets = std::size_t{1} << bits, mask = buckets - 1;
-    std::vector<std::uint32_t> count(digits * buckets, 0);
-    for (const Event& e : v) {
-      std::uint64_t k = key(e.ts);
-      for (unsigned d = 0; d < digits; ++d) ++count[d * buckets + ((k >> (d * bits)) & mask)];
-    }
-    std::vector<Event> other(n);
-    for (unsigned d = 0; d < digits; ++d) {
-      std::uint32_t* c = count.data() + d * buckets;
-      if (std::find(c, c + buckets, static_cast<std::uint32_t>(n)) != c + buckets) continue;  // one value
-      std::uint32_t sum = 0;
-      for (std::size_t b = 0; b < buckets; ++b) sum += std::exchange(c[b], sum);
-      for (const Event& e : v) other[c[(key(e.ts) >> (d * bits)) & mask]++] = e;
-      v.swap(other);
-    }
-    // Equal times (-0 and +0 among them, adjacent) by the rest of the order.
-    for (std::size_t i = 0, j = 0; i < n; i = j) {
-      for (j = i + 1; j < n && v[j].ts == v[i].ts;) ++j;
-      if (j - i > 1) std::sort(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(j), less);
-    }
-  }
-
+  // Builds the thread's tree from its events in time order, each event freed once it is in
+  // the tree. Events with equal times in the order of `by_time` and `close_time` (their
+  // position in the file breaking ties); std::sort, as it needs no second copy of them.
   void build_thread(thread& t, node_id root) {
     auto by_time = [](const open_event& a, const open_event& b) {
       if (a.ts != b.ts) return a.ts < b.ts;
       if (a.order != b.order) return a.order > b.order;
       return a.seq < b.seq;
     };
-    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) sort_by_time(t.opens, by_time);
+    if (!std::is_sorted(t.opens.begin(), t.opens.end(), by_time)) std::sort(t.opens.begin(), t.opens.end(), by_time);
     auto close_time = [](const close_event& a, const close_event& b) {
       return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
     };
-    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time)) sort_by_time(t.closes, close_time);
+    if (!std::is_sorted(t.closes.begin(), t.closes.end(), close_time)) std::sort(t.closes.begin(), t.closes.end(), close_time);
     stack_.clear();
-    std::size_t oi = 0, ci = 0;
     const double inf = std::numeric_limits<double>::infinity();
-    while (oi < t.opens.size() || ci < t.closes.size()) {
-      double now = std::min(oi < t.opens.size() ? t.opens[oi].ts : inf, ci < t.closes.size() ? t.closes[ci].ts : inf);
-      std::size_t end = ci;
-      while (end < t.closes.size() && t.closes[end].ts == now) ++end;
+    while (!t.opens.empty() || !t.closes.empty()) {
+      const double now = std::min(t.opens.empty() ? inf : t.opens.front().ts, t.closes.empty() ? inf : t.closes.front().ts);
+      std::size_t count = 0;
+      while (count < t.closes.size() && t.closes[count].ts == now) ++count;
       // The closes at `now`: one (the usual case) is taken when it matches the top of the
       // stack; several are linked in one list per name (last first: any of equal names will do).
-      const std::size_t count = end - ci;
       bool pending = count == 1;
-      const std::uint32_t single = pending ? t.closes[ci].name : 0;
+      const std::uint32_t single = pending ? t.closes.front().name : 0;
       if (count > 1) {
         next_.resize(count);
-        for (std::size_t k = ci; k < end; ++k) {
+        for (std::size_t k = 0; k < count; ++k) {
           std::uint32_t name = t.closes[k].name;
-          next_[k - ci] = head_[name];
-          head_[name] = static_cast<std::uint32_t>(k - ci);
+          next_[k] = head_[name];
+          head_[name] = static_cast<std::uint32_t>(k);
         }
       }
       std::size_t taken = 0;
@@ -729,18 +703,19 @@ class trace_event_parser {
           pending = false;
           close(now);
           ++taken;
-        } else if (oi < t.opens.size() && t.opens[oi].ts == now) {
-          open(t.opens[oi], root);
-          if (t.opens[oi].seq & 1) close(now);
-          ++oi;
+        } else if (!t.opens.empty() && t.opens.front().ts == now) {
+          open(t.opens.front(), root);
+          if (t.opens.front().seq & 1) close(now);
+          t.opens.pop_front();
         } else {
           break;
         }
       }
       warnings_.unmatched_ends += count - taken;
-      if (count > 1)
-        for (std::size_t k = ci; k < end; ++k) head_[t.closes[k].name] = none;
-      ci = end;
+      for (std::size_t k = 0; k < count; ++k) {
+        if (count > 1) head_[t.closes.front().name] = none;
+        t.closes.pop_front();
+      }
     }
     warnings_.unclosed += stack_.size();
     while (!stack_.empty()) close(t.last);
@@ -862,7 +837,10 @@ inline profile read_trace_events_from(std::string_view text, const trace_event_o
 /// O(bytes + e log e) for e events of a thread out of order (sorted input skips the sort);
 /// memory: the document, read in place; a piece and simdjson's buffers for it (about six
 /// bytes per byte of the largest piece: 6 MB, or more for a larger event); 24 to 40 bytes per
-/// B/E/X event until its thread's tree is built, and the tree. No size limit but memory
+/// B/E/X event, held in blocks until its thread's tree is built, each block freed once its
+/// events are in the tree (sorting, where needed, takes no second copy); a CPU profile's
+/// nodes as read_v8_profile holds them, and 16 bytes per sample until its samples are summed
+/// by node, before its tree is built; and the tree. No size limit but memory
 /// (simdjson's 4 GB applies to a piece). simdjson On-Demand: no DOM; nothing recurses with
 /// the depth of the events.
 ///

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <span>
 #include <string>
@@ -53,16 +54,7 @@ enum class v8_profile_kind {
 };
 
 inline constexpr std::uint32_t v8_none = std::numeric_limits<std::uint32_t>::max();
-
-// A node as read, before the tree is built.
-struct v8_node {
-  std::int64_t id = 0;
-  std::uint64_t offset = 0;            // byte of the node's '{'
-  double self = 0;                     // hitCount (CPU) or selfSize (heap)
-  frame_id frame = null_frame;
-  std::uint32_t parent = v8_none;      // index, when known from nesting
-  std::uint32_t children_begin = 0;    // its children in child_ids_ (`nodes` form), up to the next node's
-};
+static_assert(v8_none == null_node, "a sample of no node is not counted, whether weighed by node or by context");
 
 // The fields of one node object that make its name.
 struct v8_pending {
@@ -220,18 +212,32 @@ enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, 
 // (a DevTools trace's CPU profiles) share it, so that both name, link and weigh nodes alike.
 // Names are interned in the symbol table given, which must be the one of the profile the tree
 // is added to (or moved into it first).
+//
+// The nodes are held column by column, and each column is freed once nothing needs it, so that
+// a reader holds, besides the text, little more than twice the finished tree: a node's id and
+// its children's ids until link(); the index of ids until forget_ids(); its byte only where
+// no locator can find it again (see locate_with), until checked().
 class v8_node_tree {
  public:
+  // Finds the byte of node i's '{' again, on an error, in place of recording every node's.
+  using locator = std::function<std::uint64_t(std::uint32_t)>;
+
   explicit v8_node_tree(symbol_table& names) noexcept : names_(&names) {}
 
-  [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
-  [[nodiscard]] const v8_node& node(std::uint32_t i) const noexcept { return nodes_[i]; }
+  // Node bytes are found by `where` rather than recorded. Before the first node.
+  void locate_with(locator where) { locate_ = std::move(where); }
+
+  [[nodiscard]] std::size_t size() const noexcept { return frames_.size(); }
+
+  // Each node's hitCount (CPU) or selfSize (heap), taken from the tree.
+  [[nodiscard]] std::vector<double> take_selves() noexcept { return std::move(selves_); }
 
   // One element of a `nodes` array: `{id, callFrame, hitCount, children}` or with `parent`.
   void flat_node(const v8_json& j, od::value& n) {
     std::uint64_t at = j.offset(n.raw_json_token().data());
     od::object o = j.object(n, "a node");
     auto index = new_node(at, v8_none);
+    children_begin_.push_back(static_cast<std::uint32_t>(child_ids_.size()));
     v8_pending p;
     for (auto field_result : o) {
       od::field f;
@@ -248,8 +254,8 @@ class v8_node_tree {
       } else if (k == v8_node_key::parent) {
         // Most files name children, not parents: the table of parent ids is made when needed.
         if (has_parent_id_.empty()) {
-          parent_ids_.resize(nodes_.size());
-          has_parent_id_.resize(nodes_.size());
+          parent_ids_.resize(size());
+          has_parent_id_.resize(size());
         }
         parent_ids_[index] = j.integer(fv, "\"parent\"");
         has_parent_id_[index] = true;
@@ -261,23 +267,23 @@ class v8_node_tree {
   }
 
   std::uint32_t new_node(std::uint64_t at, std::uint32_t parent) {
-    if (nodes_.size() >= max_nodes - 1) throw capacity_error("a V8 profile with more nodes than a tree holds");
-    v8_node n;
-    n.offset = at;
-    n.parent = parent;
-    n.children_begin = static_cast<std::uint32_t>(child_ids_.size());
-    nodes_.push_back(n);
+    if (size() >= max_nodes - 1) throw capacity_error("a V8 profile with more nodes than a tree holds");
+    ids_.push_back(0);
+    parents_.push_back(parent);
+    frames_.push_back(null_frame);
+    selves_.push_back(0);
+    if (!locate_) offsets_.push_back(at);
     if (!has_parent_id_.empty()) {
       parent_ids_.push_back(0);
       has_parent_id_.push_back(false);
     }
-    return static_cast<std::uint32_t>(nodes_.size() - 1);
+    return static_cast<std::uint32_t>(size() - 1);
   }
 
   // A field of a node other than `children` and `parent`.
   void node_field(const v8_json& j, v8_node_key k, od::value& v, v8_pending& p, std::uint32_t index) {
     if (k == v8_node_key::id) {
-      nodes_[index].id = j.integer(v, "a node's \"id\"");
+      ids_[index] = j.integer(v, "a node's \"id\"");
       p.has_id = true;
     } else if (k == v8_node_key::call_frame) {
       p.in_call_frame = true;
@@ -287,9 +293,9 @@ class v8_node_tree {
         call_frame_field(j, v8_classify(j, f), f.value(), p);
       }
     } else if (k == v8_node_key::hit_count) {
-      nodes_[index].self = j.count(v, "\"hitCount\"");
+      selves_[index] = j.count(v, "\"hitCount\"");
     } else if (k == v8_node_key::self_size) {
-      nodes_[index].self = j.count(v, "\"selfSize\"");
+      selves_[index] = j.count(v, "\"selfSize\"");
       p.has_self_size = true;
     } else {
       call_frame_field(j, k, v, p);  // the old format puts the frame's fields on the node
@@ -300,7 +306,7 @@ class v8_node_tree {
   // protocol's Runtime.CallFrame) counts from 0, -1 for none; fields on the node itself (the
   // old format, written from V8's C++ API) count from 1, 0 for none.
   void finish_node(const v8_pending& p, std::uint32_t index) {
-    if (!p.has_id) v8_json::fail_at(nodes_[index].offset, "a node without an \"id\"");
+    if (!p.has_id) v8_json::fail_at(offset(index), "a node without an \"id\"");
     name_.assign(p.function_name.empty() ? std::string_view("(anonymous)") : p.function_name);
     if (!p.url.empty()) {
       name_ += ' ';
@@ -312,24 +318,27 @@ class v8_node_tree {
       }
     }
     if (auto f = names_->find(name_)) {
-      nodes_[index].frame = *f;
+      frames_[index] = *f;
       return;
     }
-    if (const char* why = check_name_text(name_)) v8_json::fail_at(nodes_[index].offset, "frame name " + std::string(why));
-    nodes_[index].frame = names_->intern(name_);
+    if (const char* why = check_name_text(name_)) v8_json::fail_at(offset(index), "frame name " + std::string(why));
+    frames_[index] = names_->intern(name_);
   }
 
   // Indexes the ids (duplicates are an error) and, for the `nodes` form, sets each node's
-  // parent from `parent` fields and `children` lists, checked to agree; those are then freed.
+  // parent from `parent` fields and `children` lists, checked to agree. The ids, parent ids
+  // and children lists are then freed: ids are found in the index thereafter.
   void link(bool flat) {
     index_ids();
     if (flat) link_parents();
-    std::vector<std::int64_t>().swap(child_ids_);
-    std::vector<std::int64_t>().swap(parent_ids_);
+    free(ids_);
+    free(child_ids_);
+    free(children_begin_);
+    free(parent_ids_);
     std::vector<bool>().swap(has_parent_id_);
   }
 
-  // The node index of an id, or v8_none. After link().
+  // The node index of an id, or v8_none. Between link() and checked().
   [[nodiscard]] std::uint32_t lookup(std::int64_t id) const noexcept {
     if (!sorted_ids_.empty()) {
       auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair<std::int64_t, std::uint32_t>(id, 0));
@@ -339,32 +348,84 @@ class v8_node_tree {
     return by_id_[static_cast<std::size_t>(id)];
   }
 
+  // Every check that names a node is done (root(), order(), the samples' lookup()): frees the
+  // index of ids and the nodes' bytes.
+  void checked() {
+    free(by_id_);
+    free(sorted_ids_);
+    free(offsets_);
+  }
+
   // The root's index: the one node without a parent, named `(root)`; `nodes_at` is the
   // offset for a tree without nodes. After link().
   std::uint32_t root(std::uint64_t nodes_at) const {
     std::uint32_t r = v8_none;
-    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
-      if (nodes_[i].parent != v8_none) continue;
+    for (std::uint32_t i = 0; i < size(); ++i) {
+      if (parents_[i] != v8_none) continue;
       if (r != v8_none)
-        v8_json::fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) + " has no parent, and neither has node " +
-                                               std::to_string(nodes_[r].id) + ": a profile has one root");
+        v8_json::fail_at(offset(i), node_name(i) + " has no parent, and neither has " + node_name(r) + ": a profile has one root");
       r = i;
     }
-    if (nodes_.empty()) v8_json::fail_at(nodes_at, "no nodes: a V8 profile has at least its (root) node");
-    if (r == v8_none)
-      v8_json::fail_at(nodes_[0].offset, "no (root) node: every node has a parent, so the parents form a cycle");
-    if (names_->name(nodes_[r].frame) != "(root)")
-      v8_json::fail_at(nodes_[r].offset, "the root node (without a parent) is '" + std::string(names_->name(nodes_[r].frame)) +
-                                             "', not '(root)'");
+    if (size() == 0) v8_json::fail_at(nodes_at, "no nodes: a V8 profile has at least its (root) node");
+    if (r == v8_none) v8_json::fail_at(offset(0), "no (root) node: every node has a parent, so the parents form a cycle");
+    if (names_->name(frames_[r]) != "(root)")
+      v8_json::fail_at(offset(r), "the root node (without a parent) is '" + std::string(names_->name(frames_[r])) +
+                                      "', not '(root)'");
     return r;
   }
 
-  // Adds the tree to `p`, node `root` as context `under` and every other node as a new
-  // context (a sibling of the same frame gets call site 2, 3, ...), parents before children,
-  // children in the order read. Returns each node's context. O(nodes), no recursion.
-  std::vector<node_id> add_to(profile& p, std::uint32_t root, node_id under) {
-    // As V8 writes them, the nodes are in the order the walk would visit them: no walk then.
-    return in_preorder(root) ? add_in_order(p, root, under) : add_by_walk(p, root, under);
+  // The order in which add_to() adds the nodes, parents first, children in the order read,
+  // from `root`: empty where that is the order read (as V8 writes them), so that nothing need
+  // be held. Throws for a node the root does not reach (the parents form a cycle). After
+  // link(), before checked(). O(nodes), no recursion.
+  [[nodiscard]] std::vector<std::uint32_t> order(std::uint32_t root) const {
+    if (in_preorder(root)) return {};
+    const std::size_t n = size();
+    // Children of each node in the order read (CSR), then a pre-order walk from the root.
+    std::vector<std::uint32_t> first(n + 1, 0), kids(n);
+    for (std::uint32_t parent : parents_)
+      if (parent != v8_none) ++first[parent + 1];
+    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    {
+      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (parents_[i] != v8_none) kids[fill[parents_[i]]++] = i;
+    }
+    std::vector<std::uint32_t> walk, stack{root};
+    walk.reserve(n);
+    while (!stack.empty()) {
+      std::uint32_t i = stack.back();
+      stack.pop_back();
+      walk.push_back(i);
+      for (std::uint32_t k = first[i + 1]; k > first[i]; --k) stack.push_back(kids[k - 1]);
+    }
+    if (walk.size() != n) {
+      std::vector<bool> reached(n, false);
+      for (std::uint32_t i : walk) reached[i] = true;
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (!reached[i])
+          v8_json::fail_at(offset(i), node_name(i) + " is not reachable from the root: its parents form a cycle");
+    }
+    return walk;
+  }
+
+  // Adds the tree to `p` in `order` (from order(root); empty: as read), its first node as
+  // context `under` and every other node as a new context (a sibling of the same frame gets
+  // call site 2, 3, ...). Returns each node's context, made in place of its parent (each
+  // node's parent is added before it): the tree cannot be added twice. O(nodes).
+  std::vector<node_id> add_to(profile& p, std::span<const std::uint32_t> order, node_id under) && {
+    const std::size_t n = size();
+    p.reserve(p.size() + n);
+    std::vector<node_id> context = std::move(parents_);
+    auto add = [&](std::uint32_t i) { context[i] = add_distinct_child(p, context[context[i]], frames_[i], next_site_); };
+    if (order.empty()) {
+      context[0] = under;
+      for (std::uint32_t i = 1; i < n; ++i) add(i);
+    } else {
+      context[order[0]] = under;
+      for (std::size_t k = 1; k < n; ++k) add(order[k]);
+    }
+    return context;
   }
 
   // Call sites already given to twin siblings, by (parent, frame): the next one to give.
@@ -387,47 +448,22 @@ class v8_node_tree {
   }
 
  private:
-  std::vector<node_id> add_in_order(profile& p, std::uint32_t root, node_id under) {
-    const std::size_t n = nodes_.size();
-    p.reserve(p.size() + n);
-    std::vector<node_id> context(n);
-    context[root] = under;
-    for (std::size_t i = 1; i < n; ++i)
-      context[i] = add_distinct_child(p, context[nodes_[i].parent], nodes_[i].frame, next_site_);
-    return context;
+  template <class T>
+  static void free(std::vector<T>& v) noexcept {
+    std::vector<T>().swap(v);
   }
 
-  std::vector<node_id> add_by_walk(profile& p, std::uint32_t root, node_id under) {
-    const std::size_t n = nodes_.size();
-    // Children of each node in document order (CSR), then a pre-order walk from the root.
-    std::vector<std::uint32_t> first(n + 1, 0), kids(n);
-    for (const auto& node : nodes_)
-      if (node.parent != v8_none) ++first[node.parent + 1];
-    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
-    {
-      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-      for (std::uint32_t i = 0; i < n; ++i)
-        if (nodes_[i].parent != v8_none) kids[fill[nodes_[i].parent]++] = i;
-    }
-    p.reserve(p.size() + n);
-    std::vector<node_id> context(n, null_node);
-    context[root] = under;
-    std::vector<std::uint32_t> stack{root};
-    std::size_t visited = 0;
-    while (!stack.empty()) {
-      std::uint32_t i = stack.back();
-      stack.pop_back();
-      ++visited;
-      if (i != root) context[i] = add_distinct_child(p, context[nodes_[i].parent], nodes_[i].frame, next_site_);
-      for (std::uint32_t k = first[i + 1]; k > first[i]; --k) stack.push_back(kids[k - 1]);
-    }
-    if (visited != n) {
-      for (std::uint32_t i = 0; i < n; ++i)
-        if (context[i] == null_node)
-          v8_json::fail_at(nodes_[i].offset, "node " + std::to_string(nodes_[i].id) +
-                                                 " is not reachable from the root: its parents form a cycle");
-    }
-    return context;
+  [[nodiscard]] std::uint64_t offset(std::uint32_t i) const { return locate_ ? locate_(i) : offsets_[i]; }
+
+  // "node ID", for errors: its id while ids are held, then found in the index (O(nodes)).
+  [[nodiscard]] std::string node_name(std::uint32_t i) const {
+    auto named = [](std::int64_t id) { return "node " + std::to_string(id); };
+    if (!ids_.empty()) return named(ids_[i]);
+    for (const auto& [id, index] : sorted_ids_)
+      if (index == i) return named(id);
+    for (std::size_t id = 0; id < by_id_.size(); ++id)
+      if (by_id_[id] == i) return named(static_cast<std::int64_t>(id));
+    return "node " + std::to_string(i + 1) + " of the array";
   }
 
   // Whether the nodes are in depth-first preorder from `root`, children in the order read:
@@ -435,8 +471,8 @@ class v8_node_tree {
   [[nodiscard]] bool in_preorder(std::uint32_t root) const {
     if (root != 0) return false;
     std::vector<std::uint32_t> path{root};  // the last node's ancestors and itself
-    for (std::size_t i = 1; i < nodes_.size(); ++i) {
-      while (!path.empty() && path.back() != nodes_[i].parent) path.pop_back();
+    for (std::size_t i = 1; i < size(); ++i) {
+      while (!path.empty() && path.back() != parents_[i]) path.pop_back();
       if (path.empty()) return false;
       path.push_back(static_cast<std::uint32_t>(i));
     }
@@ -467,28 +503,28 @@ class v8_node_tree {
   // Node index of each id: a table indexed by id when the ids are small (V8 numbers them
   // 1..n), else sorted (id, index) pairs. Duplicate ids are an error.
   void index_ids() {
-    const std::size_t n = nodes_.size();
+    const std::size_t n = size();
     std::int64_t most = 0;
     bool small = true;
-    for (const auto& node : nodes_) {
-      if (node.id < 0) small = false;
-      most = std::max(most, node.id);
+    for (std::int64_t id : ids_) {
+      if (id < 0) small = false;
+      most = std::max(most, id);
     }
     small = small && static_cast<std::uint64_t>(most) < 2 * n + 1024;
     auto duplicate = [&](std::uint32_t later) {
-      v8_json::fail_at(nodes_[later].offset, "two nodes with id " + std::to_string(nodes_[later].id));
+      v8_json::fail_at(offset(later), "two nodes with id " + std::to_string(ids_[later]));
     };
     if (small) {
       by_id_.assign(static_cast<std::size_t>(most) + 1, v8_none);
       for (std::uint32_t i = 0; i < n; ++i) {
-        auto& slot = by_id_[static_cast<std::size_t>(nodes_[i].id)];
+        auto& slot = by_id_[static_cast<std::size_t>(ids_[i])];
         if (slot != v8_none) duplicate(i);
         slot = i;
       }
       return;
     }
     sorted_ids_.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i) sorted_ids_.emplace_back(nodes_[i].id, i);
+    for (std::uint32_t i = 0; i < n; ++i) sorted_ids_.emplace_back(ids_[i], i);
     std::sort(sorted_ids_.begin(), sorted_ids_.end());
     for (std::size_t i = 1; i < n; ++i)
       if (sorted_ids_[i].first == sorted_ids_[i - 1].first) duplicate(sorted_ids_[i].second);
@@ -496,37 +532,40 @@ class v8_node_tree {
 
   // Parents from `parent` fields and `children` lists (the `nodes` form), checked to agree.
   void link_parents() {
-    const std::size_t n = nodes_.size();
+    const std::size_t n = size();
     for (std::uint32_t i = 0; i < has_parent_id_.size(); ++i) {
       if (!has_parent_id_[i]) continue;
-      v8_node& node = nodes_[i];
-      node.parent = lookup(parent_ids_[i]);
-      if (node.parent == v8_none)
-        v8_json::fail_at(node.offset, "node " + std::to_string(node.id) + ": parent id " +
-                                          std::to_string(parent_ids_[i]) + " is not a node's id");
+      parents_[i] = lookup(parent_ids_[i]);
+      if (parents_[i] == v8_none)
+        v8_json::fail_at(offset(i), node_name(i) + ": parent id " + std::to_string(parent_ids_[i]) + " is not a node's id");
     }
     std::vector<bool> listed(n, false);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const std::uint32_t children_end = i + 1 < n ? nodes_[i + 1].children_begin : static_cast<std::uint32_t>(child_ids_.size());
-      for (std::uint32_t k = nodes_[i].children_begin; k < children_end; ++k) {
+      const std::uint32_t children_end = i + 1 < n ? children_begin_[i + 1] : static_cast<std::uint32_t>(child_ids_.size());
+      for (std::uint32_t k = children_begin_[i]; k < children_end; ++k) {
         std::uint32_t c = lookup(child_ids_[k]);
-        auto node = [&] { return "node " + std::to_string(nodes_[i].id); };
         if (c == v8_none)
-          v8_json::fail_at(nodes_[i].offset, node() + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
+          v8_json::fail_at(offset(i), node_name(i) + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
         if (listed[c])
-          v8_json::fail_at(nodes_[i].offset, node() + ": node " + std::to_string(nodes_[c].id) +
-                                                 " is already a child of node " + std::to_string(nodes_[nodes_[c].parent].id));
-        if (nodes_[c].parent != v8_none && nodes_[c].parent != i)
-          v8_json::fail_at(nodes_[i].offset, node() + ": child " + std::to_string(nodes_[c].id) + " names node " +
-                                                 std::to_string(nodes_[nodes_[c].parent].id) + " as its parent");
-        nodes_[c].parent = i;
+          v8_json::fail_at(offset(i), node_name(i) + ": " + node_name(c) + " is already a child of " + node_name(parents_[c]));
+        if (parents_[c] != v8_none && parents_[c] != i)
+          v8_json::fail_at(offset(i), node_name(i) + ": child " + std::to_string(ids_[c]) + " names " +
+                                          node_name(parents_[c]) + " as its parent");
+        parents_[c] = i;
         listed[c] = true;
       }
     }
   }
 
   symbol_table* names_;
-  std::vector<v8_node> nodes_;
+  // By node, in the order read.
+  std::vector<std::int64_t> ids_;
+  std::vector<std::uint32_t> parents_;  // index, when known from nesting or once linked
+  std::vector<frame_id> frames_;
+  std::vector<double> selves_;               // hitCount (CPU) or selfSize (heap)
+  std::vector<std::uint32_t> children_begin_;  // its children in child_ids_ (`nodes` form), up to the next node's
+  std::vector<std::uint64_t> offsets_;       // byte of its '{', unless locate_ finds it
+  locator locate_;
   std::vector<std::int64_t> child_ids_;
   std::vector<std::int64_t> parent_ids_;  // by node, once a node has a `parent` field
   std::vector<bool> has_parent_id_;
@@ -536,25 +575,45 @@ class v8_node_tree {
   site_map next_site_;
 };
 
-// Weighs samples as read_v8_profile does: sample s (in context sampled[s]; null_node: not
-// counted) adds 1 to `samples` and, where `time` is given, the time to the next sample,
-// at[s + 1] - at[s] (a negative gap counts 0), the last one `*end` - at[last] where `end` is
-// given, else 0. Returns the first sample whose time or weight is not finite (the caller
-// throws: the columns are then half done), or sampled.size(). O(samples).
-inline std::size_t add_v8_samples(std::span<const node_id> sampled, std::span<const double> at, const double* end,
-                                  std::span<double> samples, std::span<double> time) {
-  const std::size_t k = sampled.size();
-  for (std::size_t s = 0; s < k; ++s) {
-    if (!time.empty()) {
-      double next = s + 1 < k ? at[s + 1] : end ? *end : at[s];
-      if (!std::isfinite(at[s]) || !std::isfinite(next) || !std::isfinite(next - at[s])) return s;
-      double w = next - at[s];
-      if (sampled[s] != null_node) time[sampled[s]] += w > 0 ? w : 0;
+// Weighs samples as read_v8_profile does, one at a time in time order: a sample of slot
+// `slot` (a node or a context; null_node: not counted) adds 1 to `samples` and, where `time`
+// is given, the time to the next sample (a negative gap counts 0), the last one the time to
+// `*end` where finish() is given an end, else 0. O(1) a sample.
+class v8_sample_weights {
+ public:
+  v8_sample_weights(std::span<double> samples, std::span<double> time) noexcept : samples_(samples), time_(time) {}
+
+  // False where the sample's time, or its gap from the previous one, is not finite.
+  bool add(node_id slot, double at = 0) {
+    if (!time_.empty()) {
+      if (!std::isfinite(at) || (count_ != 0 && !weigh_last(at))) return false;
+      last_at_ = at;
     }
-    if (sampled[s] != null_node) samples[sampled[s]] += 1;
+    if (slot != null_node) samples_[slot] += 1;
+    last_ = slot;
+    ++count_;
+    return true;
   }
-  return k;
-}
+
+  // Weighs the last sample. False where its weight is not finite.
+  bool finish(const double* end) { return time_.empty() || count_ == 0 || weigh_last(end ? *end : last_at_); }
+
+  // The sample whose weight was not finite, once add() or finish() returned false.
+  [[nodiscard]] std::size_t failed_sample() const noexcept { return count_ == 0 ? 0 : count_ - 1; }
+
+ private:
+  bool weigh_last(double next) {
+    const double w = next - last_at_;
+    if (!std::isfinite(next) || !std::isfinite(w)) return false;
+    if (last_ != null_node) time_[last_] += w > 0 ? w : 0;
+    return true;
+  }
+
+  std::span<double> samples_, time_;
+  node_id last_ = null_node;
+  double last_at_ = 0;
+  std::size_t count_ = 0;
+};
 
 class v8_reader {
  public:
@@ -573,8 +632,6 @@ class v8_reader {
     formats::detail::check_json_utf8(text_, checked_, end);
     if (std::size_t after = skip_space(end); after < text_.size())
       v8_json::fail_at(after, "text after the profile's JSON object");
-    if (seen_nodes_ && seen_head_)
-      v8_json::fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
     if (!seen_nodes_ && !seen_head_)
       v8_json::fail_at(0, "neither \"nodes\" (.cpuprofile) nor \"head\" (.heapprofile, old v8-profiler format) at the top level");
     if (seen_deltas_ && seen_timestamps_) v8_json::fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
@@ -591,6 +648,10 @@ class v8_reader {
     return formats::detail::skip_json_space(text_, i);
   }
 
+  [[noreturn]] static void both_forms() {
+    v8_json::fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
+  }
+
   // ---- the top level ------------------------------------------------------------------------
 
   // A member of the top-level object whose value starts at `value`: the byte after the value
@@ -602,11 +663,15 @@ class v8_reader {
     };
     if (k == "nodes") {
       once(seen_nodes_);
+      if (seen_head_) both_forms();
       nodes_offset_ = value;
+      // A node's byte is found by walking the array again, on an error, rather than kept.
+      nodes_.locate_with([this](std::uint32_t i) { return element_offset(nodes_offset_, i); });
       return array(value, "\"nodes\"", [&](const v8_json& j, od::value& n) { nodes_.flat_node(j, n); });
     }
     if (k == "head") {
       once(seen_head_);
+      if (seen_nodes_) both_forms();
       nodes_offset_ = value;
       return single_value(value, max_levels_, [&](const v8_json& j, od::value& v, std::size_t depth) {
         nested_nodes(j, v, depth);
@@ -615,12 +680,14 @@ class v8_reader {
     if (k == "samples") {
       once(seen_samples_);
       samples_offset_ = value;
+      if (sample_ids_.capacity() < times_.size()) sample_ids_.reserve(times_.size());  // as many, if the file is right
       return array(value, "\"samples\"", [&](const v8_json& j, od::value& s) { sample(j, s); });
     }
     if (k == "timeDeltas" || k == "timestamps") {
       once(k == "timeDeltas" ? seen_deltas_ : seen_timestamps_);
       times_offset_ = value;
       const char* what = k == "timeDeltas" ? "timeDeltas" : "timestamps";
+      if (times_.capacity() < sample_ids_.size()) times_.reserve(sample_ids_.size());
       return array(value, k == "timeDeltas" ? "\"timeDeltas\"" : "\"timestamps\"",
                    [&](const v8_json& j, od::value& t) { times_.push_back(j.number(t, what)); });
     }
@@ -770,13 +837,13 @@ class v8_reader {
     if (!found) j.fail(s, "a sample object without \"nodeId\"");
   }
 
-  // The byte of the i-th sample, found by scanning the `samples` array again (only on an
-  // error, so that no offset is stored per sample).
-  [[nodiscard]] std::uint64_t sample_offset(std::size_t i) const noexcept {
-    std::size_t at = samples_offset_ + 1;
+  // The byte of the i-th element of the array at `array_at`, found by scanning the array
+  // again (only on an error, so that no offset is stored per node or sample).
+  [[nodiscard]] std::uint64_t element_offset(std::size_t array_at, std::size_t i) const noexcept {
+    std::size_t at = array_at + 1;
     for (std::size_t k = 0; k < i; ++k) {
       auto cut = formats::detail::find_array_cut(text_, at, at);
-      if (cut.what != formats::detail::array_cut::stop::comma) return samples_offset_;
+      if (cut.what != formats::detail::array_cut::stop::comma) return array_at;
       at = cut.at + 1;
     }
     return skip_space(at);
@@ -784,45 +851,55 @@ class v8_reader {
 
   // ---- building the tree --------------------------------------------------------------------
 
+  // Everything that can be wrong is found before the tree is built, and the samples are
+  // summed by node, so that only the nodes' parents, frames and two metrics are held while it
+  // is built.
   profile build() {
     nodes_.link(kind_ == v8_profile_kind::cpuprofile);
-    std::uint32_t root = nodes_.root(nodes_offset_);
+    const std::uint32_t root = nodes_.root(nodes_offset_);
+    const std::vector<std::uint32_t> order = nodes_.order(root);
     const std::size_t n = nodes_.size();
     const bool cpu = kind_ != v8_profile_kind::heapprofile;
-    // The samples' nodes, before the tree is built, so that their ids are freed first.
-    std::vector<std::uint32_t> sampled = sampled_nodes(cpu);
+
+    // Metrics by node. Without `samples`, a CPU profile's samples are the nodes' hitCount.
+    std::vector<double> first = nodes_.take_selves(), second;
+    if (seen_samples_) {
+      std::vector<std::uint32_t> sampled = sampled_nodes(cpu);
+      second.assign(n, 0);
+      if (cpu) {
+        std::fill(first.begin(), first.end(), 0.0);
+        add_times(sampled, first, second);
+      } else {
+        v8_sample_weights allocations(second, {});
+        for (std::uint32_t node : sampled) allocations.add(node);
+      }
+    }
+    nodes_.checked();
 
     std::vector<std::string> metrics;
     if (cpu) metrics = seen_samples_ ? std::vector<std::string>{"samples", "time_us"} : std::vector<std::string>{"samples"};
     else metrics = seen_samples_ ? std::vector<std::string>{"bytes", "allocations"} : std::vector<std::string>{"bytes"};
     profile p(std::move(tree_), std::move(metrics));
-    std::vector<node_id> context = nodes_.add_to(p, root, root_node);
-
-    // Metrics. Without `samples`, a CPU profile's samples are the nodes' hitCount.
-    auto first_metric = p.column(0);
-    if (!cpu || !seen_samples_)
-      for (std::uint32_t i = 0; i < n; ++i) first_metric[context[i]] = nodes_.node(i).self;
-    if (!seen_samples_) return p;
-    for (std::uint32_t& s : sampled) s = s == v8_none ? null_node : context[s];  // now contexts
-    if (!cpu) {
-      add_v8_samples(sampled, {}, nullptr, p.column(1), {});
-      return p;
+    const std::vector<node_id> context = std::move(nodes_).add_to(p, order, root_node);
+    for (std::size_t k = 0; k < 2 && k < p.metric_count(); ++k) {
+      auto column = p.column(k);
+      const std::vector<double>& by_node = k == 0 ? first : second;
+      for (std::uint32_t i = 0; i < n; ++i) column[context[i]] = by_node[i];
     }
-    add_times(p, sampled);
     return p;
   }
 
-  // The node of each sample (v8_none for a heap sample of a node not in the tree); the ids
-  // are freed. Throws for a CPU sample whose id is no node's.
+  // The node of each sample (v8_none, which is null_node, for a heap sample of a node not in
+  // the tree); the ids are freed. Throws for a CPU sample whose id is no node's.
   std::vector<std::uint32_t> sampled_nodes(bool cpu) {
     if (samples_are_objects_ != !cpu && !sample_ids_.empty())
-      v8_json::fail_at(sample_offset(0), cpu ? "a CPU profile's samples are node ids, not objects"
+      v8_json::fail_at(element_offset(samples_offset_, 0), cpu ? "a CPU profile's samples are node ids, not objects"
                                              : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
     std::vector<std::uint32_t> sampled(sample_ids_.size());
     for (std::size_t s = 0; s < sample_ids_.size(); ++s) {
       sampled[s] = nodes_.lookup(sample_ids_[s]);
       if (sampled[s] == v8_none && cpu)
-        v8_json::fail_at(sample_offset(s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
+        v8_json::fail_at(element_offset(samples_offset_, s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
                                                " is not a node's id");
     }
     std::vector<std::int64_t>().swap(sample_ids_);
@@ -831,7 +908,8 @@ class v8_reader {
 
   // time_us: each sample weighs the time to the next one (negative gaps count 0); the last
   // weighs the time to endTime where the file gives it (and startTime, for timeDeltas).
-  void add_times(profile& p, const std::vector<node_id>& sampled) {
+  // Sums by node, in `samples` and `time`.
+  void add_times(std::span<const std::uint32_t> sampled, std::span<double> samples, std::span<double> time) {
     const bool cpuprofile = kind_ == v8_profile_kind::cpuprofile;
     const double scale = cpuprofile ? 1 : 1e6;  // the old format's start and end are seconds
     // Whichever the file has: deltas (the .cpuprofile's) or absolute timestamps (the old format's).
@@ -847,9 +925,13 @@ class v8_reader {
     }
     double end = end_time_ * scale;
     bool has_end = has_end_time_ && (!deltas || seen_start_);
-    std::size_t bad = add_v8_samples(sampled, times_, has_end ? &end : nullptr, p.column(0), p.column(1));
-    if (bad != sampled.size())
-      v8_json::fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " + std::to_string(bad));
+    v8_sample_weights weights(samples, time);
+    bool finite = true;
+    for (std::size_t s = 0; s < sampled.size() && finite; ++s) finite = weights.add(sampled[s], times_[s]);
+    if (!finite || !weights.finish(has_end ? &end : nullptr))
+      v8_json::fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " +
+                                          std::to_string(weights.failed_sample()));
+    std::vector<double>().swap(times_);
   }
 
   std::string_view text_;
@@ -913,11 +995,13 @@ class v8_reader {
 ///
 /// O(bytes + nodes + samples). Memory: the text; a piece and simdjson's buffers for it (about
 /// six bytes per byte of the largest piece: 6 MB), or for `head` (nested profiles, which
-/// cannot be cut: about 7 bytes per byte of it); while reading, 40 bytes per node, 8 per
-/// child id and 16 per sample; while the tree is built, the nodes, 12 bytes per sample and
-/// 8 per node (16 when the nodes are not in depth-first preorder, as V8 writes them); then
-/// the tree. No recursion (nested trees are walked with an explicit
-/// stack). docs/formats.md has the decisions and their reasons.
+/// cannot be cut: about 7 bytes per byte of it); while reading, 28 bytes per node (36 for
+/// `head`, whose nodes' bytes are kept for errors), 8 per child id and 16 per sample; then 24
+/// bytes per node (28 when the nodes are not in depth-first preorder, as V8 writes them), 12
+/// more per sample while the samples are summed by node; then the tree, built last: the
+/// reader's peak, on the benchmark's 10^6-node file, is within twice the finished tree. No
+/// recursion (nested trees are walked with an explicit stack). docs/formats.md has the
+/// decisions and their reasons.
 ///
 ///     ccrc::formats::json_text text(std::string_view(R"J({"nodes":[
 ///       {"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
