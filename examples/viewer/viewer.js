@@ -313,6 +313,24 @@
     return [e.clientX - box.left, e.clientY - box.top];
   }
   let hoverMs = [];
+  // The tip's padding and borders, and the size of one character and one line of its font:
+  // measured once, the tip being shown (its CSS width is at most TIP_CHARS characters).
+  const TIP_CHARS = 60, TIP_INDENT = 12;
+  let tipMetrics = null, tipSize = null;
+  function tipBox() {
+    if (tipMetrics) return tipMetrics;
+    const size = (text) => {
+      ui.tip.textContent = text;
+      const r = ui.tip.getBoundingClientRect();
+      return [r.width, r.height];
+    };
+    const text = ui.tip.textContent;
+    const [w1, h1] = size('x'), [w11, h11] = size('x'.repeat(11) + '\nx'.repeat(10));
+    ui.tip.textContent = text;
+    const char = (w11 - w1) / 10, line = (h11 - h1) / 10;
+    tipMetrics = {char, line, width: w1 - char, height: h1 - line};
+    return tipMetrics;
+  }
   canvas.addEventListener('mousemove', (e) => {
     if (!api) return;
     const t0 = performance.now();
@@ -320,19 +338,34 @@
     const i = api.hit(x, y);
     if (i < 0) { ui.tip.style.display = 'none'; canvas.style.cursor = ''; hoverMs.push(performance.now() - t0); return; }
     const tip = JSON.parse(m.UTF8ToString(api.tooltip(i)));
-    let text = tip.stack.length ? tip.stack.map((f, d) => ' '.repeat(2 * d) + f).join('\n') : '(root)';
-    for (const r of tip.metrics) text += `\n${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`;
-    text += `\n${(100 * tip.share).toFixed(2)} % of the centre`;
-    if (tip.contexts > 1) text += `\n(and ${tip.contexts - 1} more callees, too thin to draw)`;
+    const tail = [];
+    for (const r of tip.metrics) tail.push(`${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`);
+    tail.push(`${(100 * tip.share).toFixed(2)} % of the centre`);
+    if (tip.contexts > 1) tail.push(`(and ${tip.contexts - 1} more callees, too thin to draw)`);
     if (tip.diff) {
       const pct = (x) => (100 * x).toFixed(2) + ' %';
-      text += `\n${tip.diff.status.replace('_', ', ')}: H ${tip.diff.height >= 0 ? '+' : ''}${pct(tip.diff.height)} ` +
-        `(${pct(tip.diff.first)} of the first run, ${pct(tip.diff.second)} of this one)`;
+      tail.push(`${tip.diff.status.replace('_', ', ')}: H ${tip.diff.height >= 0 ? '+' : ''}${pct(tip.diff.height)} ` +
+        `(${pct(tip.diff.first)} of the first run, ${pct(tip.diff.second)} of this one)`);
     }
-    ui.tip.textContent = text;
     ui.tip.style.display = 'block';
-    ui.tip.style.left = Math.min(e.clientX + 14, window.innerWidth - ui.tip.offsetWidth - 4) + 'px';
-    ui.tip.style.top = Math.min(e.clientY + 14, window.innerHeight - ui.tip.offsetHeight - 4) + 'px';
+    // The stack as deep as the window shows it: its innermost frames, the outer ones counted
+    // (a tip taller than the window would hide them anyway, and lay out lines nobody sees).
+    // Indented by depth, up to TIP_INDENT levels, so that deep frames stay within its width.
+    const box = tipBox();
+    const rows = Math.max(tail.length + 2, Math.floor((window.innerHeight - 8 - box.height) / box.line));
+    const stack = tip.stack.length ? tip.stack : ['(root)'];
+    const first = stack.length + tail.length > rows ? stack.length - (rows - tail.length - 1) : 0;
+    const lines = first ? [`… ${first} outer frames`] : [];
+    for (let d = first; d < stack.length; ++d) lines.push(' '.repeat(2 * Math.min(d - first, TIP_INDENT)) + stack[d]);
+    lines.push(...tail);
+    ui.tip.textContent = lines.join('\n');
+    // The tip's size from its lines (monospace, pre), not read back from the page: reading
+    // offsetWidth would lay the page out again at every move.
+    const width = box.width + box.char * Math.min(TIP_CHARS, Math.max(...lines.map((l) => l.length)));
+    const height = box.height + box.line * lines.length;
+    tipSize = {width, height};
+    ui.tip.style.left = Math.min(e.clientX + 14, window.innerWidth - width - 4) + 'px';
+    ui.tip.style.top = Math.max(0, Math.min(e.clientY + 14, window.innerHeight - height - 4)) + 'px';
     canvas.style.cursor = 'pointer';
     hoverMs.push(performance.now() - t0);
   });
@@ -440,7 +473,7 @@
 
   // The hooks the browser test drives the page through (tests/viewer/).
   window.ccrcViewer = {
-    open, openBaseline, get view() { return view; }, timings, hoverMs: () => hoverMs, tableMs: () => tableMs, flushTable,
+    open, openBaseline, get view() { return view; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
     // Segment i as the library laid it out: path, kind, depth, highlight and its middle point.
     segments() {

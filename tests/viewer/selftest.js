@@ -93,6 +93,10 @@
   mouse('mousemove', hMain.x, hMain.y);
   const hTip = document.getElementById('tip').textContent;
   check(hTip.includes('bytecodes: self 432, aggregated 1092'), `display tree, hover h_main: ${hTip}`);
+  // The tip is placed by its size computed from its lines, not read back from the page.
+  const tipBox = document.getElementById('tip').getBoundingClientRect(), tipSize = V.tipSize();
+  check(Math.abs(tipBox.width - tipSize.width) < 1 && Math.abs(tipBox.height - tipSize.height) < 1,
+    `the tip's size: ${tipSize.width} x ${tipSize.height} computed, ${tipBox.width} x ${tipBox.height} laid out`);
   log.push(`display tree: ${V.segments().length} segments`);
   setValue('tree', -1, 'change');
   check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
@@ -234,6 +238,19 @@
       mouse('mousemove', box.left + box.width / 2 + r * Math.sin(a), box.top + box.height / 2 - r * Math.cos(a));
     }
     const hover = V.hoverMs().slice().sort((a, b) => a - b);
+    // The deepest segment shown: its tip holds the innermost frames that fit the window, the
+    // outer ones counted, and fits the window.
+    const deepest = V.segments().filter((s) => s.kind === 1)  // a ring segment (not the centre, not a line)
+      .reduce((a, b) => (b.path.split(';').length > a.path.split(';').length ? b : a));
+    const depth = deepest.path.split(';').length;
+    mouse('mousemove', deepest.x, deepest.y);
+    const deepTip = document.getElementById('tip').textContent.split('\n'), deepBox = document.getElementById('tip').getBoundingClientRect();
+    const elided = /^… (\d+) outer frames$/.exec(deepTip[0]);
+    const shownFrames = deepTip.filter((l) => !/: self |% of the centre|more callees|^… /.test(l)).length;
+    check(deepBox.top >= 0 && deepBox.bottom <= window.innerHeight &&
+      (elided ? Number(elided[1]) + shownFrames === depth : deepTip.length * 15 < window.innerHeight),
+      `the tip of ${depth} frames: ${deepTip.length} lines, ${deepBox.top}-${deepBox.bottom} of ${window.innerHeight}: ${deepTip.slice(0, 2)}`);
+    log.push(`deepest tip: ${depth} frames, ${deepTip[0]}`);
     await sleep(50);
     const table = V.tableMs().slice().sort((a, b) => a - b);
     report.timings = {ready_ms: ready, interactions: ms.length, median_ms: q(0.5), p95_ms: q(0.95), max_ms: ms[ms.length - 1],
