@@ -215,7 +215,7 @@ enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, 
 //
 // The nodes are held column by column, and each column is freed once nothing needs it, so that
 // a reader holds, besides the text, little more than twice the finished tree: a node's id and
-// its children's ids until link(); the index of ids until forget_ids(); its byte only where
+// its children's ids until link(); the index of ids until checked(); its byte only where
 // no locator can find it again (see locate_with), until checked().
 class v8_node_tree {
  public:
@@ -881,11 +881,12 @@ class v8_reader {
     else metrics = seen_samples_ ? std::vector<std::string>{"bytes", "allocations"} : std::vector<std::string>{"bytes"};
     profile p(std::move(tree_), std::move(metrics));
     const std::vector<node_id> context = std::move(nodes_).add_to(p, order, root_node);
-    for (std::size_t k = 0; k < 2 && k < p.metric_count(); ++k) {
-      auto column = p.column(k);
-      const std::vector<double>& by_node = k == 0 ? first : second;
+    auto fill = [&](std::size_t metric, const std::vector<double>& by_node) {
+      auto column = p.column(metric);
       for (std::uint32_t i = 0; i < n; ++i) column[context[i]] = by_node[i];
-    }
+    };
+    fill(0, first);
+    if (seen_samples_) fill(1, second);
     return p;
   }
 
