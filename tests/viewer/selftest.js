@@ -280,6 +280,9 @@
     for (const t of V.timings) (perKind[t.what] = perKind[t.what] || []).push(t.ms);
     report.per_interaction_median_ms = Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length / 2)]]));
     log.push('eclipse timings: ' + JSON.stringify(report.timings));
+    // What the 95th percentile is made of: the six slowest interactions.
+    log.push('slowest: ' + V.timings.slice(0, 100).sort((a, b) => b.ms - a.ms).slice(0, 6)
+      .map((t) => `${t.what} ${t.ms.toFixed(1)} ms (library ${t.library_ms.toFixed(1)}, drawing ${t.draw_ms.toFixed(1)}, ${t.segments} segments)`).join('; '));
     const stepNames = ['select', 'back', 'depth 6', 'depth all', 'area', 'equal', 'angle', 'metric 2', 'metric 1', 'search', 'clear search'];
     report.per_step_framed_median_ms = Object.fromEntries(framedByStep.map((v, i) => [stepNames[i], quantile(sorted(v), 0.5)]));
     log.push('per interaction, median ms: ' + JSON.stringify(report.per_interaction_median_ms));
