@@ -512,7 +512,8 @@
   window.ccrcViewer = {
     open, openBaseline, get view() { return view; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
-    // Segment i as the library laid it out: path, kind, depth, highlight and its middle point.
+    // Segment i as the library laid it out: path, kind, depth, highlight, the colour it is
+    // filled with and its middle point.
     segments() {
       const out = [];
       for (let i = 0; i < chart.count; ++i) {
@@ -520,10 +521,13 @@
         const r = (F[i * FLOATS] + F[i * FLOATS + 1]) / 2, a = (F[i * FLOATS + 2] + F[i * FLOATS + 3]) / 2;
         const box = canvas.getBoundingClientRect();
         const kind = I[i * INTS + 1];
+        const diffClass = I[i * INTS + 7];
         out.push({path: m.UTF8ToString(api.path(I[i * INTS])), kind, depth: I[i * INTS + 2], mark: I[i * INTS + 5],
-          diff: I[i * INTS + 7] - 1, height: F[i * FLOATS + 5],
+          diff: diffClass - 1, height: F[i * FLOATS + 5], fill: diffClass ? DIFF_FILLS[diffClass - 1] : fill(F[i * FLOATS + 4], false),
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
-          y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a))});
+          y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a)),
+          // Its end side's middle (a sector's: where the gap to its next sibling is).
+          endX: box.left + chart.cx + r * Math.sin(F[i * FLOATS + 3]), endY: box.top + chart.cy - r * Math.cos(F[i * FLOATS + 3])});
       }
       return out;
     },

@@ -31,6 +31,35 @@
   check(segs[0].path === 'main' && segs[0].kind === 0, `Figure 1: main in the centre, not ${segs[0].path}`);
   log.push(`Figure 1: ${segs.length} segments around ${segs[0].path}`);
 
+  // As drawn (segments in one path per colour, parted by gaps): each segment's middle in its
+  // colour, and the side between two neighbours in a ring whiter than either.
+  const pixel = (x, y) => {
+    const box = canvas.getBoundingClientRect(), scale = canvas.width / box.width;
+    const [r, g, b, a] = canvas.getContext('2d').getImageData(Math.floor((x - box.left) * scale), Math.floor((y - box.top) * scale), 1, 1).data;
+    return [r, g, b].map((v) => Math.round((v * a + 255 * (255 - a)) / 255));  // over the page's white
+  };
+  const rgb = (style) => {
+    const c = document.createElement('canvas').getContext('2d');
+    c.fillStyle = style;
+    c.fillRect(0, 0, 1, 1);
+    return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3);
+  };
+  const near = (a, b) => a.every((v, k) => Math.abs(v - b[k]) <= 3);
+  for (const s of segs) {
+    if (s.kind === 2) continue;  // a line: no fill
+    check(near(pixel(s.x, s.y), rgb(s.fill)), `Figure 1: ${s.path} drawn ${pixel(s.x, s.y)} at its middle, not ${rgb(s.fill)} (${s.fill})`);
+  }
+  const sum = (c) => c[0] + c[1] + c[2];
+  let gaps = 0;
+  for (let i = 1; i + 1 < segs.length; ++i) {
+    const a = segs[i], b = segs[i + 1];
+    if (a.kind !== 1 || b.kind !== 1 || a.depth !== b.depth) continue;
+    const at = pixel(a.endX, a.endY);
+    check(sum(at) > Math.max(sum(rgb(a.fill)), sum(rgb(b.fill))) + 20, `Figure 1: between ${a.path} and ${b.path} ${at}, no gap`);
+    ++gaps;
+  }
+  check(gaps >= 8, `Figure 1: ${gaps} neighbours in a ring`);
+
   // Click f: Figure 4(a).
   const f = segmentAt('main;f');
   mouse('click', f.x, f.y);
