@@ -118,68 +118,76 @@
   // as filling them. Highlighted segments are outlined in dark red instead, over the gaps.
   const GAP = 0.5, FLAT = 0.1;
   function drawSegments(c, lookOf) {
-    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, Q = Math.PI / 2, TURN = 2 * Math.PI;
-    // Per look, the paths by colour key: the hue, 1000 + a diff class, or -2 for the highlight.
+    const F = chart.floats, I = chart.ints;
+    // Per look, the segments by colour key: the hue, 1000 + a diff class, or -2 for the highlight.
     const fills = [new Map(), new Map(), new Map()], lines = [new Map(), new Map(), new Map()];
     for (let i = 0; i < chart.count; ++i) {
       const look = lookOf(i);
       if (look === SKIPPED) continue;
-      const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3];
-      const kind = I[i * INTS + 1], diffClass = look === NORMAL ? I[i * INTS + 7] : 0;
+      const diffClass = look === NORMAL ? I[i * INTS + 7] : 0;
       const key = look === HIGHLIGHTED ? -2 : diffClass ? 1000 + diffClass : F[i * FLOATS + 4];
-      const batches = (kind === KIND_LINE ? lines : fills)[look];
-      let p = batches.get(key);
-      if (p === undefined) batches.set(key, (p = new Path2D()));
-      if (kind === KIND_LINE) {
-        const a = (a0 + a1) / 2, s = Math.sin(a), co = Math.cos(a);
-        p.moveTo(cx + r0 * s, cy - r0 * co);
-        p.lineTo(cx + r1 * s, cy - r1 * co);
-        continue;
-      }
-      // Each shape starts where its first arc does: within one path, an arc is otherwise joined
-      // to the end of the shape before it.
-      const inset = look === HIGHLIGHTED ? 0 : GAP / 2, outer = r1 - inset, inner = r0 > 0 ? r0 + inset : 0;
-      if (kind === KIND_CENTER || a1 - a0 >= TURN - 1e-6) {
-        p.moveTo(cx + outer, cy);
-        p.arc(cx, cy, outer, 0, TURN);
-        if (kind !== KIND_CENTER && inner > 0) { p.moveTo(cx + inner, cy); p.arc(cx, cy, inner, 0, TURN, true); }
-      } else {
-        // The gap along the sides, as angles at either radius (a point where the inner arc is
-        // shorter than the gap).
-        const out = Math.min(inset / outer, (a1 - a0) / 2), in_ = inner > 0 ? Math.min(inset / inner, (a1 - a0) / 2) : 0;
-        if (outer * (a1 - a0) * (a1 - a0) < 8 * FLAT) {
-          // Thin: its arcs are straight within FLAT pixels (the arc's sagitta, r (a1 - a0)^2 / 8),
-          // and four lines cost less than two arcs.
-          p.moveTo(cx + outer * Math.sin(a0 + out), cy - outer * Math.cos(a0 + out));
-          p.lineTo(cx + outer * Math.sin(a1 - out), cy - outer * Math.cos(a1 - out));
-          p.lineTo(cx + inner * Math.sin(a1 - in_), cy - inner * Math.cos(a1 - in_));
-          p.lineTo(cx + inner * Math.sin(a0 + in_), cy - inner * Math.cos(a0 + in_));
-        } else {
-          p.moveTo(cx + outer * Math.sin(a0 + out), cy - outer * Math.cos(a0 + out));
-          p.arc(cx, cy, outer, a0 + out - Q, a1 - out - Q);
-          p.arc(cx, cy, inner, a1 - in_ - Q, a0 + in_ - Q, true);
-        }
-        p.closePath();
-      }
+      const batches = (I[i * INTS + 1] === KIND_LINE ? lines : fills)[look];
+      const batch = batches.get(key);
+      if (batch === undefined) batches.set(key, [i]); else batch.push(i);
     }
     fills.forEach((batches, look) => {
-      for (const [key, p] of batches) {
+      for (const [key, batch] of batches) {
+        c.beginPath();
+        for (const i of batch) shape(c, i, look === HIGHLIGHTED ? 0 : GAP / 2);
         c.fillStyle = look === HIGHLIGHTED ? '#e8412c' : key > 1000 ? DIFF_FILLS[key - 1001] : fill(key, look === DIMMED);
-        c.fill(p, 'evenodd');
+        c.fill('evenodd');
         if (look === HIGHLIGHTED) {
           c.strokeStyle = '#7a1a0f';
           c.lineWidth = 0.5;
-          c.stroke(p);
+          c.stroke();
         }
       }
     });
     lines.forEach((batches, look) => {
-      for (const [key, p] of batches) {
+      for (const [key, batch] of batches) {
+        c.beginPath();
+        for (const i of batch) shape(c, i, 0);
         c.strokeStyle = look === HIGHLIGHTED ? '#d62728' : look === DIMMED ? '#d8d8d8' : key > 1000 ? DIFF_FILLS[key - 1001] : stroke(key);
         c.lineWidth = look === HIGHLIGHTED ? 1.5 : 0.75;
-        c.stroke(p);
+        c.stroke();
       }
     });
+  }
+  // Adds segment i to the path being built: its sector, ring or disc drawn `inset` pixels
+  // inside its bounds, or its line.
+  function shape(p, i, inset) {
+    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, Q = Math.PI / 2, TURN = 2 * Math.PI;
+    const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3], kind = I[i * INTS + 1];
+    if (kind === KIND_LINE) {
+      const a = (a0 + a1) / 2, s = Math.sin(a), co = Math.cos(a);
+      p.moveTo(cx + r0 * s, cy - r0 * co);
+      p.lineTo(cx + r1 * s, cy - r1 * co);
+      return;
+    }
+    // Each shape starts where its first arc does: within one path, an arc is otherwise joined
+    // to the end of the shape before it.
+    const outer = r1 - inset, inner = r0 > 0 ? r0 + inset : 0;
+    if (kind === KIND_CENTER || a1 - a0 >= TURN - 1e-6) {
+      p.moveTo(cx + outer, cy);
+      p.arc(cx, cy, outer, 0, TURN);
+      if (kind !== KIND_CENTER && inner > 0) { p.moveTo(cx + inner, cy); p.arc(cx, cy, inner, 0, TURN, true); }
+      return;
+    }
+    // The gap along the sides, as angles at either radius (a point where the inner arc is
+    // shorter than the gap).
+    const out = Math.min(inset / outer, (a1 - a0) / 2), in_ = inner > 0 ? Math.min(inset / inner, (a1 - a0) / 2) : 0;
+    p.moveTo(cx + outer * Math.sin(a0 + out), cy - outer * Math.cos(a0 + out));
+    if (outer * (a1 - a0) * (a1 - a0) < 8 * FLAT) {
+      // Thin: its arcs are straight within FLAT pixels (the arc's sagitta, r (a1 - a0)^2 / 8),
+      // and four lines cost less than two arcs.
+      p.lineTo(cx + outer * Math.sin(a1 - out), cy - outer * Math.cos(a1 - out));
+      p.lineTo(cx + inner * Math.sin(a1 - in_), cy - inner * Math.cos(a1 - in_));
+      p.lineTo(cx + inner * Math.sin(a0 + in_), cy - inner * Math.cos(a0 + in_));
+    } else {
+      p.arc(cx, cy, outer, a0 + out - Q, a1 - out - Q);
+      p.arc(cx, cy, inner, a1 - in_ - Q, a0 + in_ - Q, true);
+    }
+    p.closePath();
   }
 
   function drawLabels(c) {
