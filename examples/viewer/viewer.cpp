@@ -154,16 +154,17 @@ std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
 // The label of a segment and how it fits (1 along, 2 across; +2 for the method's short name),
 // or 0 when neither the full nor the short name fits.
 int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, std::string_view& text) {
+  auto fit_of = [&s](std::size_t chars) {
+    return ccrc::fit_label(s, label_glyph * static_cast<double>(chars) + 4, label_font + 2);
+  };
   // Most segments of a large chart are too thin for one glyph: no name need be split for them.
-  if (s.kind == ccrc::segment_kind::line || ccrc::fit_label(s, label_glyph + 4, label_font + 2) == ccrc::label_fit::none)
-    return 0;
+  if (s.kind == ccrc::segment_kind::line || fit_of(1) == ccrc::label_fit::none) return 0;
   std::string_view full = name_of(t, s.node);
   std::string_view brief = ccrc::split_name(full).method;
   int shift = 0;
   for (std::string_view candidate : {full, brief}) {
     if (!candidate.empty()) {
-      double width = label_glyph * static_cast<double>(candidate.size()) + 4;
-      ccrc::label_fit fit = ccrc::fit_label(s, width, label_font + 2);
+      ccrc::label_fit fit = fit_of(candidate.size());
       if (fit != ccrc::label_fit::none) {
         text = candidate;
         return shift + (fit == ccrc::label_fit::along ? 1 : 2);

@@ -118,15 +118,23 @@
   // rather than outlined: stroking thousands of outlines costs as much as filling them.
   // Highlighted segments are outlined in dark red instead, over the gaps.
   const GAP = 0.5, FLAT = 0.1;
+  // What colours segment i in a look: its hue, 1000 + its diff class (only as the chart is
+  // drawn), or -2 for the highlight. A number, so that batches are found by it cheaply.
+  function colourKey(i, look) {
+    const diffClass = look === NORMAL ? chart.ints[i * INTS + 7] : 0;
+    return look === HIGHLIGHTED ? -2 : diffClass ? 1000 + diffClass : chart.floats[i * FLOATS + 4];
+  }
+  function fillStyle(key, look) {
+    return look === HIGHLIGHTED ? '#e8412c' : key > 1000 ? DIFF_FILLS[key - 1001] : fill(key, look === DIMMED);
+  }
   function drawSegments(c, lookOf) {
-    const F = chart.floats, I = chart.ints;
-    // Per look, the segments by colour key: the hue, 1000 + a diff class, or -2 for the highlight.
+    const I = chart.ints;
+    // Per look, the segments by colour key (colourKey).
     const fills = [new Map(), new Map(), new Map()], lines = [new Map(), new Map(), new Map()];
     for (let i = 0; i < chart.count; ++i) {
       const look = lookOf(i);
       if (look === SKIPPED) continue;
-      const diffClass = look === NORMAL ? I[i * INTS + 7] : 0;
-      const key = look === HIGHLIGHTED ? -2 : diffClass ? 1000 + diffClass : F[i * FLOATS + 4];
+      const key = colourKey(i, look);
       const batches = (I[i * INTS + 1] === KIND_LINE ? lines : fills)[look];
       const batch = batches.get(key);
       if (batch === undefined) batches.set(key, [i]); else batch.push(i);
@@ -135,7 +143,7 @@
       for (const [key, batch] of batches) {
         c.beginPath();
         for (const i of batch) shape(c, i, look === HIGHLIGHTED ? 0 : GAP / 2);
-        c.fillStyle = look === HIGHLIGHTED ? '#e8412c' : key > 1000 ? DIFF_FILLS[key - 1001] : fill(key, look === DIMMED);
+        c.fillStyle = fillStyle(key, look);
         c.fill('evenodd');
         if (look === HIGHLIGHTED) {
           c.strokeStyle = '#7a1a0f';
@@ -530,9 +538,8 @@
         const r = (F[i * FLOATS] + F[i * FLOATS + 1]) / 2, a = (F[i * FLOATS + 2] + F[i * FLOATS + 3]) / 2;
         const box = canvas.getBoundingClientRect();
         const kind = I[i * INTS + 1];
-        const diffClass = I[i * INTS + 7];
         out.push({path: m.UTF8ToString(api.path(I[i * INTS])), kind, depth: I[i * INTS + 2], mark: I[i * INTS + 5],
-          diff: diffClass - 1, height: F[i * FLOATS + 5], fill: diffClass ? DIFF_FILLS[diffClass - 1] : fill(F[i * FLOATS + 4], false),
+          diff: I[i * INTS + 7] - 1, height: F[i * FLOATS + 5], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
           y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a)),
           // Its end side's middle (a sector's: where the gap to its next sibling is).
