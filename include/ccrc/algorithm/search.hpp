@@ -251,11 +251,10 @@ class method_groups {
   std::vector<std::uint32_t> items_;
 };
 
-// The indexed searches' common start: the preconditions (checked unless NDEBUG, hence the
-// parameters maybe unused), the matching methods and the total.
+// The indexed searches' common start: the preconditions, the matching methods and the total.
 template <class C, class A>
-search_result indexed_search_start([[maybe_unused]] std::size_t indexed, [[maybe_unused]] const preorder_index& order,
-                                   const call_tree& t, [[maybe_unused]] const C& self, const A& ag, const search_query& q) {
+search_result indexed_search_start(std::size_t indexed, const preorder_index& order, const call_tree& t, const C& self,
+                                   const A& ag, const search_query& q) {
   CCRC_ASSERT(std::ranges::size(self) == t.size() && std::ranges::size(ag) == t.size(),
               "ccrc: the columns must have one value per node");
   CCRC_ASSERT(indexed + 1 == t.size() && order.size() == t.size(), "ccrc: an index is of another tree");

@@ -115,7 +115,7 @@ struct diff_run {
 
  private:
   template <class C>
-  static detail::column_ref column_of([[maybe_unused]] const call_tree& t, const std::remove_cvref_t<C>& column) {
+  static detail::column_ref column_of(const call_tree& t, const std::remove_cvref_t<C>& column) {
     static_assert(std::is_lvalue_reference_v<C> || std::ranges::borrowed_range<C>,
                   "ccrc: a diff_run reads its columns in place: give it a column that outlives it "
                   "(a std::span, a tree's column, a named vector), not a temporary container");

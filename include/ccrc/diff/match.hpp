@@ -291,7 +291,7 @@ class context_matcher {
 
     std::vector<node_id> stack{root_node};
     auto add = [&](node_id parent, frame_id f, node_id a, node_id b) {
-      [[maybe_unused]] std::size_t before = r.tree.size();
+      std::size_t before = r.tree.size();
       node_id d = r.tree.find_or_add_child(parent, f);
       CCRC_ASSERT(r.tree.size() == before + 1, "ccrc: two contexts of the diff tree share a frame");
       r.first_node.push_back(a);
