@@ -32,7 +32,7 @@ class symbol_table {
   static constexpr std::uint32_t no_site = 0;
 
   symbol_table() {
-    method_slots_.assign(16, null_method);
+    slots_.assign(16, slot{null_method, 0});
     intern_method({});
     frames_.push_back({root_method, no_site});
     plain_frame_[0] = root_frame;
@@ -57,16 +57,15 @@ class symbol_table {
 
   /// The method id of `name`, created if new. Expected O(|name|).
   method_id intern_method(std::string_view name) {
-    std::uint64_t h = detail::hash_bytes(name);
-    std::size_t slot = find_slot(name, h);
-    if (method_slots_[slot] != null_method) return method_slots_[slot];
+    const std::uint32_t h = hash_of(name);
+    slot& at = slots_[find_slot(name, h)];
+    if (at.method != null_method) return at.method;
     if (method_names_.size() >= null_method) throw capacity_error("too many methods");
     auto m = static_cast<method_id>(method_names_.size());
     method_names_.emplace_back(name);
-    method_hashes_.push_back(h);
     plain_frame_.push_back(null_frame);
-    method_slots_[slot] = m;
-    if (2 * method_names_.size() > method_slots_.size()) rehash(2 * method_slots_.size());
+    at = {m, h};
+    if (2 * method_names_.size() > slots_.size()) rehash(2 * slots_.size());
     return m;
   }
 
@@ -79,7 +78,7 @@ class symbol_table {
 
   /// The method named `name`, if interned.
   [[nodiscard]] std::optional<method_id> find_method(std::string_view name) const noexcept {
-    method_id m = method_slots_[find_slot(name, detail::hash_bytes(name))];
+    method_id m = slots_[find_slot(name, hash_of(name))].method;
     if (m == null_method) return std::nullopt;
     return m;
   }
@@ -101,8 +100,7 @@ class symbol_table {
 
   /// Heap bytes held (an estimate: string and deque bookkeeping are approximated).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    std::size_t bytes = method_slots_.capacity() * sizeof(method_id) +
-                        method_hashes_.capacity() * sizeof(std::uint64_t) +
+    std::size_t bytes = slots_.capacity() * sizeof(slot) +
                         plain_frame_.capacity() * sizeof(frame_id) +
                         frames_.capacity() * sizeof(frame_info) +
                         sited_frames_.size() * 32;
@@ -126,28 +124,41 @@ class symbol_table {
     return frame_id{frames_.size() - 1};
   }
 
-  // Linear probing over method ids; the stored hash avoids most string compares.
-  std::size_t find_slot(std::string_view name, std::uint64_t h) const noexcept {
-    std::size_t mask = method_slots_.size() - 1;
+  // A method in the open-addressing table, beside its name's hash: probing past other names
+  // then reads nothing of theirs but the slot (one cache miss per probe, not three), and the
+  // table grows without reading a name.
+  struct slot {
+    method_id method;
+    std::uint32_t hash;
+  };
+
+  static std::uint32_t hash_of(std::string_view name) noexcept {
+    return static_cast<std::uint32_t>(detail::hash_bytes(name));
+  }
+
+  // Linear probing from the hash's low bits.
+  std::size_t find_slot(std::string_view name, std::uint32_t h) const noexcept {
+    std::size_t mask = slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-      method_id m = method_slots_[i];
-      if (m == null_method || (method_hashes_[m] == h && method_names_[m] == name)) return i;
+      const slot& s = slots_[i];
+      if (s.method == null_method || (s.hash == h && method_names_[s.method] == name)) return i;
     }
   }
 
   void rehash(std::size_t capacity) {
-    method_slots_.assign(capacity, null_method);
+    std::vector<slot> old(capacity, slot{null_method, 0});
+    old.swap(slots_);
     std::size_t mask = capacity - 1;
-    for (method_id m{0}; m < method_names_.size(); ++m) {
-      std::size_t i = method_hashes_[m] & mask;
-      while (method_slots_[i] != null_method) i = (i + 1) & mask;
-      method_slots_[i] = m;
+    for (const slot& s : old) {
+      if (s.method == null_method) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].method != null_method) i = (i + 1) & mask;
+      slots_[i] = s;
     }
   }
 
   std::deque<std::string> method_names_;  // a deque: growing it never moves a name
-  std::vector<std::uint64_t> method_hashes_;
-  std::vector<method_id> method_slots_;
+  std::vector<slot> slots_;
   std::vector<frame_id> plain_frame_;  // method -> its site-less frame, or null_frame
   std::vector<frame_info> frames_;
   std::unordered_map<std::uint64_t, frame_id> sited_frames_;
