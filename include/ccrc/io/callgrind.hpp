@@ -2,6 +2,7 @@
 // function, inclusive cost per caller -> callee edge), unfolded into a calling context tree.
 #pragma once
 
+#include <ccrc/config.hpp>
 #include <ccrc/detail/line_reader.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <istream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -101,14 +103,15 @@ class callgrind_parser {
     bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
     if (hex) t.remove_prefix(2);
     if (t.empty()) return false;
+    const std::uint64_t base = hex ? 16 : 10, most = ~std::uint64_t{0};
+    const std::uint64_t safe = (most - 15) / 16;  // below it, out * base + d cannot overflow
     for (char c : t) {
       unsigned d;
       if (is_digit(c)) d = static_cast<unsigned>(c - '0');
       else if (hex && c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
       else if (hex && c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
       else return false;
-      std::uint64_t base = hex ? 16 : 10;
-      if (out > (~std::uint64_t{0} - d) / base) return false;
+      if (out > safe && out > (most - d) / base) return false;
       out = out * base + d;
     }
     return true;
@@ -216,11 +219,14 @@ class callgrind_parser {
     }
   };
 
-  // The id in `symbols` of a name, interned (and checked) at first sight.
+  // The id in `symbols` of a name, interned (and checked) at first sight: one lookup, as
+  // a name that fails the check ends the reading.
   std::uint32_t intern(std::string_view n, symbol_table& symbols, const char* what) {
-    if (auto f = symbols.find(n)) return static_cast<std::uint32_t>(*f);
-    if (const char* why = check_name_text(n)) fail(std::string(what) + " name " + why + " (binary data?)");
-    return static_cast<std::uint32_t>(symbols.intern(n));
+    const std::size_t known = symbols.frame_count();
+    const frame_id f = symbols.intern(n);
+    if (symbols.frame_count() != known)
+      if (const char* why = check_name_text(n)) fail(std::string(what) + " name " + why + " (binary data?)");
+    return static_cast<std::uint32_t>(f);
   }
 
   // `(id) name`, `(id)` or `name`: the name's id in `symbols` (0 if none is kept), through
@@ -245,14 +251,16 @@ class callgrind_parser {
   }
 
   // The function of name id `n` in object id `ob`, added at first sight. Most names belong
-  // to one object: the first function of each name is found by index, others hashed.
+  // to one object: the first function of each name is found by index (its object beside it,
+  // one cache miss), others hashed.
   std::size_t function(std::uint32_t ob, std::uint32_t n) {
-    if (first_of_name_.size() <= n) first_of_name_.resize(std::size_t{n} + 1, none);
-    std::size_t& first_f = first_of_name_[n];
-    if (first_f != none && fn_objects_[first_f] == ob) return first_f;
+    if (first_of_name_.size() <= n) first_of_name_.resize(std::size_t{n} + 1);
+    named_function& first = first_of_name_[n];
+    if (first.function != named_function::none && first.object == ob) return first.function;
     std::size_t f = fn_names_.size();
-    if (first_f == none) {
-      first_f = f;
+    if (f >= named_function::none) throw capacity_error("callgrind: more than 2^32 - 1 functions");
+    if (first.function == named_function::none) {
+      first = {static_cast<std::uint32_t>(f), ob};
     } else {
       auto [it, added] = other_objects_.try_emplace((std::uint64_t{ob} << 32) | n, f);
       if (!added) return it->second;
@@ -320,7 +328,11 @@ class callgrind_parser {
   id_table fn_table_, fl_table_, ob_table_;
   symbol_table names_, objects_;                 // function and object names, interned
   std::vector<std::uint32_t> fn_names_, fn_objects_;  // per function: its name and object ids
-  std::vector<std::size_t> first_of_name_;  // name id -> its first function (none)
+  struct named_function {
+    static constexpr std::uint32_t none = ~std::uint32_t{0};
+    std::uint32_t function = none, object = 0;
+  };
+  std::vector<named_function> first_of_name_;  // name id -> its first function and its object
   std::unordered_map<std::uint64_t, std::size_t> other_objects_;  // object << 32 | name -> function
   std::vector<std::size_t> last_edge_to_;  // per function: the last edge calling it (none)
   std::uint32_t ob_ = 0, cob_ = 0, cfn_ = 0;  // 0: no object yet (the root's empty name)
@@ -341,7 +353,6 @@ inline profile callgrind_parser::finish() {
   }
   const std::size_t E = events_.size(), F = fn_names_.size();
   self_.resize(F * E, 0);  // functions named before the events: line
-  profile p{std::vector<std::string>(events_)};
 
   // Out-edges per caller, in the order first seen (counting sort).
   std::vector<std::size_t> first(F + 1, 0), out(edges_.size());
@@ -414,50 +425,78 @@ inline profile callgrind_parser::finish() {
   for (std::size_t i = 0; i < edges_.size(); ++i)
     if (!cut[i]) called[edges_[i].callee] = true;
 
-  // Contexts of each function, linked: head[f], then next[node]. The profile's columns hold
-  // a context's weights (the share of the cost flowing into it) until its function is
-  // unfolded, then its self cost.
   // Frames: the function's name; where functions of several objects share it, `name (object)`
-  // (then `#2`, `#3`... should that still collide).
+  // (then `#2`, `#3`... should that still collide with a name read). The table of names read
+  // becomes the profile's, so that a name is hashed once.
   std::vector<frame_id> frame(F);
+  symbol_table symbols = std::move(names_);
   {
-    std::vector<std::uint32_t> uses(names_.frame_count(), 0);
+    std::vector<std::uint32_t> uses(symbols.frame_count(), 0);
     for (std::uint32_t n : fn_names_) ++uses[n];
     std::string n;
     for (std::size_t f = 0; f < F; ++f) {
-      std::string_view plain = names_.name(frame_id{fn_names_[f]});
-      // A name of one function only, unless a `name (object)` made before took it.
-      if (uses[fn_names_[f]] == 1 && !p.symbols().find(plain)) {
-        frame[f] = p.intern(plain);
+      const frame_id plain{fn_names_[f]};
+      if (uses[plain] == 1) {
+        frame[f] = plain;
         continue;
       }
-      n.assign(plain).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
+      n.assign(symbols.name(plain)).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
       std::string base = n;
-      for (std::size_t i = 2; p.symbols().find(n); ++i) n = base + " #" + std::to_string(i);
-      frame[f] = p.intern(n);
+      for (std::size_t i = 2; symbols.find(n); ++i) n = base + " #" + std::to_string(i);
+      frame[f] = symbols.intern(n);
     }
   }
+  // The tree as columns (from_columns links them at the end: no child is ever looked up, as
+  // a context's callees are distinct functions, so distinct frames); each context's cost per
+  // event: its weight (the share of the cost flowing into it) until its function is unfolded,
+  // then its self cost; each function's contexts linked, head[f], then next[node].
   constexpr node_id no_node = ~node_id{0};
-  std::vector<node_id> head(F, no_node), next;
+  std::vector<node_id> parents{null_node}, next{no_node}, head(F, no_node);
+  std::vector<frame_id> frames{root_frame};
+  std::vector<std::uint64_t> cost(E, 0);
   auto add_context = [&](node_id parent, std::size_t f, const std::uint64_t* weights) {
-    if (p.size() >= options_.max_contexts + 1)
+    if (parents.size() >= options_.max_contexts + 1)
       throw capacity_error("callgrind: the call graph unfolds into more than " +
                            std::to_string(options_.max_contexts) +
                            " calling contexts (callgrind_options::max_contexts)");
-    node_id n = p.find_or_add_child(parent, frame[f]);
-    for (std::size_t e = 0; e < E; ++e) p.column(e)[n] = static_cast<double>(std::min(weights[e], max_exact));
-    next.resize(p.size(), no_node);
-    next[n] = head[f];
+    const auto n = static_cast<node_id>(parents.size());
+    parents.push_back(parent);
+    frames.push_back(frame[f]);
+    for (std::size_t e = 0; e < E; ++e) cost.push_back(std::min(weights[e], max_exact));
+    next.push_back(head[f]);
     head[f] = n;
   };
-  auto total_of = [&](std::size_t f, std::vector<std::uint64_t>& t) {
-    t.assign(self_.begin() + static_cast<std::ptrdiff_t>(f * E), self_.begin() + static_cast<std::ptrdiff_t>((f + 1) * E));
+  // The unfolding visits the functions in topological order, and each one's self cost and
+  // kept out-edges: gathered into that order first, in plain loops whose cache misses overlap,
+  // rather than met one at a time between the unfolding's dependent steps.
+  std::vector<std::uint64_t> self_cost(F * E), kept_cost;
+  std::vector<std::size_t> kept_first(F + 1, 0), kept_callee;
+  std::vector<char> is_root(F);  // no kept edge calls it
+  for (std::size_t i = 0; i < F; ++i) {
+    const std::size_t f = order[i];
+    std::copy_n(self_.begin() + static_cast<std::ptrdiff_t>(f * E), E, self_cost.begin() + static_cast<std::ptrdiff_t>(i * E));
+    is_root[i] = !called[f];
+  }
+  for (std::size_t i = 0; i < F; ++i) {
+    const std::size_t f = order[i];
     for (std::size_t s = first[f]; s < first[f + 1]; ++s)
-      if (!cut[out[s]])
-        for (std::size_t e = 0; e < E; ++e) {
-          std::uint64_t v = edge_cost_[out[s] * E + e];
-          t[e] = t[e] > ~std::uint64_t{0} - v ? ~std::uint64_t{0} : t[e] + v;
-        }
+      if (const std::size_t ei = out[s]; !cut[ei]) {
+        kept_callee.push_back(edges_[ei].callee);
+        kept_cost.insert(kept_cost.end(), edge_cost_.begin() + static_cast<std::ptrdiff_t>(ei * E),
+                         edge_cost_.begin() + static_cast<std::ptrdiff_t>((ei + 1) * E));
+      }
+    kept_first[i + 1] = kept_callee.size();
+  }
+  self_ = {};  // the graph as read is no longer needed
+  edges_ = {};
+  edge_cost_ = {};
+  auto total_of = [&](std::size_t i, std::vector<std::uint64_t>& t) {
+    t.assign(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), self_cost.begin() + static_cast<std::ptrdiff_t>((i + 1) * E));
+    for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
+      for (std::size_t e = 0; e < E; ++e) {
+        std::uint64_t v = kept_cost[s * E + e];
+        t[e] = t[e] > ~std::uint64_t{0} - v ? ~std::uint64_t{0} : t[e] + v;
+      }
     return std::any_of(t.begin(), t.end(), [](std::uint64_t v) { return v != 0; });
   };
 
@@ -469,6 +508,7 @@ inline profile callgrind_parser::finish() {
   // sum > 0), exactly: floors, then one more to the largest remainders (ties: list order).
   auto split = [&](std::uint64_t amount, std::size_t we, std::uint64_t sum) {
     std::size_t k = contexts.size();
+    if (k == 1) return share.assign(1, amount);  // its weight is the sum: all of it, no division
     share.assign(k, 0);
     remainder.assign(k, 0);
     std::uint64_t given = 0;
@@ -490,11 +530,12 @@ inline profile callgrind_parser::finish() {
     for (auto it = rank.begin(); it != cut_at; ++it) ++share[*it];
   };
 
-  for (std::size_t f : order) {
-    if (!called[f] || head[f] == no_node) {
+  for (std::size_t i = 0; i < F; ++i) {
+    const std::size_t f = order[i];
+    if (is_root[i] || head[f] == no_node) {
       // A root (no kept caller), or a function its callers gave no cost: under the root,
       // with its whole cost as weight.
-      if (!total_of(f, total)) continue;
+      if (!total_of(i, total)) continue;
       add_context(root_node, f, total.data());
     }
     contexts.clear();
@@ -506,11 +547,11 @@ inline profile callgrind_parser::finish() {
       bool overflow = false;
       sums[e] = 0;
       for (std::size_t c = 0; c < k; ++c) {
-        auto w = static_cast<std::uint64_t>(p.column(e)[contexts[c]]);  // <= 2^53
+        std::uint64_t w = cost[contexts[c] * E + e];  // <= 2^53
         weights[c * E + e] = w;
         overflow = overflow || sums[e] > ~std::uint64_t{0} - w;
         sums[e] += w;
-        p.column(e)[contexts[c]] = 0;
+        cost[contexts[c] * E + e] = 0;
       }
       if (overflow) {  // over 2^11 contexts of weight near 2^53: coarser weights, same split rule
         sums[e] = 0;
@@ -527,27 +568,34 @@ inline profile callgrind_parser::finish() {
     auto which = [&](std::size_t e) { return sums[e] != 0 ? e : fallback; };
     // Self cost.
     for (std::size_t e = 0; e < E; ++e) {
-      std::uint64_t amount = self_[f * E + e];
+      std::uint64_t amount = self_cost[i * E + e];
       if (amount == 0) continue;
       split(amount, which(e), sums[which(e)]);
-      for (std::size_t c = 0; c < k; ++c) p.column(e)[contexts[c]] = static_cast<double>(share[c]);
+      for (std::size_t c = 0; c < k; ++c) cost[contexts[c] * E + e] = share[c];
     }
     // Each kept call edge: the callee's contexts under each of f's, weighted by their share.
-    for (std::size_t s = first[f]; s < first[f + 1]; ++s) {
-      std::size_t ei = out[s];
-      if (cut[ei]) continue;
+    for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s) {
       amounts.assign(k * E, 0);
       for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t amount = edge_cost_[ei * E + e];
+        std::uint64_t amount = kept_cost[s * E + e];
         if (amount == 0) continue;
         split(amount, which(e), sums[which(e)]);
         for (std::size_t c = 0; c < k; ++c) amounts[c * E + e] = share[c];
       }
       for (std::size_t c = 0; c < k; ++c) {
         const std::uint64_t* w = &amounts[c * E];
-        if (std::any_of(w, w + E, [](std::uint64_t v) { return v != 0; })) add_context(contexts[c], edges_[ei].callee, w);
+        if (std::any_of(w, w + E, [](std::uint64_t v) { return v != 0; })) add_context(contexts[c], kept_callee[s], w);
       }
     }
+  }
+  next = {};
+  head = {};
+  auto [tree, repeated] = call_tree::from_columns(std::move(symbols), std::move(parents), std::move(frames));
+  CCRC_ASSERT(repeated == null_node, "ccrc: a callgrind context repeats a sibling's frame");
+  profile p(std::move(tree), std::vector<std::string>(events_));
+  for (std::size_t e = 0; e < E; ++e) {
+    std::span<double> column = p.column(e);
+    for (std::size_t n = 0; n < column.size(); ++n) column[n] = static_cast<double>(cost[n * E + e]);
   }
   return p;
 }
