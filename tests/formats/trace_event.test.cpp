@@ -321,6 +321,28 @@ TEST_CASE("trace events: malformed input is an error at the offending byte") {
   CHECK_THROWS_AS((void)ccrc::read_trace_events_file("/nonexistent/trace.json"), ccrc::error);
 }
 
+TEST_CASE("trace events: times read as whole numbers equal what simdjson reads, spaces and all") {
+  // Up to 15 digits are read from their text, longer ones and the rest by simdjson: each time
+  // below written both ways gives the same tree, self times and all.
+  for (const char* t : {"0", "7", "123456789012345", "1234567890123456", "4503599627370496"}) {
+    CAPTURE(t);
+    const std::string whole = std::string(t), with_point = whole + ".0";
+    auto trace = [](const std::string& ts, const char* space) {
+      return "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":" + ts + space + ",\"dur\":" + space + "3" + space +
+             "},{\"ph\":\"X\",\"name\":\"b\",\"ts\":\n" + ts + "\r\n,\"dur\":1}]";
+    };
+    ccrc::profile p = ccrc::read_trace_events(trace(whole, " \t"));
+    ccrc::profile q = ccrc::read_trace_events(trace(with_point, ""));
+    CHECK(test::canonical(p) == test::canonical(q));
+    CHECK(at(p, "time_us", "pid 0 tid 0;a") == 2);
+    CHECK(at(p, "time_us", "pid 0 tid 0;a;b") == 1);
+  }
+  // Not numbers JSON allows: refused as before, where they are.
+  CHECK(error_message(R"([{"ph":"X","name":"a","ts":012}])").find("\"ts\" is not a finite number") != std::string::npos);
+  CHECK(error_byte(R"([{"ph":"X","name":"a","ts":012}])") == 27);
+  CHECK(error_message(R"([{"ph":"X","name":"a","ts":12x}])").find("\"ts\"") != std::string::npos);
+}
+
 TEST_CASE("trace events: thousands of X events in any order, many starting together, give one tree") {
   // A seeded random run: frames open and close on a stack while the time moves by 0 (ties:
   // a child starting with its parent, siblings back to back), a fraction or a few units,

@@ -244,13 +244,14 @@ class trace_event_parser {
     std::string_view raw = v.raw_json_token();
     f.at = raw.data();
     f.present = true;
-    // Most times are whole microseconds: up to 15 digits make a double exactly, here.
+    // Most times are whole microseconds: up to 15 digits (a double holds them exactly) are
+    // read here, other numbers by simdjson. The token may end in white space.
     std::uint64_t whole = 0;
     std::size_t digits = 0;
     for (; digits < raw.size() && digits < 16 && raw[digits] >= '0' && raw[digits] <= '9'; ++digits)
       whole = whole * 10 + static_cast<unsigned>(raw[digits] - '0');
     if (digits > 0 && digits < 16 && (raw[0] != '0' || digits == 1) &&
-        (digits == raw.size() || raw[digits] == ',' || raw[digits] == '}' || ccrc::detail::is_blank(raw[digits]) || raw[digits] == '\n' || raw[digits] == '\r')) {
+        raw.find_first_not_of(" \t\n\r", digits) == std::string_view::npos) {
       f.value = static_cast<double>(whole);
       f.error = simdjson::SUCCESS;
       return;
