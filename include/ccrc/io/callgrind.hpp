@@ -426,24 +426,28 @@ inline profile callgrind_parser::finish() {
     if (!cut[i]) called[edges_[i].callee] = true;
 
   // Frames: the function's name; where functions of several objects share it, `name (object)`
-  // (then `#2`, `#3`... should that still collide with a name read). The table of names read
-  // becomes the profile's, so that a name is hashed once.
+  // (then `#2`, `#3`... should that still collide with a function's own name). When every
+  // name read is one function's, the table read becomes the profile's, so that no name is
+  // hashed twice; otherwise a table of the frames alone is made.
   std::vector<frame_id> frame(F);
-  symbol_table symbols = std::move(names_);
+  symbol_table symbols;
   {
-    std::vector<std::uint32_t> uses(symbols.frame_count(), 0);
+    std::vector<std::uint32_t> uses(names_.frame_count(), 0);
     for (std::uint32_t n : fn_names_) ++uses[n];
-    std::string n;
-    for (std::size_t f = 0; f < F; ++f) {
-      const frame_id plain{fn_names_[f]};
-      if (uses[plain] == 1) {
-        frame[f] = plain;
-        continue;
+    if (std::all_of(uses.begin() + 1, uses.end(), [](std::uint32_t u) { return u == 1; })) {
+      symbols = std::move(names_);
+      for (std::size_t f = 0; f < F; ++f) frame[f] = frame_id{fn_names_[f]};
+    } else {
+      for (std::size_t f = 0; f < F; ++f)  // first, so that no `name (object)` takes one
+        if (uses[fn_names_[f]] == 1) frame[f] = symbols.intern(names_.name(frame_id{fn_names_[f]}));
+      std::string n;
+      for (std::size_t f = 0; f < F; ++f) {
+        if (uses[fn_names_[f]] == 1) continue;
+        n.assign(names_.name(frame_id{fn_names_[f]})).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
+        std::string base = n;
+        for (std::size_t i = 2; symbols.find(n); ++i) n = base + " #" + std::to_string(i);
+        frame[f] = symbols.intern(n);
       }
-      n.assign(symbols.name(plain)).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
-      std::string base = n;
-      for (std::size_t i = 2; symbols.find(n); ++i) n = base + " #" + std::to_string(i);
-      frame[f] = symbols.intern(n);
     }
   }
   // The tree as columns (from_columns links them at the end: no child is ever looked up, as
