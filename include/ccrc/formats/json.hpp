@@ -445,7 +445,7 @@ class json_array_reader {
   /// largest piece), for a reader to build its tree without them; the next read allocates
   /// them again.
   void release() noexcept {
-    piece_ = {};
+    std::vector<char>().swap(piece_);  // not `= {}`, which keeps the memory
     parser_ = simdjson::ondemand::parser{};
   }
 

@@ -475,12 +475,8 @@ inline profile callgrind_parser::finish() {
   // rather than met one at a time between the unfolding's dependent steps.
   std::vector<std::uint64_t> self_cost(F * E), kept_cost;
   std::vector<std::size_t> kept_first(F + 1, 0), kept_callee;
-  std::vector<char> is_root(F);  // no kept edge calls it
-  for (std::size_t i = 0; i < F; ++i) {
-    const std::size_t f = order[i];
-    std::copy_n(self_.begin() + static_cast<std::ptrdiff_t>(f * E), E, self_cost.begin() + static_cast<std::ptrdiff_t>(i * E));
-    is_root[i] = !called[f];
-  }
+  for (std::size_t i = 0; i < F; ++i)
+    std::copy_n(self_.begin() + static_cast<std::ptrdiff_t>(order[i] * E), E, self_cost.begin() + static_cast<std::ptrdiff_t>(i * E));
   for (std::size_t i = 0; i < F; ++i) {
     const std::size_t f = order[i];
     for (std::size_t s = first[f]; s < first[f + 1]; ++s)
@@ -491,9 +487,13 @@ inline profile callgrind_parser::finish() {
       }
     kept_first[i + 1] = kept_callee.size();
   }
-  self_ = {};  // the graph as read is no longer needed
-  edges_ = {};
-  edge_cost_ = {};
+  // The graph as read is no longer needed (swapped out: assigning {} would keep the memory).
+  std::vector<std::uint64_t>().swap(self_);
+  std::vector<edge>().swap(edges_);
+  std::vector<std::uint64_t>().swap(edge_cost_);
+  std::vector<std::size_t>().swap(first);
+  std::vector<std::size_t>().swap(out);
+  std::vector<bool>().swap(cut);
   auto total_of = [&](std::size_t i, std::vector<std::uint64_t>& t) {
     t.assign(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), self_cost.begin() + static_cast<std::ptrdiff_t>((i + 1) * E));
     for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
@@ -536,7 +536,7 @@ inline profile callgrind_parser::finish() {
 
   for (std::size_t i = 0; i < F; ++i) {
     const std::size_t f = order[i];
-    if (is_root[i] || head[f] == no_node) {
+    if (!called[f] || head[f] == no_node) {
       // A root (no kept caller), or a function its callers gave no cost: under the root,
       // with its whole cost as weight.
       if (!total_of(i, total)) continue;
@@ -592,8 +592,8 @@ inline profile callgrind_parser::finish() {
       }
     }
   }
-  next = {};
-  head = {};
+  std::vector<node_id>().swap(next);
+  std::vector<node_id>().swap(head);
   auto [tree, repeated] = call_tree::from_columns(std::move(symbols), std::move(parents), std::move(frames));
   CCRC_ASSERT(repeated == null_node, "ccrc: a callgrind context repeats a sibling's frame");
   profile p(std::move(tree), std::vector<std::string>(events_));
