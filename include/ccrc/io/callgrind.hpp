@@ -165,7 +165,12 @@ class callgrind_parser {
       return costs(s, &edge_cost_[pending_edge_ * events_.size()]);
     }
     if (fn_ == none) fail("a cost line before any fn= line");
-    costs(s, &self_[fn_ * events_.size()]);
+    if (!block_open_) {  // the block's first self cost line
+      blocks_.push_back({number_, fn_});
+      block_cost_.resize(block_cost_.size() + events_.size(), 0);
+      block_open_ = true;
+    }
+    costs(s, &block_cost_[block_cost_.size() - events_.size()]);
   }
 
   void header(std::string_view key, std::string_view value) {
@@ -180,10 +185,7 @@ class callgrind_parser {
         fail("event '" + names[k].substr(0, 40) + "' named twice");
       if (!events_.empty() && names != events_)
         fail("a part with other events than the first part's (not supported)");
-      if (events_.empty()) {
-        events_ = std::move(names);
-        self_.assign(fn_names_.size() * events_.size(), 0);
-      }
+      if (events_.empty()) events_ = std::move(names);
     } else if (key == "positions") {
       std::size_t n = 0;
       for (std::string_view w; !(w = next_word(value)).empty(); ++n)
@@ -199,23 +201,32 @@ class callgrind_parser {
     // version, creator, cmd, pid, thread, part, desc, event and other header keys: ignored.
   }
 
-  // Compressed ids (`(id)`) of one kind: the dense small ones in a vector, others hashed.
-  struct id_table {
+  // What a compressed id (`(id)`) stands for: a name and, for a function's id, the function
+  // it was last resolved to with that function's object, so that a function named by id is
+  // found beside its name (one cache miss) rather than through a table indexed by name.
+  struct named {
     static constexpr std::uint32_t unset = ~std::uint32_t{0};
-    std::vector<std::uint32_t> dense;
-    std::unordered_map<std::uint64_t, std::uint32_t> sparse;
-    void set(std::uint64_t id, std::uint32_t v) {
+    std::uint32_t name = unset, function = unset, object = 0;
+  };
+
+  // Compressed ids of one kind: the dense small ones in a vector, others hashed.
+  struct id_table {
+    std::vector<named> dense;
+    std::unordered_map<std::uint64_t, named> sparse;
+    named& define(std::uint64_t id, std::uint32_t name) {
+      named* at;
       if (id < (std::uint64_t{1} << 20)) {
-        if (dense.size() <= id) dense.resize(static_cast<std::size_t>(id) + 1, unset);
-        dense[static_cast<std::size_t>(id)] = v;
+        if (dense.size() <= id) dense.resize(static_cast<std::size_t>(id) + 1);
+        at = &dense[static_cast<std::size_t>(id)];
       } else {
-        sparse[id] = v;
+        at = &sparse[id];
       }
+      return *at = named{name};
     }
-    [[nodiscard]] std::uint32_t get(std::uint64_t id) const {
-      if (id < dense.size()) return dense[static_cast<std::size_t>(id)];
+    [[nodiscard]] named* find(std::uint64_t id) {
+      if (id < dense.size()) return dense[static_cast<std::size_t>(id)].name == named::unset ? nullptr : &dense[static_cast<std::size_t>(id)];
       auto it = sparse.find(id);
-      return it == sparse.end() ? unset : it->second;
+      return it == sparse.end() ? nullptr : &it->second;
     }
   };
 
@@ -229,25 +240,40 @@ class callgrind_parser {
     return static_cast<std::uint32_t>(f);
   }
 
-  // `(id) name`, `(id)` or `name`: the name's id in `symbols` (0 if none is kept), through
-  // the compression table of its kind.
-  std::uint32_t name(std::string_view value, id_table& table, symbol_table* symbols, const char* what) {
+  // `(id) name`, `(id)` or `name`: what it names (its id in `symbols`, 0 if none is kept),
+  // through the compression table of its kind; `id` is set to the compressed id, or to
+  // `plain` for a name written out.
+  static constexpr std::uint64_t plain = ~std::uint64_t{0};
+  named& name(std::string_view value, id_table& table, symbol_table* symbols, const char* what, std::uint64_t& id) {
     if (value.empty()) fail("an empty name");
-    if (value.front() != '(') return symbols ? intern(value, *symbols, what) : 0;
+    if (value.front() != '(') {
+      id = plain;
+      return plain_ = named{symbols ? intern(value, *symbols, what) : 0};
+    }
     std::size_t close = value.find(')');
-    std::uint64_t id;
-    if (close == std::string_view::npos || !number(value.substr(1, close - 1), id))
+    if (close == std::string_view::npos || !number(value.substr(1, close - 1), id) || id == plain)
       fail("a compressed name must start with (number)");
     std::string_view rest = value.substr(close + 1);
     while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
     if (rest.empty()) {
-      std::uint32_t v = table.get(id);
-      if (v == id_table::unset) fail("name (" + std::to_string(id) + ") used before it is defined");
-      return v;
+      named* known = table.find(id);
+      if (!known) fail("name (" + std::to_string(id) + ") used before it is defined");
+      return *known;
     }
-    std::uint32_t v = symbols ? intern(rest, *symbols, what) : 0;
-    table.set(id, v);
-    return v;
+    return table.define(id, symbols ? intern(rest, *symbols, what) : 0);
+  }
+  named& name(std::string_view value, id_table& table, symbol_table* symbols, const char* what) {
+    std::uint64_t id;
+    return name(value, table, symbols, what, id);
+  }
+
+  // The function `n` names in object `ob`, remembered in `n`.
+  std::size_t function(std::uint32_t ob, named& n) {
+    if (n.function == named::unset || n.object != ob) {
+      n.function = static_cast<std::uint32_t>(function(ob, n.name));
+      n.object = ob;
+    }
+    return n.function;
   }
 
   // The function of name id `n` in object id `ob`, added at first sight. Most names belong
@@ -267,24 +293,23 @@ class callgrind_parser {
     }
     fn_names_.push_back(n);
     fn_objects_.push_back(ob);
-    last_edge_to_.push_back(none);
-    self_.resize(self_.size() + events_.size(), 0);
+    last_edge_to_.push_back(no_edge);
     return f;
   }
 
   void body(std::string_view key, std::string_view value) {
     if (key == "fn") {
       fn_ = function(ob_, name(value, fn_table_, &names_, "function"));
-      has_cfn_ = has_cob_ = false;
+      has_cfn_ = has_cob_ = block_open_ = false;
     } else if (key == "cfn") {
-      cfn_ = name(value, fn_table_, &names_, "function");
+      cfn_ = name(value, fn_table_, &names_, "function", cfn_id_);
       has_cfn_ = true;
     } else if (key == "jfn") {
       static_cast<void>(name(value, fn_table_, &names_, "function"));
     } else if (key == "ob") {
-      ob_ = name(value, ob_table_, &objects_, "object");
+      ob_ = name(value, ob_table_, &objects_, "object").name;
     } else if (key == "cob") {
-      cob_ = name(value, ob_table_, &objects_, "object");
+      cob_ = name(value, ob_table_, &objects_, "object").name;
       has_cob_ = true;
     } else if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
       static_cast<void>(name(value, fl_table_, nullptr, "file"));
@@ -295,14 +320,17 @@ class callgrind_parser {
       std::uint64_t count;
       if (!number(next_word(value), count)) fail("calls= needs a call count");
       positions(value, positions_);  // the target position; anything after it is ignored
-      std::size_t callee = function(has_cob_ ? cob_ : ob_, cfn_);
+      // cfn='s id, unless a jfn= line between has given it another name.
+      named* called = cfn_id_ == plain ? nullptr : fn_table_.find(cfn_id_);
+      std::size_t callee = function(has_cob_ ? cob_ : ob_, called && called->name == cfn_.name ? *called : cfn_);
       has_cob_ = false;  // cob= names the object of the next call only
       // The edge of the last call to this callee, if from this caller; else a new one (a
       // pair seen in an earlier block again is merged in finish()).
-      std::size_t e = last_edge_to_[callee];
-      if (e == none || edges_[e].caller != fn_) {
-        e = last_edge_to_[callee] = edges_.size();
-        edges_.push_back({fn_, callee});
+      std::uint32_t e = last_edge_to_[callee];
+      if (e == no_edge || edges_[e].caller != fn_) {
+        if (edges_.size() >= no_edge) throw capacity_error("callgrind: more than 2^32 - 2 caller -> callee pairs");
+        e = last_edge_to_[callee] = static_cast<std::uint32_t>(edges_.size());
+        edges_.push_back({static_cast<std::uint32_t>(fn_), static_cast<std::uint32_t>(callee)});
         edge_cost_.resize(edge_cost_.size() + events_.size(), 0);
       }
       pending_edge_ = e;
@@ -318,8 +346,9 @@ class callgrind_parser {
   static constexpr std::size_t none = ~std::size_t{0};
   static constexpr std::uint64_t max_exact = std::uint64_t{1} << 53;
 
+  static constexpr std::uint32_t no_edge = ~std::uint32_t{0};
   struct edge {
-    std::size_t caller, callee;
+    std::uint32_t caller, callee;  // functions
   };
 
   callgrind_options options_;
@@ -334,10 +363,21 @@ class callgrind_parser {
   };
   std::vector<named_function> first_of_name_;  // name id -> its first function and its object
   std::unordered_map<std::uint64_t, std::size_t> other_objects_;  // object << 32 | name -> function
-  std::vector<std::size_t> last_edge_to_;  // per function: the last edge calling it (none)
-  std::uint32_t ob_ = 0, cob_ = 0, cfn_ = 0;  // 0: no object yet (the root's empty name)
+  std::vector<std::uint32_t> last_edge_to_;  // per function: the last edge calling it (no_edge)
+  std::uint32_t ob_ = 0, cob_ = 0;  // 0: no object yet (the root's empty name)
+  named cfn_, plain_;                 // cfn='s name (its id: cfn_id_); a name written out
+  std::uint64_t cfn_id_ = plain;
   bool has_cob_ = false, has_cfn_ = false;
-  std::vector<std::uint64_t> self_;       // function * events + event
+  // Self costs as read, per block of cost lines after a fn= line (its first line and
+  // function), added up per function in finish(): the block's costs are written where the
+  // parsing is, and the functions' totals, scattered, in one loop whose cache misses overlap.
+  struct block {
+    std::uint64_t line;
+    std::size_t function;
+  };
+  std::vector<block> blocks_;
+  std::vector<std::uint64_t> block_cost_;  // block * events + event
+  bool block_open_ = false;
   std::vector<edge> edges_;
   std::vector<std::uint64_t> edge_cost_;  // edge * events + event: inclusive cost of the calls
   std::size_t fn_ = none, pending_edge_ = 0;
@@ -352,78 +392,90 @@ inline profile callgrind_parser::finish() {
     return profile{{"Ir"}};  // empty input: valgrind's default event
   }
   const std::size_t E = events_.size(), F = fn_names_.size();
-  self_.resize(F * E, 0);  // functions named before the events: line
 
-  // Out-edges per caller, in the order first seen (counting sort).
-  std::vector<std::size_t> first(F + 1, 0), out(edges_.size());
+  // The edges grouped by caller, in the order first seen (a counting sort): slot s of
+  // [first[f], first[f + 1]) holds a callee of f and the cost of those calls. 32-bit indexes
+  // (the parser refuses more functions or edges), as the depth-first search below meets
+  // each function at a random place of these arrays, and halving them keeps more in cache.
+  using index = std::uint32_t;
+  const std::size_t M = edges_.size();
+  std::vector<index> first(F + 1, 0), callee(M);
+  std::vector<std::uint64_t> slot_cost(M * E);
   for (const edge& e : edges_) ++first[e.caller + 1];
   for (std::size_t f = 0; f < F; ++f) first[f + 1] += first[f];
   {
-    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < edges_.size(); ++i) out[fill[edges_[i].caller]++] = i;
+    std::vector<index> fill(first.begin(), first.end() - 1);
+    for (std::size_t i = 0; i < M; ++i) {
+      const index s = fill[edges_[i].caller]++;
+      callee[s] = edges_[i].callee;
+      std::copy_n(edge_cost_.begin() + static_cast<std::ptrdiff_t>(i * E), E, slot_cost.begin() + static_cast<std::ptrdiff_t>(s * E));
+    }
   }
-  // The same caller -> callee pair in several blocks: one edge, the others emptied into it
+  // The graph as read is no longer needed (swapped out: assigning {} would keep the memory).
+  std::vector<edge>().swap(edges_);
+  std::vector<std::uint64_t>().swap(edge_cost_);
+  // The same caller -> callee pair in several blocks: one slot, the others emptied into it
   // and marked cut (never followed).
-  std::vector<bool> cut(edges_.size(), false);
+  std::vector<bool> cut(M, false);
   {
-    std::vector<std::size_t> seen_by(F, none), kept(F, 0);
-    for (std::size_t f = 0; f < F; ++f)
-      for (std::size_t s = first[f]; s < first[f + 1]; ++s) {
-        std::size_t ei = out[s], g = edges_[ei].callee;
+    std::vector<index> seen_by(F, static_cast<index>(none)), kept(F, 0);
+    for (index f = 0; f < F; ++f)
+      for (index s = first[f]; s < first[f + 1]; ++s) {
+        const index g = callee[s];
         if (seen_by[g] != f) {
           seen_by[g] = f;
-          kept[g] = ei;
+          kept[g] = s;
           continue;
         }
         for (std::size_t e = 0; e < E; ++e) {
-          std::uint64_t& into = edge_cost_[kept[g] * E + e];
-          std::uint64_t v = edge_cost_[ei * E + e];
+          std::uint64_t& into = slot_cost[kept[g] * E + e];
+          const std::uint64_t v = slot_cost[s * E + e];
           if (v > max_exact - into) throw parse_error(number_, "a cost sum above 2^53, which a double cannot hold exactly");
           into += v;
         }
-        cut[ei] = true;
+        cut[s] = true;
       }
   }
-  std::vector<std::size_t> indegree(F, 0);
-  for (std::size_t i = 0; i < edges_.size(); ++i)
-    if (!cut[i]) ++indegree[edges_[i].callee];
+  std::vector<bool> called(F, false);  // by an edge not cut
+  for (std::size_t s = 0; s < M; ++s)
+    if (!cut[s]) called[callee[s]] = true;
 
   // Cycles cut: an iterative depth-first search, from the functions nobody calls, then from
   // any left, in file order; an edge to a function on the search path (a recursive call,
   // f -> f included) is cut. The finishing order reversed is a topological order of the rest.
   std::vector<std::uint8_t> state(F, 0);  // 0 new, 1 on the path, 2 done
-  std::vector<std::size_t> order;  // finishing order
+  std::vector<index> order;  // finishing order
   order.reserve(F);
-  std::vector<std::pair<std::size_t, std::size_t>> stack;  // function, next out-edge slot
-  auto search = [&](std::size_t start) {
+  std::vector<std::pair<index, index>> stack;  // function, next slot
+  auto search = [&](index start) {
     state[start] = 1;
     stack.emplace_back(start, first[start]);
     while (!stack.empty()) {
-      auto& [f, slot] = stack.back();
-      if (slot == first[f + 1]) {
+      auto& [f, s] = stack.back();
+      if (s == first[f + 1]) {
         state[f] = 2;
         order.push_back(f);
         stack.pop_back();
         continue;
       }
-      std::size_t ei = out[slot++];
-      if (cut[ei]) continue;  // a pair merged into its first edge
-      std::size_t g = edges_[ei].callee;
-      if (state[g] == 1) cut[ei] = true;
+      const index at = s++;
+      if (cut[at]) continue;  // a pair merged into its first slot
+      const index g = callee[at];
+      if (state[g] == 1) cut[at] = true;
       else if (state[g] == 0) {
         state[g] = 1;
         stack.emplace_back(g, first[g]);
       }
     }
   };
-  for (std::size_t f = 0; f < F; ++f)
-    if (indegree[f] == 0 && state[f] == 0) search(f);
-  for (std::size_t f = 0; f < F; ++f)
+  for (index f = 0; f < F; ++f)
+    if (!called[f] && state[f] == 0) search(f);
+  for (index f = 0; f < F; ++f)
     if (state[f] == 0) search(f);
   std::reverse(order.begin(), order.end());
-  std::vector<bool> called(F, false);  // by a kept edge
-  for (std::size_t i = 0; i < edges_.size(); ++i)
-    if (!cut[i]) called[edges_[i].callee] = true;
+  std::fill(called.begin(), called.end(), false);  // now by an edge the search kept
+  for (std::size_t s = 0; s < M; ++s)
+    if (!cut[s]) called[callee[s]] = true;
 
   // Frames: the function's name; where functions of several objects share it, `name (object)`
   // (then `#2`, `#3`... should that still collide with a function's own name). When every
@@ -473,26 +525,34 @@ inline profile callgrind_parser::finish() {
   // The unfolding visits the functions in topological order, and each one's self cost and
   // kept out-edges: gathered into that order first, in plain loops whose cache misses overlap,
   // rather than met one at a time between the unfolding's dependent steps.
-  std::vector<std::uint64_t> self_cost(F * E), kept_cost;
-  std::vector<std::size_t> kept_first(F + 1, 0), kept_callee;
-  for (std::size_t i = 0; i < F; ++i)
-    std::copy_n(self_.begin() + static_cast<std::ptrdiff_t>(order[i] * E), E, self_cost.begin() + static_cast<std::ptrdiff_t>(i * E));
-  for (std::size_t i = 0; i < F; ++i) {
-    const std::size_t f = order[i];
-    for (std::size_t s = first[f]; s < first[f + 1]; ++s)
-      if (const std::size_t ei = out[s]; !cut[ei]) {
-        kept_callee.push_back(edges_[ei].callee);
-        kept_cost.insert(kept_cost.end(), edge_cost_.begin() + static_cast<std::ptrdiff_t>(ei * E),
-                         edge_cost_.begin() + static_cast<std::ptrdiff_t>((ei + 1) * E));
+  std::vector<std::uint64_t> self_cost(F * E, 0), kept_cost;
+  std::vector<index> kept_first(F + 1, 0), kept_callee;
+  {
+    std::vector<index> position(F);  // in `order`
+    for (index i = 0; i < F; ++i) position[order[i]] = i;
+    for (std::size_t b = 0; b < blocks_.size(); ++b)
+      for (std::size_t e = 0; e < E; ++e) {
+        std::uint64_t& into = self_cost[position[blocks_[b].function] * E + e];
+        const std::uint64_t v = block_cost_[b * E + e];
+        if (v > max_exact - into) throw parse_error(blocks_[b].line, "a cost sum above 2^53, which a double cannot hold exactly");
+        into += v;
       }
-    kept_first[i + 1] = kept_callee.size();
+    std::vector<block>().swap(blocks_);
+    std::vector<std::uint64_t>().swap(block_cost_);
   }
-  // The graph as read is no longer needed (swapped out: assigning {} would keep the memory).
-  std::vector<std::uint64_t>().swap(self_);
-  std::vector<edge>().swap(edges_);
-  std::vector<std::uint64_t>().swap(edge_cost_);
-  std::vector<std::size_t>().swap(first);
-  std::vector<std::size_t>().swap(out);
+  for (std::size_t i = 0; i < F; ++i) {
+    const index f = order[i];
+    for (index s = first[f]; s < first[f + 1]; ++s)
+      if (!cut[s]) {
+        kept_callee.push_back(callee[s]);
+        kept_cost.insert(kept_cost.end(), slot_cost.begin() + static_cast<std::ptrdiff_t>(s * E),
+                         slot_cost.begin() + static_cast<std::ptrdiff_t>((s + 1) * E));
+      }
+    kept_first[i + 1] = static_cast<index>(kept_callee.size());
+  }
+  std::vector<index>().swap(first);
+  std::vector<index>().swap(callee);
+  std::vector<std::uint64_t>().swap(slot_cost);
   std::vector<bool>().swap(cut);
   auto total_of = [&](std::size_t i, std::vector<std::uint64_t>& t) {
     t.assign(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), self_cost.begin() + static_cast<std::ptrdiff_t>((i + 1) * E));
