@@ -128,6 +128,19 @@ TEST_CASE("callgrind: a caller's calls to one callee in two blocks add up") {
   CHECK(at(p, "Ir", "b") == 1);
 }
 
+TEST_CASE("callgrind: a compressed id stands for a function per object, and for cfn='s name until calls=") {
+  // (1) names a in x, then a in y; jfn= renames (2) between cfn= and calls=, which still
+  // calls f (the name cfn= gave), and fn=(2) is then g.
+  ccrc::profile p = ccrc::read_callgrind(
+      "events: Ir\nob=(1) x\nfn=(1) a\n0 1\nob=(2) y\nfn=(1)\n0 2\n"
+      "cfn=(2) f\njfn=(2) g\ncalls=1 0\n0 5\nob=(1)\nfn=(1)\n0 4\nob=(2)\nfn=(2)\n0 3\n");
+  CHECK(at(p, "Ir", "a (x)") == 5);
+  CHECK(at(p, "Ir", "a (y)") == 2);
+  CHECK(at(p, "Ir", "a (y);f") == 0);  // f costs nothing of its own
+  CHECK(at(p, "Ir", "g") == 3);
+  CHECK(p.size() == 5);
+}
+
 TEST_CASE("callgrind: names shared by functions of several objects stay apart") {
   // "a (x)" is a function's own name; the two functions named a become "a (x) #2" and "a (y)".
   ccrc::profile p = ccrc::read_callgrind(
@@ -241,6 +254,8 @@ TEST_CASE("callgrind: malformed input names the line") {
   CHECK(error_line("events: Ir\nfn=ma\x01in\n") == 2);             // control character
   CHECK(error_line("events: Ir\nfn=main\n1 99999999999999999999\n") == 3);  // over 2^64
   CHECK(error_line("events: Ir\nfn=main\n1 0x20000000000000\n1 1\n") == 4);  // sum over 2^53
+  // ... over two blocks of one function: the block that takes it over
+  CHECK(error_line("events: Ir\nfn=main\n1 0x20000000000000\nfn=g\n1 1\nfn=main\n1 0\n2 1\n") == 7);
   CHECK(error_line("events: Ir\nevents: Dr\n") == 2);              // a part with other events
   CHECK(error_line("events: Ir\npositions: column\n") == 2);
   CHECK(error_line("events: Ir\nfn=main\n1 1\n") == 0);
