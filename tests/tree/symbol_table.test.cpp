@@ -56,6 +56,28 @@ TEST_CASE("100,000 names survive growth; names handed out earlier stay valid") {
   CHECK(s.method_count() == 100002);
 }
 
+TEST_CASE("intern_all gives what intern gives one name at a time: repeats, names known before, the root") {
+  // Names with repeats (one in three), some interned before and some at a call site only;
+  // 50,000 of them, so that the table grows from 16 slots and the fetching ahead wraps.
+  std::vector<std::string> names;
+  for (int i = 0; i < 50000; ++i) names.push_back(i % 3 == 2 ? "m" + std::to_string(i / 7) : "m" + std::to_string(i));
+  names.push_back("");
+  std::vector<std::string_view> views(names.begin(), names.end());
+  ccrc::symbol_table one, all;
+  for (ccrc::symbol_table* s : {&one, &all}) {
+    s->intern("m5");
+    s->intern("m8", 3);
+  }
+  std::vector<ccrc::frame_id> expected;
+  for (std::string_view n : views) expected.push_back(one.intern(n));
+  CHECK(all.intern_all(views) == expected);
+  CHECK(all.frame_count() == one.frame_count());
+  CHECK(all.method_count() == one.method_count());
+  for (std::size_t i = 0; i < views.size(); i += 101) CHECK(all.find(views[i]) == expected[i]);
+  CHECK(all.intern("m8") == one.intern("m8"));
+  CHECK(all.intern_all({}).empty());
+}
+
 TEST_CASE("a copy has the same ids, and grows independently") {
   ccrc::symbol_table s;
   ccrc::frame_id a = s.intern("a");

@@ -5,6 +5,7 @@
 #include <ccrc/concepts.hpp>
 #include <ccrc/config.hpp>
 #include <ccrc/detail/hash.hpp>
+#include <ccrc/detail/prefetch.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
@@ -38,13 +39,6 @@ struct call_edge {
 };
 
 namespace detail {
-
-/// A hint that *p will be read soon (no effect where the compiler offers no prefetch).
-inline void prefetch([[maybe_unused]] const void* p) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p);
-#endif
-}
 
 // Open addressing from a (caller, callee) pair to its edge id, for the build only. The
 // caller hashes a key once, may prefetch its slot, then looks it up.

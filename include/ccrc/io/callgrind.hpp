@@ -230,25 +230,43 @@ class callgrind_parser {
     }
   };
 
-  // The id in `symbols` of a name, interned (and checked) at first sight: one lookup, as
-  // a name that fails the check ends the reading.
-  std::uint32_t intern(std::string_view n, symbol_table& symbols, const char* what) {
-    const std::size_t known = symbols.frame_count();
-    const frame_id f = symbols.intern(n);
-    if (symbols.frame_count() != known)
-      if (const char* why = check_name_text(n)) fail(std::string(what) + " name " + why + " (binary data?)");
+  // An object's id in objects_, the name interned (and checked) at first sight.
+  std::uint32_t object_name(std::string_view n) {
+    const std::size_t known = objects_.frame_count();
+    const frame_id f = objects_.intern(n);
+    if (objects_.frame_count() != known)
+      if (const char* why = check_name_text(n)) fail("object name " + std::string(why) + " (binary data?)");
     return static_cast<std::uint32_t>(f);
   }
 
-  // `(id) name`, `(id)` or `name`: what it names (its id in `symbols`, 0 if none is kept),
-  // through the compression table of its kind; `id` is set to the compressed id, or to
+  // A function name's id, a new one for each definition `(id) name` (valgrind defines each
+  // name once: written down without a lookup, left to finish() to intern all at once); a
+  // name written out keeps the id of its first sight.
+  std::uint32_t function_name(std::string_view n, bool written_out) {
+    if (written_out) {
+      const std::size_t known = written_out_.method_count();
+      const method_id m = written_out_.intern_method(n);
+      if (written_out_.method_count() == known) return written_out_ids_[m];
+    }
+    if (const char* why = check_name_text(n)) fail("function name " + std::string(why) + " (binary data?)");
+    if (fn_text_ends_.size() >= named::unset) throw capacity_error("callgrind: more than 2^32 - 1 function names");
+    const auto id = static_cast<std::uint32_t>(fn_text_ends_.size());
+    fn_text_.append(n);
+    fn_text_ends_.push_back(fn_text_.size());
+    if (written_out) written_out_ids_.push_back(id);
+    return id;
+  }
+
+  // `(id) name`, `(id)` or `name`: what it names (define(text, written_out) makes a name's
+  // id), through the compression table of its kind; `id` is set to the compressed id, or to
   // `plain` for a name written out.
   static constexpr std::uint64_t plain = ~std::uint64_t{0};
-  named& name(std::string_view value, id_table& table, symbol_table* symbols, const char* what, std::uint64_t& id) {
+  template <class Define>
+  named& name(std::string_view value, id_table& table, std::uint64_t& id, Define define) {
     if (value.empty()) fail("an empty name");
     if (value.front() != '(') {
       id = plain;
-      return plain_ = named{symbols ? intern(value, *symbols, what) : 0};
+      return plain_ = named{define(value, true)};
     }
     std::size_t close = value.find(')');
     if (close == std::string_view::npos || !number(value.substr(1, close - 1), id) || id == plain)
@@ -260,11 +278,18 @@ class callgrind_parser {
       if (!known) fail("name (" + std::to_string(id) + ") used before it is defined");
       return *known;
     }
-    return table.define(id, symbols ? intern(rest, *symbols, what) : 0);
+    return table.define(id, define(rest, false));
   }
-  named& name(std::string_view value, id_table& table, symbol_table* symbols, const char* what) {
+  named& function_named(std::string_view value, std::uint64_t& id) {
+    return name(value, fn_table_, id, [this](std::string_view n, bool written_out) { return function_name(n, written_out); });
+  }
+  named& function_named(std::string_view value) {
     std::uint64_t id;
-    return name(value, table, symbols, what, id);
+    return function_named(value, id);
+  }
+  std::uint32_t object_named(std::string_view value) {
+    std::uint64_t id;
+    return name(value, ob_table_, id, [this](std::string_view n, bool) { return object_name(n); }).name;
   }
 
   // The function `n` names in object `ob`, remembered in `n`.
@@ -299,20 +324,21 @@ class callgrind_parser {
 
   void body(std::string_view key, std::string_view value) {
     if (key == "fn") {
-      fn_ = function(ob_, name(value, fn_table_, &names_, "function"));
+      fn_ = function(ob_, function_named(value));
       has_cfn_ = has_cob_ = block_open_ = false;
     } else if (key == "cfn") {
-      cfn_ = name(value, fn_table_, &names_, "function", cfn_id_);
+      cfn_ = function_named(value, cfn_id_);
       has_cfn_ = true;
     } else if (key == "jfn") {
-      static_cast<void>(name(value, fn_table_, &names_, "function"));
+      static_cast<void>(function_named(value));
     } else if (key == "ob") {
-      ob_ = name(value, ob_table_, &objects_, "object").name;
+      ob_ = object_named(value);
     } else if (key == "cob") {
-      cob_ = name(value, ob_table_, &objects_, "object").name;
+      cob_ = object_named(value);
       has_cob_ = true;
     } else if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
-      static_cast<void>(name(value, fl_table_, nullptr, "file"));
+      std::uint64_t id;
+      static_cast<void>(name(value, fl_table_, id, [](std::string_view, bool) { return std::uint32_t{0}; }));
     } else if (key == "calls") {
       need_events();
       if (fn_ == none) fail("calls= before any fn= line");
@@ -355,7 +381,11 @@ class callgrind_parser {
   std::vector<std::string> events_;
   std::size_t positions_ = 1;
   id_table fn_table_, fl_table_, ob_table_;
-  symbol_table names_, objects_;                 // function and object names, interned
+  std::string fn_text_;                        // function names, one after another
+  std::vector<std::size_t> fn_text_ends_;      // name id -> the end of its name in fn_text_
+  symbol_table written_out_;                   // function names written out (not `(id) name`)
+  std::vector<std::uint32_t> written_out_ids_{named::unset};  // their method -> name id
+  symbol_table objects_;                       // object names, interned
   std::vector<std::uint32_t> fn_names_, fn_objects_;  // per function: its name and object ids
   struct named_function {
     static constexpr std::uint32_t none = ~std::uint32_t{0};
@@ -390,6 +420,38 @@ inline profile callgrind_parser::finish() {
   if (events_.empty()) {
     if (!fn_names_.empty()) fail("no events: line");
     return profile{{"Ir"}};  // empty input: valgrind's default event
+  }
+  // The function names interned at once (read: the same ids as one at a time, in the order
+  // first defined); functions whose names turn out equal (a name defined under two ids, or
+  // both written out and defined), in one object, merged into the first.
+  symbol_table read;
+  {
+    std::vector<std::string_view> texts(fn_text_ends_.size());
+    for (std::size_t i = 0, begin = 0; i < texts.size(); begin = fn_text_ends_[i++])
+      texts[i] = std::string_view(fn_text_).substr(begin, fn_text_ends_[i] - begin);
+    const std::vector<frame_id> interned = read.intern_all(texts);
+    std::string().swap(fn_text_);
+    std::vector<std::size_t>().swap(fn_text_ends_);
+    if (read.method_count() - 1 == texts.size()) {
+      for (std::uint32_t& n : fn_names_) n = static_cast<std::uint32_t>(interned[n]);
+    } else {
+      std::unordered_map<std::uint64_t, std::uint32_t> kept;  // name << 32 | object -> function
+      std::vector<std::uint32_t> into(fn_names_.size());
+      std::uint32_t count = 0;
+      for (std::size_t f = 0; f < fn_names_.size(); ++f) {
+        const auto n = static_cast<std::uint32_t>(interned[fn_names_[f]]), ob = fn_objects_[f];
+        auto [it, added] = kept.try_emplace((std::uint64_t{n} << 32) | ob, count);
+        if (added) {
+          fn_names_[count] = n;
+          fn_objects_[count++] = ob;
+        }
+        into[f] = it->second;
+      }
+      fn_names_.resize(count);
+      fn_objects_.resize(count);
+      for (edge& e : edges_) e = {into[e.caller], into[e.callee]};
+      for (block& b : blocks_) b.function = into[b.function];
+    }
   }
   const std::size_t E = events_.size(), F = fn_names_.size();
 
@@ -484,18 +546,18 @@ inline profile callgrind_parser::finish() {
   std::vector<frame_id> frame(F);
   symbol_table symbols;
   {
-    std::vector<std::uint32_t> uses(names_.frame_count(), 0);
+    std::vector<std::uint32_t> uses(read.frame_count(), 0);
     for (std::uint32_t n : fn_names_) ++uses[n];
     if (std::all_of(uses.begin() + 1, uses.end(), [](std::uint32_t u) { return u == 1; })) {
-      symbols = std::move(names_);
+      symbols = std::move(read);
       for (std::size_t f = 0; f < F; ++f) frame[f] = frame_id{fn_names_[f]};
     } else {
       for (std::size_t f = 0; f < F; ++f)  // first, so that no `name (object)` takes one
-        if (uses[fn_names_[f]] == 1) frame[f] = symbols.intern(names_.name(frame_id{fn_names_[f]}));
+        if (uses[fn_names_[f]] == 1) frame[f] = symbols.intern(read.name(frame_id{fn_names_[f]}));
       std::string n;
       for (std::size_t f = 0; f < F; ++f) {
         if (uses[fn_names_[f]] == 1) continue;
-        n.assign(names_.name(frame_id{fn_names_[f]})).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
+        n.assign(read.name(frame_id{fn_names_[f]})).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
         std::string base = n;
         for (std::size_t i = 2; symbols.find(n); ++i) n = base + " #" + std::to_string(i);
         frame[f] = symbols.intern(n);

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <ccrc/detail/hash.hpp>
+#include <ccrc/detail/prefetch.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/ids.hpp>
 
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,17 +58,32 @@ class symbol_table {
   }
 
   /// The method id of `name`, created if new. Expected O(|name|).
-  method_id intern_method(std::string_view name) {
-    const std::uint32_t h = hash_of(name);
-    slot& at = slots_[find_slot(name, h)];
-    if (at.method != null_method) return at.method;
-    if (method_names_.size() >= null_method) throw capacity_error("too many methods");
-    auto m = static_cast<method_id>(method_names_.size());
-    method_names_.emplace_back(name);
-    plain_frame_.push_back(null_frame);
-    at = {m, h};
-    if (2 * method_names_.size() > slots_.size()) rehash(2 * slots_.size());
-    return m;
+  method_id intern_method(std::string_view name) { return intern_method(name, hash_of(name)); }
+
+  /// The site-less frames of `names`, interned in order: what intern() of each in turn
+  /// returns, but each name's place in the table is fetched several names ahead, so that a
+  /// million names new to a table larger than the caches wait for memory a few at a time
+  /// rather than one after another. Expected O(total length).
+  std::vector<frame_id> intern_all(std::span<const std::string_view> names) {
+    std::size_t capacity = slots_.size();  // room for all: no growing while fetching ahead
+    while (2 * (method_names_.size() + names.size()) > capacity) capacity *= 2;
+    if (capacity != slots_.size()) rehash(capacity);
+    constexpr std::size_t ahead = 16;
+    std::uint32_t hashes[ahead];
+    std::vector<frame_id> frames(names.size());
+    for (std::size_t i = 0; i < names.size() + ahead; ++i) {
+      if (i >= ahead) {  // name j, its slot fetched `ahead` names ago
+        const std::size_t j = i - ahead;
+        const method_id m = intern_method(names[j], hashes[j % ahead]);
+        if (plain_frame_[m] == null_frame) plain_frame_[m] = add_frame(m, no_site);
+        frames[j] = plain_frame_[m];
+      }
+      if (i < names.size()) {
+        hashes[i % ahead] = hash_of(names[i]);
+        detail::prefetch(&slots_[hashes[i % ahead] & (slots_.size() - 1)]);
+      }
+    }
+    return frames;
   }
 
   /// The site-less frame of `name`, if interned.
@@ -134,6 +151,18 @@ class symbol_table {
 
   static std::uint32_t hash_of(std::string_view name) noexcept {
     return static_cast<std::uint32_t>(detail::hash_bytes(name));
+  }
+
+  method_id intern_method(std::string_view name, std::uint32_t h) {
+    slot& at = slots_[find_slot(name, h)];
+    if (at.method != null_method) return at.method;
+    if (method_names_.size() >= null_method) throw capacity_error("too many methods");
+    auto m = static_cast<method_id>(method_names_.size());
+    method_names_.emplace_back(name);
+    plain_frame_.push_back(null_frame);
+    at = {m, h};
+    if (2 * method_names_.size() > slots_.size()) rehash(2 * slots_.size());
+    return m;
   }
 
   // Linear probing from the hash's low bits.
