@@ -616,6 +616,7 @@ inline profile callgrind_parser::finish() {
   std::vector<index>().swap(callee);
   std::vector<std::uint64_t>().swap(slot_cost);
   std::vector<bool>().swap(cut);
+  auto any_cost = [E](const std::uint64_t* c) { return std::any_of(c, c + E, [](std::uint64_t v) { return v != 0; }); };
   auto total_of = [&](std::size_t i, std::vector<std::uint64_t>& t) {
     t.assign(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), self_cost.begin() + static_cast<std::ptrdiff_t>((i + 1) * E));
     for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
@@ -623,7 +624,7 @@ inline profile callgrind_parser::finish() {
         std::uint64_t v = kept_cost[s * E + e];
         t[e] = t[e] > ~std::uint64_t{0} - v ? ~std::uint64_t{0} : t[e] + v;
       }
-    return std::any_of(t.begin(), t.end(), [](std::uint64_t v) { return v != 0; });
+    return any_cost(t.data());
   };
 
   std::vector<std::uint64_t> total(E), weights, share, amounts, sums(E);
@@ -663,6 +664,14 @@ inline profile callgrind_parser::finish() {
       // with its whole cost as weight.
       if (!total_of(i, total)) continue;
       add_context(root_node, f, total.data());
+    }
+    if (const node_id only = head[f]; next[only] == no_node) {
+      // One context (in a call tree, every function): it takes every cost whole, as the
+      // splits below would give it, without them.
+      std::copy_n(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), E, cost.begin() + static_cast<std::ptrdiff_t>(only * E));
+      for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
+        if (const std::uint64_t* w = &kept_cost[s * E]; any_cost(w)) add_context(only, kept_callee[s], w);
+      continue;
     }
     contexts.clear();
     for (node_id n = head[f]; n != no_node; n = next[n]) contexts.push_back(n);
@@ -710,7 +719,7 @@ inline profile callgrind_parser::finish() {
       }
       for (std::size_t c = 0; c < k; ++c) {
         const std::uint64_t* w = &amounts[c * E];
-        if (std::any_of(w, w + E, [](std::uint64_t v) { return v != 0; })) add_context(contexts[c], kept_callee[s], w);
+        if (any_cost(w)) add_context(contexts[c], kept_callee[s], w);
       }
     }
   }
