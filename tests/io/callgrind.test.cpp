@@ -1,4 +1,5 @@
 #include <ccrc/io/callgrind.hpp>
+#include <ccrc/io/folded.hpp>
 #include <ccrc/tree/path.hpp>
 
 #include "support/values.hpp"
@@ -6,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -65,6 +68,66 @@ TEST_CASE("callgrind: a diamond split in proportion to the callers' edges, self 
   CHECK(at(p, "Ir", "main;b;c") == 30);
   CHECK(total(p, "Ir") == 110);  // 10 + 20 + 10 + 70, the self cost lines
   CHECK(total(p, "Dr") == 6);
+}
+
+TEST_CASE("callgrind: random call graphs keep each event's self total, names compressed or written out alike") {
+  // Functions named from a pool of five in two objects (a name of both objects is two
+  // functions), in blocks that come again, calling each other at random (cycles, recursion,
+  // a pair in several blocks); the same graph written with names compressed, some name
+  // defined under a second id, and written out. Both read to the same tree, whose self
+  // costs add up to the file's self cost lines, event by event.
+  std::mt19937 rng(2026);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* names[] = {"main", "a", "b", "c", "d"};
+  const char* objects[] = {"/bin/x", "/lib/y"};
+  for (int round = 0; round < 300; ++round) {
+    std::string compressed = "events: Ir Dr\n", plain = compressed;
+    std::map<std::string, int> id_of;  // a name's current id in `compressed`
+    int ids = 0;
+    auto fn_ref = [&](const std::string& n) {
+      auto it = id_of.find(n);
+      if (it == id_of.end() || pick(8) == 0) {  // first sight, or defined again under a new id
+        id_of[n] = ++ids;
+        return "(" + std::to_string(ids) + ") " + n;
+      }
+      return "(" + std::to_string(it->second) + ")";
+    };
+    std::uint64_t self_ir = 0, self_dr = 0;
+    auto cost = [&](std::uint64_t ir, std::uint64_t dr) { return "0 " + std::to_string(ir) + " " + std::to_string(dr) + "\n"; };
+    for (int block = pick(12) + 1; block > 0; --block) {
+      const int ob = pick(2);
+      const std::string name = names[pick(5)];
+      compressed += "ob=(" + std::to_string(ob + 1) + ")\nfn=" + fn_ref(name) + "\n";
+      plain += std::string("ob=") + objects[ob] + "\nfn=" + name + "\n";
+      for (int line = pick(5); line > 0; --line) {
+        const auto ir = static_cast<std::uint64_t>(pick(100)), dr = static_cast<std::uint64_t>(pick(3));
+        if (pick(2) == 0) {
+          self_ir += ir;
+          self_dr += dr;
+          compressed += cost(ir, dr);
+          plain += cost(ir, dr);
+          continue;
+        }
+        const int callee_ob = pick(2);
+        const std::string callee = names[pick(5)];
+        if (callee_ob != ob) {
+          compressed += "cob=(" + std::to_string(callee_ob + 1) + ")\n";
+          plain += std::string("cob=") + objects[callee_ob] + "\n";
+        }
+        compressed += "cfn=" + fn_ref(callee) + "\ncalls=1 0\n" + cost(ir * 3, dr);
+        plain += "cfn=" + callee + "\ncalls=1 0\n" + cost(ir * 3, dr);
+      }
+    }
+    compressed.insert(std::string("events: Ir Dr\n").size(), "ob=(1) /bin/x\nob=(2) /lib/y\n");
+    CAPTURE(compressed);
+    ccrc::profile a = ccrc::read_callgrind(compressed), b = ccrc::read_callgrind(plain);
+    std::ostringstream fa, fb;
+    ccrc::write_folded(fa, a);
+    ccrc::write_folded(fb, b);
+    CHECK(fa.str() == fb.str());
+    CHECK(total(a, "Ir") == static_cast<double>(self_ir));
+    CHECK(total(a, "Dr") == static_cast<double>(self_dr));
+  }
 }
 
 TEST_CASE("callgrind: a split that does not divide gives the extra unit to the largest remainder") {
