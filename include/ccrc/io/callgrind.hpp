@@ -4,6 +4,7 @@
 
 #include <ccrc/config.hpp>
 #include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/prefetch.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>
@@ -604,6 +605,13 @@ inline profile callgrind_parser::finish() {
   }
   for (std::size_t i = 0; i < F; ++i) {
     const index f = order[i];
+    // Its slots are at a random place: fetched a few functions ahead (where they start, then
+    // what they hold), the loop does not wait for each in turn.
+    if (i + 16 < F) detail::prefetch(&first[order[i + 16]]);
+    if (i + 8 < F) {
+      detail::prefetch(callee.data() + first[order[i + 8]]);  // at most one past the end
+      detail::prefetch(slot_cost.data() + first[order[i + 8]] * E);
+    }
     for (index s = first[f]; s < first[f + 1]; ++s)
       if (!cut[s]) {
         kept_callee.push_back(callee[s]);
