@@ -63,7 +63,8 @@ class symbol_table {
   /// The site-less frames of `names`, interned in order: what intern() of each in turn
   /// returns, but each name's place in the table is fetched several names ahead, so that a
   /// million names new to a table larger than the caches wait for memory a few at a time
-  /// rather than one after another. Expected O(total length).
+  /// rather than one after another. The table first makes room for every name as if new:
+  /// meant for names that mostly are. Expected O(total length).
   std::vector<frame_id> intern_all(std::span<const std::string_view> names) {
     std::size_t capacity = slots_.size();  // room for all: no growing while fetching ahead
     while (2 * (method_names_.size() + names.size()) > capacity) capacity *= 2;
