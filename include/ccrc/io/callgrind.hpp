@@ -202,12 +202,18 @@ class callgrind_parser {
     // version, creator, cmd, pid, thread, part, desc, event and other header keys: ignored.
   }
 
+  // A function and its object (functions are told apart by name and object).
+  struct named_function {
+    static constexpr std::uint32_t none = ~std::uint32_t{0};
+    std::uint32_t function = none, object = 0;
+  };
+
   // What a compressed id (`(id)`) stands for: a name and, for a function's id, the function
-  // it was last resolved to with that function's object, so that a function named by id is
-  // found beside its name (one cache miss) rather than through a table indexed by name.
+  // it last stood for, so that a function named by id is found beside its name (one cache
+  // miss) rather than through a table indexed by name.
   struct named {
-    static constexpr std::uint32_t unset = ~std::uint32_t{0};
-    std::uint32_t name = unset, function = unset, object = 0;
+    std::uint32_t name = named_function::none;
+    named_function last;
   };
 
   // Compressed ids of one kind: the dense small ones in a vector, others hashed.
@@ -222,10 +228,10 @@ class callgrind_parser {
       } else {
         at = &sparse[id];
       }
-      return *at = named{name};
+      return *at = named{name, {}};
     }
     [[nodiscard]] named* find(std::uint64_t id) {
-      if (id < dense.size()) return dense[static_cast<std::size_t>(id)].name == named::unset ? nullptr : &dense[static_cast<std::size_t>(id)];
+      if (id < dense.size()) return dense[static_cast<std::size_t>(id)].name == named_function::none ? nullptr : &dense[static_cast<std::size_t>(id)];
       auto it = sparse.find(id);
       return it == sparse.end() ? nullptr : &it->second;
     }
@@ -250,7 +256,7 @@ class callgrind_parser {
       if (written_out_.method_count() == known) return written_out_ids_[m];
     }
     if (const char* why = check_name_text(n)) fail("function name " + std::string(why) + " (binary data?)");
-    if (fn_text_ends_.size() >= named::unset) throw capacity_error("callgrind: more than 2^32 - 1 function names");
+    if (fn_text_ends_.size() >= named_function::none) throw capacity_error("callgrind: more than 2^32 - 1 function names");
     const auto id = static_cast<std::uint32_t>(fn_text_ends_.size());
     fn_text_.append(n);
     fn_text_ends_.push_back(fn_text_.size());
@@ -267,7 +273,7 @@ class callgrind_parser {
     if (value.empty()) fail("an empty name");
     if (value.front() != '(') {
       id = plain;
-      return plain_ = named{define(value, true)};
+      return plain_ = named{define(value, true), {}};
     }
     std::size_t close = value.find(')');
     if (close == std::string_view::npos || !number(value.substr(1, close - 1), id) || id == plain)
@@ -295,11 +301,9 @@ class callgrind_parser {
 
   // The function `n` names in object `ob`, remembered in `n`.
   std::size_t function(std::uint32_t ob, named& n) {
-    if (n.function == named::unset || n.object != ob) {
-      n.function = static_cast<std::uint32_t>(function(ob, n.name));
-      n.object = ob;
-    }
-    return n.function;
+    if (n.last.function == named_function::none || n.last.object != ob)
+      n.last = {static_cast<std::uint32_t>(function(ob, n.name)), ob};
+    return n.last.function;
   }
 
   // The function of name id `n` in object id `ob`, added at first sight. Most names belong
@@ -385,13 +389,9 @@ class callgrind_parser {
   std::string fn_text_;                        // function names, one after another
   std::vector<std::size_t> fn_text_ends_;      // name id -> the end of its name in fn_text_
   symbol_table written_out_;                   // function names written out (not `(id) name`)
-  std::vector<std::uint32_t> written_out_ids_{named::unset};  // their method -> name id
+  std::vector<std::uint32_t> written_out_ids_{named_function::none};  // their method -> name id
   symbol_table objects_;                       // object names, interned
   std::vector<std::uint32_t> fn_names_, fn_objects_;  // per function: its name and object ids
-  struct named_function {
-    static constexpr std::uint32_t none = ~std::uint32_t{0};
-    std::uint32_t function = none, object = 0;
-  };
   std::vector<named_function> first_of_name_;  // name id -> its first function and its object
   std::unordered_map<std::uint64_t, std::size_t> other_objects_;  // object << 32 | name -> function
   std::vector<std::uint32_t> last_edge_to_;  // per function: the last edge calling it (no_edge)
