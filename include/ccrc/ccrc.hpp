@@ -28,6 +28,7 @@
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/name_parts.hpp>
+#include <ccrc/algorithm/display_name.hpp>
 #include <ccrc/algorithm/regex.hpp>
 #include <ccrc/algorithm/search.hpp>
 
