@@ -1,6 +1,7 @@
 #include <ccrc/formats/read_profile.hpp>
 #include <ccrc/io/folded.hpp>
 
+#include "support/display_name.hpp"
 #include "support/gzip.hpp"
 #include "support/values.hpp"
 #include "support/figure1.hpp"
@@ -149,4 +150,21 @@ TEST_CASE("a file of no format ccrc reads is an error that names the formats tri
                        doctest::Contains("byte 0: a JSON document of no format ccrc reads"), ccrc::parse_error);
   // A folded file whose error is further down keeps the folded reader's message alone.
   CHECK_THROWS_WITH_AS((void)read_text("main;f 1\nmain;g x\n"), doctest::Contains("line 2: "), ccrc::parse_error);
+}
+
+TEST_CASE("every frame of every profile in tests/data has a display name that is not empty, not longer, its own") {
+  // ccrc::display_name's properties on the names every reader gives real files (the tables of
+  // tests/algorithm/display_name.test.cpp quote some of them with their display names).
+  std::size_t frames = 0;
+  for (const char* file :
+       {"v8/work.cpuprofile", "v8/work.heapprofile", "speedscope/node-cpu.speedscope.json", "gecko/firefox.json",
+        "trace_event/devtools.json.gz", "trace_event/small.json", "pprof/cpu.pb.gz", "pprof/heap.pb.gz",
+        "perf/spin.perf", "callgrind/prog.callgrind", "callgrind/prog-cache.callgrind", "viewer/first.folded"}) {
+    CAPTURE(file);
+    auto r = ccrc::formats::read_profile(std::string(CCRC_SOURCE_DIR "/tests/data/") + file);
+    CHECK(r.profile.symbols().frame_count() > 1);
+    for (ccrc::frame_id f{1}; f < r.profile.symbols().frame_count(); ++f, ++frames)
+      test::check_display_name_of_frame(r.profile.symbols().name(f));
+  }
+  CHECK(frames > 1500);
 }
