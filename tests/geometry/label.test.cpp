@@ -1,9 +1,14 @@
 #include <ccrc/geometry/label.hpp>
 
+#include "support/random.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <numbers>
+#include <string>
+
+using doctest::Approx;
 
 namespace {
 
@@ -11,44 +16,137 @@ ccrc::ring_segment arc(double r0, double r1, double a0, double a1) {
   return {1, 1, 0, ccrc::segment_kind::arc, r0, r1, a0, a1};
 }
 
+constexpr double pi = std::numbers::pi;
+
 }  // namespace
 
-TEST_CASE("fit_label: along a wide arc, across a long narrow one, nowhere in a sliver") {
-  // A quarter ring 100-140 px: a straight 12 px high label along it may be 2 sqrt(140^2 - 126^2)
-  // = 122 px long before its outer corners leave the ring.
-  ccrc::ring_segment wide = arc(100, 140, 0, std::numbers::pi / 2);
-  CHECK(ccrc::fit_label(wide, 80, 12) == ccrc::label_fit::along);
-  CHECK(ccrc::fits_along(wide, 120, 12));
-  CHECK(!ccrc::fits_along(wide, 125, 12));
-  CHECK(!ccrc::fits_along(wide, 80, 41));   // taller than the ring
-  CHECK(ccrc::fits_across(wide, 30, 12));
-  CHECK(!ccrc::fits_across(wide, 45, 12));  // longer than the ring is wide
-  // A narrow deep segment, 100-300 px over 0.1 rad: 20 px wide at 200 px, 200 px deep.
-  ccrc::ring_segment deep = arc(100, 300, 1, 1.1);
-  CHECK(ccrc::fit_label(deep, 120, 10) == ccrc::label_fit::across);
-  CHECK(!ccrc::fits_across(deep, 120, 30));  // the label is higher than the span is wide
-  CHECK(ccrc::fit_label(arc(100, 101, 0, 0.001), 5, 5) == ccrc::label_fit::none);
+// With the default style: font 11 px (at least 9), a glyph 0.6 em (6.6 px at 11 px), 2 px kept
+// free at each end and between the text and the ring's edges.
+TEST_CASE("fit_label: the whole name along a wide arc, in a font the ring's thickness allows") {
+  // Middle circle r = 115, span 1 rad: 115 - 4 = 111 px of room, 16 glyphs of 6.6 px (105.6).
+  ccrc::ring_segment wide = arc(100, 130, 0, 1);
+  ccrc::ring_label l = ccrc::fit_label(wide, "sixteen_glyphs_x");
+  CHECK(l.fit == ccrc::label_fit::along);
+  CHECK(l.bytes == 16);
+  CHECK_FALSE(l.ellipsis);
+  CHECK(l.font_px == 11);
+  CHECK(l.radius == 115);
+  CHECK(l.angle == 0.5);
+  CHECK_FALSE(l.reversed);
+  CHECK(l.text("sixteen_glyphs_x") == "sixteen_glyphs_x");
+  // A ring 12 px thick takes a 10 px font (12 - 2), one of 10.9 px none along (8.9 < 9).
+  CHECK(ccrc::fit_label(arc(200, 212, 0, 1), "name").font_px == 10);
+  // Across, 10.9 - 4 px of room hold not even three glyphs and "…".
+  CHECK(ccrc::fit_label(arc(200, 210.9, 0, 1), "name").fit == ccrc::label_fit::none);
 }
 
-TEST_CASE("fit_label: exact limits of a box along the arc") {
-  // Box 2w x h at the middle radius 150 of a 100-200 ring: outer corners at hypot(150 + h/2, w).
-  ccrc::ring_segment s = arc(100, 200, 0, std::numbers::pi);
-  double h = 20, w_max = std::sqrt(200.0 * 200 - 160.0 * 160);  // 120: the outer corners touch r1
-  CHECK(ccrc::fits_along(s, 2 * w_max - 0.01, h));
-  CHECK(!ccrc::fits_along(s, 2 * w_max + 0.01, h));
-  // The inner corners must stay within the span: half-width 50 at radius 140 needs 2 atan(50 / 140).
-  ccrc::ring_segment narrow = arc(100, 200, 0, 2 * std::atan2(50, 140));
-  CHECK(ccrc::fits_along(narrow, 99.99, h));
-  CHECK(!ccrc::fits_along(narrow, 100.01, h));
+TEST_CASE("fit_label: cut with an ellipsis after at least three glyphs, the way that shows more") {
+  // 17 glyphs need 112.2 px of the 111: along, floor(111 / 6.6) - 1 = 15 glyphs and "…".
+  // Across (26 px of room) would show floor(26 / 6.6) - 1 = 2: too few.
+  ccrc::ring_label l = ccrc::fit_label(arc(100, 130, 0, 1), "seventeen_glyphs_");
+  CHECK(l.fit == ccrc::label_fit::along);
+  CHECK(l.bytes == 15);
+  CHECK(l.ellipsis);
+  CHECK(l.text("seventeen_glyphs_") == "seventeen_glyph\xe2\x80\xa6");
+  // Three glyphs and "…" across 27 px of room (31 - 4: 4.09 glyphs); along, 19.1 px show one.
+  ccrc::ring_label three = ccrc::fit_label(arc(100, 131, 0, 0.2), "abcdefgh");
+  CHECK(three.fit == ccrc::label_fit::across);
+  CHECK(three.bytes == 3);
+  CHECK(three.ellipsis);
+  // A sliver: 0.3 px of span, room for nothing either way.
+  CHECK(ccrc::fit_label(arc(300, 330.4, 0, 0.001), "abcdefgh").fit == ccrc::label_fit::none);
+  // A name of three glyphs or fewer is shown whole or not at all.
+  CHECK(ccrc::fit_label(arc(100, 105, 0, 0.01), "ab").fit == ccrc::label_fit::none);
 }
 
-TEST_CASE("fit_label: the centre disc is horizontal, lines fit nothing, nonsense sizes nothing") {
-  ccrc::ring_segment center{0, 0, ccrc::no_segment, ccrc::segment_kind::center, 0, 50, 0, 2 * std::numbers::pi};
-  CHECK(ccrc::fit_label(center, 80, 12) == ccrc::label_fit::along);
-  CHECK(ccrc::fit_label(center, 101, 12) == ccrc::label_fit::none);
-  ccrc::ring_segment line = arc(100, 300, 0, 1);
-  line.kind = ccrc::segment_kind::line;
-  CHECK(ccrc::fit_label(line, 1, 1) == ccrc::label_fit::none);
-  CHECK(ccrc::fit_label(arc(100, 300, 0, 1), std::nan(""), 10) == ccrc::label_fit::none);
-  CHECK(ccrc::fit_label(arc(100, 300, 0, 1), -5, 10) == ccrc::label_fit::none);
+TEST_CASE("fit_label: across a long narrow segment, reading outwards on the right, inwards on the left") {
+  // Middle circle r = 260, span 0.08: 16.8 px along, under two glyphs. Across: the font is
+  // bounded by the span at the text's inner end, 202 x 0.08 - 2 = 14.16 px (so 11), and 116 px
+  // of thickness hold 8 glyphs whole.
+  ccrc::ring_label right = ccrc::fit_label(arc(200, 320, 1.5, 1.58), "abcdefgh");
+  CHECK(right.fit == ccrc::label_fit::across);
+  CHECK(right.bytes == 8);
+  CHECK(right.font_px == 11);
+  CHECK(right.radius == 260);
+  CHECK(right.angle == Approx(1.54));
+  CHECK_FALSE(right.reversed);
+  ccrc::ring_label left = ccrc::fit_label(arc(200, 320, 4.6, 4.68), "abcdefgh");
+  CHECK(left.fit == ccrc::label_fit::across);
+  CHECK(left.reversed);
+  // A narrower span shrinks the font: 202 x 0.055 - 2 = 9.11 px, glyphs of 5.466 px.
+  ccrc::ring_label small = ccrc::fit_label(arc(200, 320, 0, 0.055), "abcdefgh");
+  CHECK(small.fit == ccrc::label_fit::across);
+  CHECK(small.font_px == Approx(9.11));
+}
+
+TEST_CASE("fit_label: along below the centre reads counter-clockwise; a full ring is labelled at the top") {
+  CHECK(ccrc::fit_label(arc(100, 130, pi - 0.5, pi + 0.5), "name").reversed);
+  CHECK_FALSE(ccrc::fit_label(arc(100, 130, -0.5, 0.5), "name").reversed);
+  CHECK(ccrc::fit_label(arc(100, 130, 2 * pi - 0.5, 2 * pi + 0.5), "name").angle == Approx(2 * pi));
+  CHECK_FALSE(ccrc::fit_label(arc(100, 130, 2 * pi - 0.5, 2 * pi + 0.5), "name").reversed);
+  ccrc::ring_label full = ccrc::fit_label(arc(100, 130, 0.3, 0.3 + 2 * pi), "a_rather_long_name_for_a_ring");
+  CHECK(full.fit == ccrc::label_fit::along);
+  CHECK(full.angle == 0);
+  CHECK_FALSE(full.reversed);
+  CHECK_FALSE(full.ellipsis);
+}
+
+TEST_CASE("fit_label: the centre disc is horizontal; lines, empty names and nonsense styles get none") {
+  // r = 40: the text's top and bottom 7.5 px from the middle leave a chord of 78.58 px, 74.58 of
+  // room: 11 glyphs of 6.6, or 10 and "…".
+  ccrc::ring_segment center{1, 0, ccrc::no_segment, ccrc::segment_kind::center, 0, 40, 0, 2 * pi};
+  CHECK(ccrc::fit_label(center, "elevenglyph").fit == ccrc::label_fit::along);
+  CHECK(ccrc::fit_label(center, "elevenglyph").radius == 0);
+  ccrc::ring_label cut = ccrc::fit_label(center, "twelve_glyph");
+  CHECK(cut.bytes == 10);
+  CHECK(cut.ellipsis);
+  ccrc::ring_segment line{1, 1, 0, ccrc::segment_kind::line, 100, 300, 0, 1};
+  CHECK(ccrc::fit_label(line, "x").fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(arc(100, 300, 0, 1), "").fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(arc(100, 300, 0, 1), "x", {.font_px = std::nan("")}).fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(arc(100, 300, 0, 1), "x", {.font_px = 8, .min_font_px = 9}).fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(arc(100, 300, 0, 1), "x", {.glyph_em = -1}).fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(arc(300, 100, 0, 1), "x").fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(arc(100, 300, 1, 0), "x").fit == ccrc::label_fit::none);
+}
+
+TEST_CASE("fit_label: a cut never splits a UTF-8 sequence") {
+  // 20 two-byte glyphs, 132 px: along 111 px shows 15 and "…", 30 bytes.
+  std::string name;
+  for (int i = 0; i < 20; ++i) name += "\xc3\xa9";
+  ccrc::ring_label l = ccrc::fit_label(arc(100, 130, 0, 1), name);
+  CHECK(l.bytes == 30);
+  CHECK(l.ellipsis);
+}
+
+TEST_CASE("fit_label: on random segments, what is fitted fits, and is shown whole when it can be") {
+  test::rng random(20261127);
+  for (int trial = 0; trial < 20000; ++trial) {
+    double r0 = 400 * random.uniform(), r1 = r0 + 120 * random.uniform();
+    double a0 = 14 * random.uniform() - 7, a1 = a0 + 7 * random.uniform();
+    std::string name(random.below(40), 'n');
+    ccrc::label_style style{.font_px = 9 + 7 * random.uniform(), .min_font_px = 9};
+    ccrc::ring_segment s = arc(r0, r1, a0, a1);
+    ccrc::ring_label l = ccrc::fit_label(s, name, style);
+    if (l.fit == ccrc::label_fit::none) continue;
+    std::size_t glyphs = l.bytes + (l.ellipsis ? 1 : 0);
+    double width = static_cast<double>(glyphs) * style.glyph_em * l.font_px, span = std::min(a1 - a0, 2 * pi);
+    REQUIRE(l.font_px >= 9);
+    REQUIRE(l.font_px <= style.font_px);
+    if (l.ellipsis) REQUIRE(l.bytes >= 3);
+    REQUIRE(l.bytes <= name.size());
+    REQUIRE(l.bytes > 0);
+    if (l.fit == ccrc::label_fit::along) {
+      REQUIRE(width <= (r0 + r1) / 2 * span - 4 + 1e-9);
+      REQUIRE(l.font_px <= r1 - r0 - 2 + 1e-9);
+    } else {
+      REQUIRE(width <= r1 - r0 - 4 + 1e-9);
+      REQUIRE(l.font_px <= (r0 + 2) * span - 2 + 1e-9);
+    }
+    // Cut only where the whole name fits neither way.
+    if (l.ellipsis) {
+      ccrc::ring_label whole = ccrc::fit_label(s, name, {.font_px = style.font_px, .min_font_px = 9});
+      REQUIRE(whole.ellipsis);
+    }
+  }
 }

@@ -1,48 +1,147 @@
-// ccrc - whether a label fits in a ring segment, and which way round.
+// ccrc - the label of a ring segment: which way it runs, how much of the name fits, and where.
+// One routine for every renderer (the tool's SVG, the viewer's canvas), so that a chart shows
+// the same labels however it is drawn.
 #pragma once
 
 #include <ccrc/geometry/ring_chart.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <numbers>
+#include <string>
+#include <string_view>
 
 namespace ccrc {
 
-/// How a label can be written inside a segment.
+/// How a label is written in a segment.
 enum class label_fit : std::uint8_t {
-  none,    ///< it does not fit
-  along,   ///< along the arc (tangentially); in the centre disc: horizontally
-  across,  ///< across the rings (radially, along the segment's middle ray)
+  none,    ///< no label: not even three characters and "…" fit
+  along,   ///< along the arc, curved, on the ring's middle circle; in the centre disc: horizontally
+  across,  ///< across the rings: straight, along the segment's middle ray
 };
 
-/// Whether a straight label box of `width` x `height` pixels, written along the arc and
-/// centred on the segment's middle (radius (r0 + r1) / 2, angle (a0 + a1) / 2), lies inside the
-/// segment: its inner edge outside r0, its outer corners inside r1, its inner corners within
-/// the span. In the centre disc: a horizontal box centred on the centre. A line fits
-/// nothing. O(1).
-[[nodiscard]] inline bool fits_along(const ring_segment& s, double width, double height) noexcept {
-  if (!(width >= 0 && height >= 0) || s.kind == segment_kind::line) return false;
-  if (s.kind == segment_kind::center) return std::hypot(width / 2, height / 2) <= s.r1;
-  double mid = (s.r0 + s.r1) / 2, inner = mid - height / 2;
-  return inner >= s.r0 && inner > 0 && std::hypot(mid + height / 2, width / 2) <= s.r1 &&
-         2 * std::atan2(width / 2, inner) <= s.a1 - s.a0;
+/// How labels are measured. Text is `glyph_em` of the font size wide per code point (an
+/// average advance: 0.6 errs wide for common sans-serif fonts, so that what is fitted fits).
+/// A label keeps `padding_px` free at each end and between its glyphs and the ring's edges.
+struct label_style {
+  double font_px = 11;      ///< the font size wherever the segment has room for it
+  double min_font_px = 9;   ///< the smallest font size a label is written in; below it, none
+  double glyph_em = 0.6;    ///< a glyph's advance, in units of the font size
+  double padding_px = 2;    ///< room kept free around the text
+};
+
+/// A segment's label: which way it runs, its text (a prefix of the name, perhaps with "…"),
+/// its font size, and where its middle lies.
+struct ring_label {
+  label_fit fit = label_fit::none;
+  /// The text is the first `bytes` bytes of the name (never cutting a UTF-8 sequence) ...
+  std::size_t bytes = 0;
+  /// ... followed by "…" (U+2026) when the name was cut.
+  bool ellipsis = false;
+  double font_px = 0;
+  /// The middle of the label: along, the radius of the circle the text runs on (its vertical
+  /// middle) and the angle of the text's middle; across, the point on the middle ray. In the
+  /// centre disc, radius 0: the chart's centre.
+  double radius = 0, angle = 0;
+  /// Along: the text runs counter-clockwise (its middle is below the centre, so it reads upright
+  /// from left to right). Across: the text reads towards the centre (it is on the left half).
+  bool reversed = false;
+
+  /// The text shown for `name` (the name the label was fitted to).
+  [[nodiscard]] std::string text(std::string_view name) const {
+    std::string s(name.substr(0, bytes));
+    if (ellipsis) s += "\xe2\x80\xa6";
+    return s;
+  }
+};
+
+namespace detail {
+
+// The byte length of the first k code points of UTF-8 text (k at most their number).
+constexpr std::size_t utf8_prefix(std::string_view s, std::size_t k) noexcept {
+  std::size_t i = 0;
+  for (std::size_t seen = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+    if (seen++ == k) break;
+  }
+  return i;
 }
 
-/// Whether the same box written across the rings (its width along the segment's middle ray,
-/// centred at the middle radius) lies inside the segment. In the centre disc: as fits_along.
-/// A line fits nothing. O(1).
-[[nodiscard]] inline bool fits_across(const ring_segment& s, double width, double height) noexcept {
-  return fits_along(s, height, width);  // the centre's test is symmetric in width and height
+constexpr std::size_t code_points(std::string_view s) noexcept {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
 }
 
-/// How a width x height label fits in a segment: along the arc if it can (easiest to read),
-/// else across the rings, else not at all.
+// How many of `glyphs` code points a line of `room` pixels shows in a font of `font` pixels:
+// all, or as many as fit with "…" after them if that is at least three; else 0.
+constexpr std::size_t shown_glyphs(std::size_t glyphs, double room, double font, const label_style& style) noexcept {
+  double advance = style.glyph_em * font;
+  if (!(advance > 0) || !(room > 0)) return 0;
+  if (static_cast<double>(glyphs) * advance <= room) return glyphs;
+  double fit = std::floor(room / advance) - 1;  // the ellipsis takes one glyph's room
+  return fit >= 3 ? static_cast<std::size_t>(fit) : 0;
+}
+
+}  // namespace detail
+
+/// The label of segment `s` for `name`: along the arc (curved on the ring's middle circle) if
+/// the whole name fits there, else across the rings if it fits there, else the way that shows
+/// more of it, cut with "…" after at least three characters; none if neither shows three. A
+/// ring thinner than the font leaves the font smaller, down to style.min_font_px. The centre
+/// disc takes a horizontal label. A line, or an empty name, gets none. A full ring's label is
+/// centred at twelve o'clock. O(|name|), no allocation.
 ///
-///     if (ccrc::fit_label(seg, 7.0 * name.size(), 12) != ccrc::label_fit::none) draw(name);
-[[nodiscard]] inline label_fit fit_label(const ring_segment& s, double width, double height) noexcept {
-  if (fits_along(s, width, height)) return label_fit::along;
-  if (fits_across(s, width, height)) return label_fit::across;
-  return label_fit::none;
+///     ccrc::ring_label l = ccrc::fit_label(seg, name);
+///     if (l.fit != ccrc::label_fit::none) draw(l.text(name), l.font_px, l.radius, l.angle);
+[[nodiscard]] inline ring_label fit_label(const ring_segment& s, std::string_view name, const label_style& style = {}) {
+  ring_label out;
+  const double pad = std::isfinite(style.padding_px) ? std::max(style.padding_px, 0.0) : 0.0;
+  const double max_font = style.font_px, min_font = std::max(style.min_font_px, 0.0);
+  if (name.empty() || s.kind == segment_kind::line || !(max_font >= min_font) || !(min_font > 0)) return out;
+  const std::size_t glyphs = detail::code_points(name);
+  constexpr double full_circle = 2 * std::numbers::pi;
+  auto accept = [&](label_fit fit, std::size_t shown, double font) {
+    out.fit = fit;
+    out.bytes = detail::utf8_prefix(name, shown);
+    out.ellipsis = shown < glyphs;
+    out.font_px = font;
+  };
+  if (s.kind == segment_kind::center) {
+    // A horizontal line of text through the centre: its room is the chord at its top and bottom.
+    double half_height = max_font / 2 + pad, r = s.r1;
+    double room = r > half_height ? 2 * std::sqrt(r * r - half_height * half_height) - 2 * pad : 0;
+    if (std::size_t shown = detail::shown_glyphs(glyphs, room, max_font, style)) accept(label_fit::along, shown, max_font);
+    return out;
+  }
+  const double span = std::min(s.a1 - s.a0, full_circle), thickness = s.r1 - s.r0;
+  if (!(span > 0) || !(thickness > 0)) return out;
+  // Along: the ring's thickness bounds the font, its middle circle's arc the length.
+  double along_font = std::min(max_font, thickness - pad);
+  double mid = (s.r0 + s.r1) / 2;
+  std::size_t along = along_font >= min_font ? detail::shown_glyphs(glyphs, mid * span - 2 * pad, along_font, style) : 0;
+  // Across: the span at the text's inner end bounds the font, the ring's thickness the length.
+  double across_font = std::min(max_font, (s.r0 + pad) * span - pad);
+  std::size_t across =
+      across_font >= min_font ? detail::shown_glyphs(glyphs, thickness - 2 * pad, across_font, style) : 0;
+  if (along == glyphs || (along >= across && along > 0)) {
+    accept(label_fit::along, along, along_font);
+    out.radius = mid;
+    out.angle = span >= full_circle - 1e-9 ? 0.0 : (s.a0 + s.a1) / 2;
+  } else if (across > 0) {
+    accept(label_fit::across, across, across_font);
+    out.radius = mid;
+    out.angle = (s.a0 + s.a1) / 2;
+  } else {
+    return out;
+  }
+  double turn = std::fmod(out.angle, full_circle);
+  if (turn < 0) turn += full_circle;
+  out.reversed = out.fit == label_fit::along ? turn > std::numbers::pi / 2 && turn < 3 * std::numbers::pi / 2
+                                             : turn > std::numbers::pi;
+  return out;
 }
 
 }  // namespace ccrc
