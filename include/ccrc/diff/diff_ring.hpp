@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/diff/diff.hpp>
+#include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include <vector>
@@ -13,6 +14,22 @@ struct diff_ring_segment {
   diff_status status;  ///< never removed: the second run has no removed context
   double height;       ///< H of the segment's context
 };
+
+/// The colour of a diff class, as Rizel's blueprint draws it: red where a context takes a
+/// larger share in the second run (dark when its method was modified), green where a smaller
+/// one, yellow where it is new, grey where removed; an unchanged context in neutral_color.
+[[nodiscard]] constexpr rgb diff_color(diff_status s) noexcept {
+  switch (s) {
+    case diff_status::slower_modified: return {0xd6, 0x27, 0x28};
+    case diff_status::slower: return {0xf4, 0xa3, 0xa3};
+    case diff_status::faster_modified: return {0x2c, 0xa0, 0x2c};
+    case diff_status::faster: return {0xa8, 0xdd, 0x9e};
+    case diff_status::added: return {0xf2, 0xd6, 0x2e};
+    case diff_status::removed: return {0xa6, 0xa6, 0xa6};
+    case diff_status::unchanged: break;
+  }
+  return neutral_color;
+}
 
 /// The class and H of every segment of `chart`, a ring chart laid out over the second run's
 /// tree of `d` (`diff(first, second)`): a renderer colours the second run's chart by them, so

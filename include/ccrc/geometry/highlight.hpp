@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/concepts.hpp>
+#include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/preorder_index.hpp>
 
@@ -25,6 +26,9 @@ enum class highlight_state : std::uint8_t {
   contains_match,  ///< a descendant is: draw it so that the match, perhaps culled into a line or
                    ///< cut by the depth limit, can be found
 };
+
+/// The fill of a matched segment: a red that white text reads on (contrast 4.8:1).
+inline constexpr rgb highlight_color{0xd1, 0x3b, 0x2b};
 
 namespace detail {
 
