@@ -165,6 +165,13 @@ struct ring_layout {
   return {chart.center.x + r * std::sin(a), chart.center.y - r * std::cos(a)};
 }
 
+/// Whether segment s is cut off at the chart's edge: an arc on the outermost ring whose
+/// calling context has callees that the depth limit (or fitting the rings) left out, for a
+/// renderer to mark. O(1).
+[[nodiscard]] inline bool beyond_edge(const ring_layout& chart, const call_tree& t, const ring_segment& s) noexcept {
+  return s.kind == segment_kind::arc && s.depth == chart.rings() && t.has_children(s.node);
+}
+
 /// The ring radii of a chart with `rings` rings around a centre (see ring_layout::radii):
 /// constant width c for equal and angle sizing (r_i = r_{i-1} + c), constant ring area K for
 /// area sizing (r_i = sqrt(r_{i-1}^2 + K/π), equation (4)), with c or K chosen so that the

@@ -1,0 +1,158 @@
+#include <ccrc/algorithm/depth.hpp>
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/first_view.hpp>
+#include <ccrc/geometry/ring_index.hpp>
+#include <ccrc/io/folded.hpp>
+#include <ccrc/tree/path.hpp>
+
+#include "support/figure1.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct input {
+  ccrc::profile p;
+  std::vector<double> ag;
+  explicit input(const std::string& text) : p(read(text)), ag(ccrc::inclusive(p.tree(), p.column(0))) {}
+  static ccrc::profile read(const std::string& text) {
+    std::istringstream in(text);
+    return ccrc::read_folded(in);
+  }
+  [[nodiscard]] ccrc::opening_view first(ccrc::ring_options canvas = ccrc::on_canvas(1440, 900),
+                                         ccrc::first_view_options o = {}) const {
+    return ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas, o);
+  }
+  [[nodiscard]] std::string path(ccrc::node_id n) const { return ccrc::path_string(p.tree(), n); }
+};
+
+// A chain of `depth` frames below main, its value on the leaf.
+std::string chain(int depth, int value) {
+  std::string s = "main";
+  for (int i = 0; i < depth; ++i) s += ";f" + std::to_string(i);
+  return s + " " + std::to_string(value) + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("rings_that_fit: as many rings as stay min_ring_px thick") {
+  // Equal and angle sizing: the centre and n rings of R / (n + 1) each. R = 442: 35 rings of
+  // 12.28 px; 36 would be 11.95.
+  ccrc::ring_options angle{.outer_radius = 442};
+  CHECK(ccrc::rings_that_fit(angle, 12) == 35);
+  CHECK(ccrc::rings_that_fit({.sizing = ccrc::ring_sizing::equal, .outer_radius = 442}, 12) == 35);
+  // A centre of 100 px: (442 - 100) / n >= 12, 28 rings.
+  CHECK(ccrc::rings_that_fit({.outer_radius = 442, .center_radius = 100}, 12) == 28);
+  // Area sizing: the outermost ring is the thinnest, R (1 - sqrt(n / (n + 1))): 12.45 px with
+  // 17 rings, 11.79 with 18.
+  CHECK(ccrc::rings_that_fit({.sizing = ccrc::ring_sizing::area, .outer_radius = 442}, 12) == 17);
+  // Never fewer than one; no bound asked, no bound given.
+  CHECK(ccrc::rings_that_fit({.outer_radius = 5}, 12) == 1);
+  CHECK(ccrc::rings_that_fit(angle, 0) == ccrc::unlimited_depth);
+}
+
+TEST_CASE("first_view: the trunk of single callees above the branching becomes a caption") {
+  input in("main;run;work;a 5\nmain;run;work;b 5\n");
+  ccrc::opening_view first = in.first();
+  CHECK(in.path(first.view.root()) == "main;run;work");
+  REQUIRE(first.trunk.size() == 2);
+  CHECK(in.path(first.trunk[0]) == "main");
+  CHECK(in.path(first.trunk[1]) == "main;run");
+  // Asked not to, it starts where ring_chart_view does: main.
+  CHECK(in.path(in.first(ccrc::on_canvas(1440, 900), {.skip_trunk = false}).view.root()) == "main");
+}
+
+TEST_CASE("first_view: a trunk context keeps a visible value of its own, or a second callee, out of the caption") {
+  // run has a self value of 2 % of its own: the trunk ends there (99 % wanted).
+  input self("main;run 2\nmain;run;work;a 49\nmain;run;work;b 49\n");
+  CHECK(self.path(self.first().view.root()) == "main;run");
+  // main's second callee has 1 % of its value: the trunk ends at main.
+  input second("main;run;work;a 50\nmain;run;work;b 49\nmain;init 1\n");
+  CHECK(second.path(second.first().view.root()) == "main");
+  // A callee with nothing in it does not count.
+  input empty("main;init 0\nmain;run;a 1\nmain;run;b 1\n");
+  CHECK(empty.path(empty.first().view.root()) == "main;run");
+  // Several top-level frames: the synthetic root branches, the chart starts there.
+  input top("a;b 1\nc 1\n");
+  CHECK(top.first().view.root() == ccrc::root_node);
+  CHECK(top.first().trunk.empty());
+}
+
+TEST_CASE("first_view: as many rings as fit, cut where the rings' arcs stop covering 5 % of the circle") {
+  // All the value at the end of a 100-deep chain: every ring is covered, so the canvas decides.
+  // on_canvas(1440, 900): R = 450, 36 rings of 12.16 px.
+  input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
+  ccrc::opening_view first = deep.first();
+  CHECK(deep.path(first.view.root()) == "main");
+  CHECK(first.view.max_depth() == 36);
+  // 96 % at depth 1, 4 % at the end of a 50-deep chain: the chain's rings cover less than 5 %
+  // of the circle, so only the rings that would be 20 px thick are shown (450 / 22: 21), the
+  // chain marked beyond the edge; asked for no such floor, one ring.
+  input spike("main;a 96\n" + chain(50, 4));
+  CHECK(spike.first().view.max_depth() == 21);
+  CHECK(spike.first(ccrc::on_canvas(1440, 900), {.comfortable_ring_px = 1000}).view.max_depth() == 1);
+  // 4 % at the end of a 30-deep chain: the 20 px rings would be 21, so 21.
+  input short_spike("main;a 96\n" + chain(30, 4));
+  CHECK(short_spike.first().view.max_depth() == 21);
+  // A 10-deep one: all of it, the view cut at its height.
+  input shorter("main;a 96\n" + chain(10, 4));
+  CHECK(shorter.first().view.max_depth() == 10);
+  // 6 % in it: all 51 levels would cover 6 %, but the canvas holds 36.
+  input kept("main;a 94\n" + chain(50, 6));
+  CHECK(kept.first().view.max_depth() == 36);
+  // Without fitting, the depth limit is the view's.
+  CHECK(kept.first(ccrc::on_canvas(1440, 900), {.fit_depth = false}).view.max_depth() == ccrc::unlimited_depth);
+}
+
+TEST_CASE("first_view: a view's own depth limit counts from its root, and the trunk uses it up") {
+  input in("main;run;work;a 5\nmain;run;work;b 5\n");
+  // Depth 3 below the synthetic root: main, run, work. The trunk takes main and run.
+  ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(in.p.tree(), ccrc::root_node, 3), in.ag, ccrc::on_canvas(1440, 900));
+  CHECK(in.path(first.view.root()) == "main;run");
+  CHECK(first.view.max_depth() == 1);
+}
+
+TEST_CASE("first_view: the same view with an index or heights as without; Figure 1 opens on main") {
+  ccrc::profile p = test::figure1();
+  auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+  ccrc::ring_index index(p.tree(), ag);
+  auto heights = ccrc::heights(p.tree());
+  ccrc::ring_options canvas = ccrc::on_canvas(1440, 900);
+  auto plain = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+  canvas.index = &index;
+  auto indexed = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+  canvas.index = nullptr;
+  canvas.heights = heights;
+  auto with_heights = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+  CHECK(ccrc::path_string(p.tree(), plain.view.root()) == "main");
+  CHECK(plain.trunk.empty());
+  for (const auto& v : {indexed, with_heights}) {
+    CHECK(v.view.root() == plain.view.root());
+    CHECK(v.view.max_depth() == plain.view.max_depth());
+  }
+  // Figure 1's five rings, 75 px thick, shown whole (its fifth holds only 1.5 % of main).
+  CHECK(ccrc::ring_chart(plain.view, ag, ccrc::on_canvas(1440, 900)).rings() == 5);
+}
+
+TEST_CASE("first_view: a 1,000,000-deep trunk is walked without recursion") {
+  ccrc::call_tree t;
+  ccrc::frame_id f = t.intern("f");
+  ccrc::node_id n = ccrc::root_node;
+  for (int i = 0; i < 1'000'000; ++i) n = t.find_or_add_child(n, f);
+  std::vector<double> ag(t.size(), 1.0);  // the leaf's value, aggregated all the way up
+  ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(t), ag, ccrc::on_canvas(1440, 900));
+  CHECK(first.trunk.size() == 999'999);  // from the top frame to the leaf's caller
+  CHECK(first.view.root() == n);
+}
+
+TEST_CASE("beyond_edge: the outermost ring's arcs whose contexts have callees") {
+  input in("main;a;b 5\nmain;c 5\n");
+  ccrc::tree_view view(in.p.tree(), ccrc::root_node, 2);  // main and one ring: a, c
+  ccrc::ring_layout chart = ccrc::ring_chart(ccrc::ring_chart_view(view, in.ag), in.ag, ccrc::on_canvas(800, 800));
+  REQUIRE(chart.rings() == 1);
+  for (const ccrc::ring_segment& s : chart.segments)
+    CHECK(ccrc::beyond_edge(chart, in.p.tree(), s) == (in.path(s.node) == "main;a"));
+}
