@@ -10,10 +10,8 @@
 
 namespace blueprint {
 
-const char* fill_of(ccrc::diff_status s) {
-  for (const auto& st : styles)
-    if (st.status == s) return st.fill;
-  return "#ffffff";
+std::string fill_of(ccrc::diff_status s) {
+  return s == ccrc::diff_status::unchanged ? "#ffffff" : ccrc::hex(ccrc::diff_color(s));
 }
 
 std::string number_text(double v) { return cli::format_value(v, 2); }
@@ -75,7 +73,7 @@ std::string to_svg(const ccrc::cct_diff& d, std::string_view metric, const std::
   double x = margin;
   for (const auto& st : styles) {
     doc.raw("<rect").attr("x", x).attr("y", margin + 16).attr("width", 12.0).attr("height", 12.0);
-    doc.attr("fill", st.fill).attr("stroke", "#333").raw("/>\n");
+    doc.attr("fill", fill_of(st.status)).attr("stroke", "#333").raw("/>\n");
     text(x + 16, margin + 26, font, st.label);
     x += 108;
   }

@@ -5,6 +5,7 @@
 #include "cli.hpp"
 
 #include <ccrc/diff/diff.hpp>
+#include <ccrc/diff/diff_ring.hpp>
 
 #include <optional>
 #include <string>
@@ -13,26 +14,24 @@
 
 namespace blueprint {
 
-/// How one class of the diff is drawn.
+/// How one class of the diff is named in a legend.
 struct status_style {
   ccrc::diff_status status;
-  const char* fill;
   const char* label;
 };
 
-/// The seed's colours, in legend order; unchanged (which the seed does not have) is white.
+/// The classes in legend order.
 inline constexpr status_style styles[] = {
-    {ccrc::diff_status::slower_modified, "#d62728", "slower, modified"},
-    {ccrc::diff_status::slower, "#f4a3a3", "slower"},
-    {ccrc::diff_status::faster_modified, "#2ca02c", "faster, modified"},
-    {ccrc::diff_status::faster, "#a8dd9e", "faster"},
-    {ccrc::diff_status::added, "#f2d62e", "new"},
-    {ccrc::diff_status::removed, "#a6a6a6", "removed"},
-    {ccrc::diff_status::unchanged, "#ffffff", "unchanged"},
+    {ccrc::diff_status::slower_modified, "slower, modified"}, {ccrc::diff_status::slower, "slower"},
+    {ccrc::diff_status::faster_modified, "faster, modified"}, {ccrc::diff_status::faster, "faster"},
+    {ccrc::diff_status::added, "new"},
+    {ccrc::diff_status::removed, "removed"},
+    {ccrc::diff_status::unchanged, "unchanged"},
 };
 
-/// The fill of a class, from styles.
-const char* fill_of(ccrc::diff_status s);
+/// The fill of a class in the blueprint: ccrc::diff_color, but white for unchanged (the seed
+/// has no such class: its boxes are outlined only).
+std::string fill_of(ccrc::diff_status s);
 
 /// A metric value as the pictures and the summary print it (two decimals unless integral).
 std::string number_text(double v);

@@ -266,6 +266,7 @@ ccrc::tree_view view_of(const ccrc::profile& p, const args& a) {
   ccrc::node_id root = ccrc::root_node;
   if (auto path = a.value("--root")) root = ccrc::node_at_path(p.tree(), *path);
   std::uint32_t depth = ccrc::unlimited_depth;
+  if (a.value("--depth") == "all") return ccrc::tree_view(p.tree(), root);
   if (auto d = a.number("--depth")) {
     if (*d < 0 || *d != std::floor(*d) || *d >= ccrc::unlimited_depth)
       throw usage_error("--depth expects a whole number of levels, not '" + *a.value("--depth") + "'");

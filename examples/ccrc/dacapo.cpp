@@ -79,7 +79,7 @@ measured measure(const ccrc::dacapo_benchmark& b, std::uint64_t seed) {
   m.read_ms = ms(t);
   if (back.size() != p.size()) throw ccrc::error(".cctb round trip lost nodes");
   // The papers' rendering: the whole CCT at 1440x900, angles proportional to ag(bytecodes),
-  // segments under a pixel drawn as lines: the chart `ccrc render` draws. ag and heights come
+  // segments under a pixel drawn as lines: the chart `ccrc render --depth all` draws. ag and heights come
   // with the profile, as there.
   std::vector<double> ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
   std::vector<std::uint32_t> heights = ccrc::heights(p.tree());

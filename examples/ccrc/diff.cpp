@@ -222,14 +222,12 @@ std::string ring_of(const ccrc::cct_diff& d, const ccrc::profile& new_p, const m
   ccrc::ring_layout chart = render::layout(new_p, ag, {.metric = m.new_index});
   std::string title = "diff: " + blueprint::file_name(new_path);
   render::ring_picture pic{new_p, chart, ag, m.new_index, "angle", 1440, 900, title, {}};
-  // The blueprint's colours, but unchanged in light grey: white rings would vanish.
-  auto fill = [](ccrc::diff_status s) { return s == ccrc::diff_status::unchanged ? "#e4e4e4" : blueprint::fill_of(s); };
   for (const ccrc::diff_ring_segment& s : ccrc::diff_ring(d, chart)) {
-    pic.fills.emplace_back(fill(s.status));
+    pic.fills.push_back(ccrc::diff_color(s.status));
     pic.notes.push_back("H " + blueprint::percent_text(s.height, true) + ", " + std::string(ccrc::to_string(s.status)));
   }
   for (const auto& st : blueprint::styles)
-    if (st.status != ccrc::diff_status::removed) pic.key.emplace_back(fill(st.status), st.label);
+    if (st.status != ccrc::diff_status::removed) pic.key.emplace_back(ccrc::hex(ccrc::diff_color(st.status)), st.label);
   return html ? render::ring_html(pic) : render::ring_svg(pic);
 }
 

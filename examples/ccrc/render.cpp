@@ -76,6 +76,8 @@ int run(const cli::args& a, cli::timings& t) {
   ccrc::profile p = cli::load_profile(input, t, a);
   r.metric = cli::metric_index(p, a);
   r.view = cli::view_of(p, a);
+  r.fit_depth = !a.value("--depth");
+  r.skip_trunk = r.fit_depth && !a.value("--root");
   if (auto text = a.value("--highlight")) r.highlight = cli::name_query_of(*text, a);
   r.title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);
   render::drawing d = render::draw(p, r, t);
@@ -93,14 +95,16 @@ const command render_command{
     "render",
     "a calling context ring chart as SVG, HTML or JSON",
     "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json [--mode equal|angle|area]\n"
-    "                   [--metric NAME] [--root 'a;b;c'] [--depth N] [--min-px X] [--size WxH]\n"
+    "                   [--metric NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
     "                   [--colour-by method|package]\n"
     "\n"
     "Draws the calling contexts as rings around their caller (Moret et al.): the centre is the\n"
-    "view's root (main when the profile has one top-level frame and no value of its own), each\n"
-    "ring one level of callees.\n"
+    "view's root, each ring one level of callees, labelled with the frames' names where they fit.\n"
+    "By default the chart opens where the profile branches (a chain of single callees at the top\n"
+    "is shown above the chart instead) and shows as many levels as keep every ring 12 px thick;\n"
+    "segments whose callees lie beyond the edge are marked there. --root and --depth say otherwise.\n"
     "\n"
     "  -o FILE          the output; its extension chooses the format: .svg (one element per\n"
     "                   segment with a tooltip), .html (the SVG and a hover panel) or .json (the\n"
@@ -109,8 +113,9 @@ const command render_command{
     "                   angle proportional to the aggregated metric; area: area proportional\n"
     "  --metric NAME    the metric that sizes the segments (default: the profile's first)\n"
     "  --root PATH      the subtree of the calling context PATH (frames separated by ';')\n"
-    "  --depth N        N levels below the root, as in 'ccrc stats': without --root the\n"
-    "                   synthetic root is level 0, so --depth 3 shows main and two rings\n"
+    "  --depth N|all    N levels below the root, as in 'ccrc stats' (without --root the\n"
+    "                   synthetic root is level 0, so --depth 3 shows main and two rings);\n"
+    "                   all: every level, however thin the rings\n"
     "  --min-px X       segments whose outer arc is shorter than X pixels are drawn as lines\n"
     "                   and their callees left out (default 1; 0 draws everything)\n"
     "  --size WxH       the canvas in pixels (default 1440x900): a legend on the left, the\n"

@@ -5,7 +5,9 @@
 #include "svg.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
+#include <ccrc/algorithm/display_name.hpp>
 #include <ccrc/algorithm/flat.hpp>
+#include <ccrc/geometry/first_view.hpp>
 #include <ccrc/geometry/label.hpp>
 
 #include <algorithm>
@@ -18,50 +20,24 @@ namespace {
 
 constexpr double legend_width = 260;
 constexpr double margin = 8;
-constexpr double label_font = 11;
 
 std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
   return n == ccrc::root_node ? std::string_view("(root)") : t.name(n);
 }
 
-// The method without its package, class and arguments: "java.util.HashMap.get(Object)" -> "get".
-std::string_view short_name(std::string_view name) {
-  std::string_view base = name.substr(0, name.find('('));
-  std::size_t cut = base.rfind("::");
-  cut = cut == std::string_view::npos ? base.rfind('.') : cut + 1;
-  return cut == std::string_view::npos || cut + 1 >= base.size() ? base : base.substr(cut + 1);
+// The fill of segment i: its method's palette colour, or a diff's class.
+ccrc::rgb fill_of(const ring_picture& pic, const ccrc::chart_colors& colors, std::size_t i) {
+  return pic.fills.empty() ? colors.of(pic.profile.tree(), pic.chart.segments[i].node) : pic.fills[i];
 }
 
-// Code points of UTF-8 text: what a label's width grows with.
-double glyphs(std::string_view s) { return static_cast<double>(svg::code_points(s)); }
-
-// "#rrggbb" of a colour given as hue (degrees), saturation and lightness (0-1).
-std::string hex_colour(double hue, double saturation, double lightness) {
-  double c = (1 - std::abs(2 * lightness - 1)) * saturation;
-  double h = std::fmod(hue, 360.0) / 60;
-  double x = c * (1 - std::abs(std::fmod(h, 2.0) - 1));
-  double r = 0, g = 0, b = 0;
-  if (h < 1) r = c, g = x;
-  else if (h < 2) r = x, g = c;
-  else if (h < 3) g = c, b = x;
-  else if (h < 4) g = x, b = c;
-  else if (h < 5) r = x, b = c;
-  else r = c, b = x;
-  double m = lightness - c / 2;
-  char buf[8];
-  auto byte = [&](double v) { return static_cast<unsigned>(std::lround(std::clamp(v + m, 0.0, 1.0) * 255)); };
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", byte(r), byte(g), byte(b));
-  return buf;
-}
-
+// The fill and the line colour of segment i.
 struct palette {
   std::string fill, line;
 };
 
-palette colours_of(const ring_picture& pic, ccrc::node_id n) {
-  if (n == ccrc::root_node) return {"#e4e4e4", "#9a9a9a"};
-  double hue = ccrc::color_hue(ccrc::color_key(pic.profile.tree(), n, pic.colours));
-  return {hex_colour(hue, 0.55, 0.72), hex_colour(hue, 0.55, 0.38)};
+palette colours_of(const ring_picture& pic, const ccrc::chart_colors& colors, std::size_t i) {
+  ccrc::rgb fill = fill_of(pic, colors, i);
+  return {ccrc::hex(fill), ccrc::hex(ccrc::shade(fill, 0.6))};
 }
 
 std::string percent(double part, double whole) {
@@ -133,11 +109,19 @@ std::string sector_path(const ccrc::ring_layout& chart, const ccrc::ring_segment
   return d;
 }
 
-void segment_element(svg::document& doc, const ring_picture& pic, const stack_text::abbreviator& stacks, std::size_t i) {
+// An arc of radius r from angle a0 to a1 (clockwise if a1 > a0), as a path of its own.
+std::string arc_path(const ccrc::ring_layout& chart, double r, double a0, double a1) {
+  std::string d = "M";
+  append_point(d, chart, r, a0);
+  append_arc(d, chart, r, a1, std::abs(a1 - a0) > std::numbers::pi, a1 > a0);
+  return d;
+}
+
+void segment_element(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors,
+                     const stack_text::abbreviator& stacks, std::size_t i) {
   const ccrc::ring_layout& chart = pic.chart;
   const ccrc::ring_segment& s = chart.segments[i];
-  palette c = colours_of(pic, s.node);
-  if (!pic.fills.empty()) c = {pic.fills[i], pic.fills[i]};
+  palette c = colours_of(pic, colors, i);
   ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
   bool dim = !pic.highlight.empty() && h == ccrc::highlight_state::none;
   bool marked = h == ccrc::highlight_state::match || (s.kind == ccrc::segment_kind::line && h != ccrc::highlight_state::none);
@@ -158,7 +142,7 @@ void segment_element(svg::document& doc, const ring_picture& pic, const stack_te
     }
   }
   if (s.kind != ccrc::segment_kind::line) {
-    doc.attr("fill", h == ccrc::highlight_state::match ? "#e8412c" : c.fill);
+    doc.attr("fill", h == ccrc::highlight_state::match ? ccrc::hex(ccrc::highlight_color) : c.fill);
     if (h == ccrc::highlight_state::match) doc.attr("stroke", "#7a1a0f").attr("stroke-width", 1.2);
   }
   if (dim) doc.attr("opacity", 0.3);
@@ -166,40 +150,103 @@ void segment_element(svg::document& doc, const ring_picture& pic, const stack_te
   if (!pic.notes.empty()) tip += "\n" + pic.notes[i];
   if (s.contexts > 1)
     tip += "\n(and " + std::to_string(s.contexts - 1) + " more callees of " +
-           std::string(name_of(pic.profile.tree(), chart.segments[s.parent].node)) + ", too thin to draw)";
+           stack_text::brief(name_of(pic.profile.tree(), chart.segments[s.parent].node)) + ", too thin to draw)";
+  if (ccrc::beyond_edge(chart, pic.profile.tree(), s)) tip += "\n(its callees lie beyond the edge)";
   doc.raw(" data-node=\"").raw(std::to_string(s.node)).raw("\"><title>").text(tip).raw("</title></");
   doc.raw(s.kind == ccrc::segment_kind::center ? "circle" : s.kind == ccrc::segment_kind::arc ? "path" : "line").raw(">\n");
 }
 
-// The method's name (or, failing that, its short name) where it fits.
-void label_element(svg::document& doc, const ring_picture& pic, const ccrc::ring_segment& s) {
-  std::string_view full = name_of(pic.profile.tree(), s.node);
-  constexpr double glyph = 0.6 * label_font, height = label_font + 2;
-  for (std::string_view text : {full, short_name(full)}) {
-    ccrc::label_fit fit = ccrc::fit_label(s, glyph * glyphs(text) + 4, height);
-    if (fit == ccrc::label_fit::none) continue;
-    double mid = (s.a0 + s.a1) / 2, turn = std::fmod(mid, 2 * std::numbers::pi);
-    if (turn < 0) turn += 2 * std::numbers::pi;
-    ccrc::point at = s.kind == ccrc::segment_kind::center ? pic.chart.center
-                                                          : ccrc::ring_point(pic.chart, (s.r0 + s.r1) / 2, mid);
-    double degrees = 0;
-    if (s.kind != ccrc::segment_kind::center && fit == ccrc::label_fit::along)
-      degrees = mid * 180 / std::numbers::pi + (turn > std::numbers::pi / 2 && turn < 3 * std::numbers::pi / 2 ? 180 : 0);
-    else if (s.kind != ccrc::segment_kind::center)
-      degrees = mid * 180 / std::numbers::pi - 90 + (turn > std::numbers::pi ? 180 : 0);
-    doc.raw("<text").attr("x", at.x).attr("y", at.y);
-    if (degrees != 0) {
+// A mark on the outer edge of each segment whose callees the depth limit leaves out: a dark
+// band along its outer arc, as a flame graph marks a frame cut at its edge.
+void edge_marks(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors) {
+  const ccrc::ring_layout& chart = pic.chart;
+  doc.raw("<g id=\"beyond\" fill=\"none\" stroke-width=\"3\" pointer-events=\"none\">\n");
+  for (std::size_t i = 0; i < chart.segments.size(); ++i) {
+    const ccrc::ring_segment& s = chart.segments[i];
+    if (!ccrc::beyond_edge(chart, pic.profile.tree(), s)) continue;
+    double r = s.r1 - 1.5, inset = std::min(0.5 / std::max(r, 1.0), (s.a1 - s.a0) / 4);
+    doc.raw("<path").attr("d", arc_path(chart, r, s.a0 + inset, s.a1 - inset)).attr("stroke", colours_of(pic, colors, i).line).raw("/>\n");
+  }
+  doc.raw("</g>\n");
+}
+
+// Each segment's label where the library's fit_label finds room: the frame's display name,
+// curved along the ring or straight across it, cut with "…" where only part fits.
+void labels(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors) {
+  const ccrc::ring_layout& chart = pic.chart;
+  const ccrc::call_tree& t = pic.profile.tree();
+  std::string defs, texts;
+  for (std::size_t i = 0; i < chart.segments.size(); ++i) {
+    const ccrc::ring_segment& s = chart.segments[i];
+    // Most segments of a large chart have no room for a label: no name is shortened for them.
+    if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) continue;
+    std::string name = s.node == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(s.node));
+    ccrc::ring_label l = ccrc::fit_label(s, name);
+    if (l.fit == ccrc::label_fit::none) continue;
+    ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
+    ccrc::rgb fill = h == ccrc::highlight_state::match ? ccrc::highlight_color : fill_of(pic, colors, i);
+    texts += "<text";
+    svg::append_attr(texts, "data-segment", static_cast<double>(i));
+    svg::append_attr(texts, "font-size", l.font_px);
+    if (ccrc::label_color(fill) != ccrc::rgb{0x1a, 0x1a, 0x1a}) svg::append_attr(texts, "fill", ccrc::hex(ccrc::label_color(fill)));
+    if (l.fit == ccrc::label_fit::along && s.kind == ccrc::segment_kind::arc) {
+      // Along the ring: on an arc of its middle circle centred on the label, drawn the way the
+      // text reads (clockwise above the centre, counter-clockwise below).
+      double half = std::min(s.a1 - s.a0, 2 * std::numbers::pi - 1e-3) / 2;
+      std::string id = "l" + std::to_string(i);
+      defs += "<path id=\"" + id + "\" d=\"" +
+              arc_path(chart, l.radius, l.reversed ? l.angle + half : l.angle - half, l.reversed ? l.angle - half : l.angle + half) +
+              "\"/>\n";
+      texts += "><textPath href=\"#" + id + "\" startOffset=\"50%\">";
+      svg::append_escaped(texts, l.text(name));
+      texts += "</textPath></text>\n";
+      continue;
+    }
+    ccrc::point at = s.kind == ccrc::segment_kind::center ? chart.center : ccrc::ring_point(chart, l.radius, l.angle);
+    svg::append_attr(texts, "x", at.x);
+    svg::append_attr(texts, "y", at.y);
+    if (s.kind != ccrc::segment_kind::center) {
+      // Across the rings: along the middle ray, read outwards on the right, inwards on the left.
+      double degrees = l.angle * 180 / std::numbers::pi - 90 + (l.reversed ? 180 : 0);
       std::string rotate = "rotate(";
       svg::append_number(rotate, std::fmod(degrees, 360.0));
       rotate += ' ';
       svg::append_number(rotate, at.x);
       rotate += ' ';
       svg::append_number(rotate, at.y);
-      doc.attr("transform", rotate + ")");
+      svg::append_attr(texts, "transform", rotate + ")");
     }
-    doc.raw(">").text(text).raw("</text>\n");
-    return;
+    texts += ">";
+    svg::append_escaped(texts, l.text(name));
+    texts += "</text>\n";
   }
+  doc.raw("<defs>\n").raw(defs).raw("</defs>\n");
+  doc.raw("<g id=\"labels\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#1a1a1a\" pointer-events=\"none\">\n")
+      .raw(texts)
+      .raw("</g>\n");
+}
+
+// Above the chart, the way to its centre from the top: the trunk the first view left out,
+// or a chosen centre's callers, as breadcrumbs of display names (a long way abbreviated).
+void caption(svg::document& doc, const ring_picture& pic) {
+  const ccrc::call_tree& t = pic.profile.tree();
+  std::vector<ccrc::node_id> way;  // the centre and its callers, innermost first
+  for (ccrc::node_id n = pic.chart.segments[0].node; n != ccrc::root_node; n = t.parent(n)) way.push_back(n);
+  if (way.size() <= 1) return;
+  std::reverse(way.begin(), way.end());
+  constexpr std::size_t head = 2, tail = 5;
+  std::string line;
+  for (std::size_t k = 0; k < way.size(); ++k) {
+    if (k == head && way.size() > head + tail + 1) {
+      line += " \xe2\x80\xba " + stack_text::elided(way.size() - head - tail);
+      k = way.size() - tail - 1;
+      continue;
+    }
+    line += (k == 0 ? "" : " \xe2\x80\xba ") + svg::shorten(ccrc::display_name(t.name(way[k])), 32);
+  }
+  double left = std::min(legend_width, pic.width * 0.3);
+  doc.raw("<text id=\"trunk\" font-size=\"12\" fill=\"#444444\"").attr("x", left + margin).attr("y", 18).raw(">");
+  doc.text(line).raw("</text>\n");
 }
 
 std::string sizing_text(std::string_view mode, std::string_view metric) {
@@ -207,14 +254,14 @@ std::string sizing_text(std::string_view mode, std::string_view metric) {
   return std::string("sizing: ") + (mode == "area" ? "area" : "angle") + " \xe2\x88\x9d ag(" + std::string(metric) + ")";
 }
 
-void legend(svg::document& doc, const ring_picture& pic) {
+void legend(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors) {
   const ccrc::call_tree& t = pic.profile.tree();
   const ccrc::ring_layout& chart = pic.chart;
   ccrc::node_id center = chart.segments[0].node;
   std::string_view metric = pic.profile.metric_name(pic.metric);
   std::vector<std::string> lines = {
       std::string(metric) + " total " + cli::format_value(pic.aggregated[pic.metric][center]) + " (ag of " +
-          std::string(name_of(t, center)) + ")",
+          svg::shorten(center == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(center)), 40) + ")",
       sizing_text(pic.mode, metric),
       std::to_string(chart.segments.size()) + " segments (" + std::to_string(chart.count(ccrc::segment_kind::line)) +
           " lines) in " + std::to_string(chart.rings()) + " rings"};
@@ -239,20 +286,19 @@ void legend(svg::document& doc, const ring_picture& pic) {
     doc.raw("</g>\n");
     return;
   }
-  // The methods by self value in the centre's subtree: the pie of the papers' Figure 4(c).
+  // The methods by self value in the centre's subtree: the pie of the papers' Figure 4(c),
+  // each by its display name (its full name in the swatch's tooltip).
   doc.raw("<text x=\"12\"").attr("y", y).raw(">").text("self " + std::string(metric) + " per method:").raw("</text>\n");
   y += 18;
   auto entries = ccrc::flat(ccrc::tree_view(t, center), pic.profile.column(pic.metric));
   for (std::size_t k = 0; k < entries.size() && k < 12; ++k) {
-    std::string_view name = entries[k].method == 0 ? std::string_view("(root)") : t.symbols().method_name(entries[k].method);
-    std::string shown = svg::shorten(name, 31);  // 30 characters and "…"
-    double hue = ccrc::color_hue(pic.colours == ccrc::color_by::package && !ccrc::package_of(name).empty()
-                                      ? ccrc::color_key(ccrc::package_of(name))
-                                      : ccrc::color_key(name));
-    doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\"").attr("fill", hex_colour(hue, 0.55, 0.72)).raw("/>");
+    std::string_view name = entries[k].method == ccrc::root_method ? std::string_view("(root)") : t.symbols().method_name(entries[k].method);
+    ccrc::rgb fill = entries[k].method == ccrc::root_method ? ccrc::neutral_color : colors.of(entries[k].method);
+    doc.raw("<g class=\"method\"><title>").text(stack_text::brief(name)).raw("</title>");
+    doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\"").attr("fill", ccrc::hex(fill)).raw("/>");
     char pct[32];
     std::snprintf(pct, sizeof pct, "%6.2f %%  ", entries[k].percent);
-    doc.raw("<text x=\"28\"").attr("y", y).raw(">").text(std::string(pct) + shown).raw("</text>\n");
+    doc.raw("<text x=\"28\"").attr("y", y).raw(">").text(std::string(pct) + svg::shorten(ccrc::display_name(name), 31)).raw("</text></g>\n");
     y += 16;
   }
   doc.raw("</g>\n");
@@ -261,11 +307,16 @@ void legend(svg::document& doc, const ring_picture& pic) {
 }  // namespace
 
 ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
+  const std::vector<double>& column = ag[r.metric];
   std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
-  ccrc::tree_view view = ccrc::ring_chart_view(r.view.value_or(ccrc::tree_view(p.tree())), ag[r.metric]);
-  return ccrc::ring_chart(view, ag[r.metric],
-                          chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
-                                                         .padding_px = r.padding, .heights = heights}));
+  ccrc::ring_options o = chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
+                                                        .padding_px = r.padding, .heights = heights});
+  ccrc::tree_view view = r.view.value_or(ccrc::tree_view(p.tree()));
+  if (r.skip_trunk || r.fit_depth)
+    view = ccrc::first_view(view, column, o, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth}).view;
+  else
+    view = ccrc::ring_chart_view(view, column);
+  return ccrc::ring_chart(view, column, o);
 }
 
 drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
@@ -303,15 +354,15 @@ ccrc::ring_options chart_area(double width, double height, ccrc::ring_options op
 
 std::string ring_svg(const ring_picture& pic) {
   svg::document doc(pic.width, pic.height);
+  ccrc::chart_colors colors(pic.profile.tree(), pic.profile.column(pic.metric), pic.colours);
   doc.raw("<g id=\"segments\" stroke=\"#ffffff\" stroke-width=\"0.5\">\n");
   stack_text::abbreviator stacks(pic.profile.tree());
-  for (std::size_t i = 0; i < pic.chart.segments.size(); ++i) segment_element(doc, pic, stacks, i);
-  doc.raw("</g>\n<g id=\"labels\" font-size=\"11\" text-anchor=\"middle\" dominant-baseline=\"central\" "
-          "fill=\"#1a1a1a\" pointer-events=\"none\">\n");
-  for (const auto& s : pic.chart.segments)
-    if (s.kind != ccrc::segment_kind::line) label_element(doc, pic, s);
+  for (std::size_t i = 0; i < pic.chart.segments.size(); ++i) segment_element(doc, pic, colors, stacks, i);
   doc.raw("</g>\n");
-  legend(doc, pic);
+  edge_marks(doc, pic, colors);
+  labels(doc, pic, colors);
+  caption(doc, pic);
+  legend(doc, pic, colors);
   return doc.finish();
 }
 

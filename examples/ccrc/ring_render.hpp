@@ -32,7 +32,7 @@ struct ring_picture {
   std::vector<ccrc::highlight_state> highlight = {};
   ccrc::color_by colours = ccrc::color_by::method;
   /// Optional, one per segment: a fill colour replacing the method's (a diff's classes).
-  std::vector<std::string> fills = {};
+  std::vector<ccrc::rgb> fills = {};
   /// Optional, one per segment: a line added to its tooltip.
   std::vector<std::string> notes = {};
   /// Optional: the legend's colour key, (colour, label) pairs, replacing the list of methods.
@@ -59,6 +59,10 @@ inline constexpr const char* mode_names[] = {"equal", "angle", "area"};  ///< by
 struct request {
   std::size_t metric = 0;
   std::optional<ccrc::tree_view> view = {};  ///< default: the whole tree
+  /// Open where the profile branches, its trunk above the centre shown as a caption (unless a
+  /// centre or a depth was chosen), and as deep as keeps rings readable (unless a depth was):
+  /// see ccrc::first_view.
+  bool skip_trunk = true, fit_depth = true;
   ccrc::ring_sizing sizing = ccrc::ring_sizing::angle;
   ccrc::child_order order = ccrc::child_order::value;
   double min_px = 1, padding = 0;

@@ -98,21 +98,29 @@ document::document(double width, double height) {
   out_ += "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
 }
 
+void append_attr(std::string& out, std::string_view name, std::string_view value) {
+  out += ' ';
+  out += name;
+  out += "=\"";
+  append_escaped(out, value);
+  out += '"';
+}
+
+void append_attr(std::string& out, std::string_view name, double value) {
+  out += ' ';
+  out += name;
+  out += "=\"";
+  append_number(out, value);
+  out += '"';
+}
+
 document& document::attr(std::string_view name, std::string_view value) {
-  out_ += ' ';
-  out_ += name;
-  out_ += "=\"";
-  append_escaped(out_, value);
-  out_ += '"';
+  append_attr(out_, name, value);
   return *this;
 }
 
 document& document::attr(std::string_view name, double value) {
-  out_ += ' ';
-  out_ += name;
-  out_ += "=\"";
-  append_number(out_, value);
-  out_ += '"';
+  append_attr(out_, name, value);
   return *this;
 }
 

@@ -24,6 +24,10 @@ std::string shorten(std::string_view s, std::size_t room);
 /// for a non-finite value, so that no "nan" ever reaches a file.
 void append_number(std::string& out, double v);
 
+/// Appends ` name="value"`, the value escaped (or written as by append_number).
+void append_attr(std::string& out, std::string_view name, std::string_view value);
+void append_attr(std::string& out, std::string_view name, double value);
+
 /// An SVG document written front to back.
 class document {
  public:

@@ -28,10 +28,10 @@ TEST_CASE("ccrc dacapo --json: the paper's Table I rows beside the generated tre
     CHECK(b["cctb_bytes"].get<double>() > 0);
   }
   CHECK(j["benchmarks"][1]["paper_render_ms"] == 61);
-  // The layout timed is the chart `ccrc render` draws of the same profile.
+  // The layout timed is the chart `ccrc render --depth all` draws of the same profile.
   std::string cctb = test::write_temp("lusearch.cctb", ""), chart = test::write_temp("lusearch.json", "");
   REQUIRE(test::run_tool("generate --like lusearch -o " + cctb).status == 0);
-  REQUIRE(test::run_tool("render " + cctb + " --metric bytecodes -o " + chart).status == 0);
+  REQUIRE(test::run_tool("render " + cctb + " --metric bytecodes --depth all -o " + chart).status == 0);
   std::ifstream in(chart);
   CHECK(json::parse(in)["segments"].size() == lusearch["ring_segments"].get<std::size_t>());
 }

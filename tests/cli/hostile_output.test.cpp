@@ -136,7 +136,7 @@ TEST_CASE("ccrc render of a 20,000-frame chain: JSON and SVG linear in the segme
   std::string in = test::write_temp("chain.folded", chain_folded(depth));
   std::string json_out = test::write_temp("chain.json", ""), svg_out = test::write_temp("chain.svg", "");
   // Every ring one pixel wide, so that all 20,000 frames are segments.
-  std::string size = " --size 41000x41000 --min-px 0";
+  std::string size = " --size 41000x41000 --min-px 0 --depth all";
   auto r = test::run_tool("render '" + in + "'" + size + " -o '" + json_out + "'");
   REQUIRE_MESSAGE(r.status == 0, r.err);
   std::string json = test::read_file(json_out);

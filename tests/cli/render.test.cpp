@@ -139,9 +139,9 @@ TEST_CASE("ccrc render -o chart.svg: well-formed, one element and tooltip per se
   CHECK(r.run.out.find("18 segments (0 lines) in 5 rings around main") != std::string::npos);
   CHECK(xmllint(r.text, "check.svg") == 0);
   CHECK(count(r.text, "data-node=") == 18);
-  CHECK(count(r.text, "<title>") == 18);
+  CHECK(count(r.text, "<title>") == 18 + 5);  // the segments' and the legend's five methods'
   CHECK(count(r.text, "<circle") == 1);
-  CHECK(count(r.text, "<path") == 17);
+  CHECK(count(r.text, "<path d=") == 17);
   // The tooltip of main;f: the call stack, then both metrics, self and aggregated.
   CHECK(r.text.find("<title>main\n  f\ncalls: self 20, aggregated 130\nbytecodes: self 180, aggregated 890 "
                     "(27.49 % of the centre)</title>") != std::string::npos);

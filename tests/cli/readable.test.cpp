@@ -1,0 +1,157 @@
+// The default ring chart of every real profile in tests/data, as `ccrc render` draws it with no
+// option: readable at first sight (issue 33's measures). Rings at least 10 px thick; at least
+// 80 % of the segments with room for a label (80 px of arc at mid-radius, 10 px thick)
+// labelled; every label the frame's display name or a prefix of it ending in "…", never empty,
+// at least 9 px, contrasting 4.5:1 with its fill; the legend's first eight colours CIE76 12
+// apart.
+#include "support/tool.hpp"
+
+#include <ccrc/algorithm/display_name.hpp>
+#include <ccrc/geometry/color.hpp>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+
+namespace {
+
+// The real profiles of tests/data (tests/data/real_profiles.txt), relative to tests/data.
+std::vector<std::string> real_profiles() {
+  std::vector<std::string> out;
+  std::istringstream list(test::read_file(std::string(CCRC_SOURCE_DIR) + "/tests/data/real_profiles.txt"));
+  for (std::string line; std::getline(list, line);)
+    if (!line.empty() && line[0] != '#') out.push_back(line);
+  return out;
+}
+
+// The value of attribute `name` in the element that starts at `at` ("" if absent).
+std::string attribute(const std::string& svg, std::size_t at, const std::string& name) {
+  std::size_t end = svg.find('>', at);
+  std::size_t pos = svg.find(" " + name + "=\"", at);
+  if (pos == std::string::npos || pos > end) return "";
+  pos += name.size() + 3;
+  return svg.substr(pos, svg.find('"', pos) - pos);
+}
+
+std::string unescape(std::string s) {
+  static const std::pair<const char*, const char*> entities[] = {
+      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
+  for (const auto& [from, to] : entities)
+    for (std::size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + 1)) s.replace(pos, std::string(from).size(), to);
+  return s;
+}
+
+ccrc::rgb parse_hex(const std::string& hex) {
+  REQUIRE(hex.size() == 7);
+  auto v = std::stoul(hex.substr(1), nullptr, 16);
+  return {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
+}
+
+// The children of the <g id="..."> group, as the offsets of their start tags.
+std::vector<std::size_t> elements(const std::string& svg, const std::string& group, const std::string& tag) {
+  std::size_t begin = svg.find("<g id=\"" + group + "\"");
+  REQUIRE(begin != std::string::npos);
+  std::size_t end = svg.find("\n</g>", begin);
+  std::vector<std::size_t> out;
+  for (std::size_t pos = svg.find("\n<" + tag, begin); pos < end; pos = svg.find("\n<" + tag, pos + 1)) out.push_back(pos + 1);
+  return out;
+}
+
+struct label {
+  std::size_t segment;
+  std::string text;
+  double font;
+  ccrc::rgb color;
+};
+
+// The labels of a default SVG: which segment, what text, what size and colour.
+std::vector<label> labels_of(const std::string& svg) {
+  std::vector<label> out;
+  for (std::size_t at : elements(svg, "labels", "text")) {
+    std::size_t open = svg.find('>', at) + 1;
+    std::size_t close = svg.find("</text>", open);
+    std::string inner = svg.substr(open, close - open);
+    if (inner.starts_with("<textPath")) inner = inner.substr(inner.find('>') + 1, inner.find("</textPath>") - inner.find('>') - 1);
+    std::string fill = attribute(svg, at, "fill");
+    out.push_back({std::stoul(attribute(svg, at, "data-segment")), unescape(inner), std::stod(attribute(svg, at, "font-size")),
+                   fill.empty() ? ccrc::rgb{0x1a, 0x1a, 0x1a} : parse_hex(fill)});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the default ring chart of every real profile in tests/data is readable at first sight") {
+  std::vector<std::string> profiles = real_profiles();
+  REQUIRE(profiles.size() >= 13);
+  for (const std::string& profile : profiles) {
+    CAPTURE(profile);
+    std::string path = std::string(CCRC_SOURCE_DIR) + "/tests/data/" + profile;
+    std::string svg_file = test::write_temp("readable.svg", ""), json_file = test::write_temp("readable.json", "");
+    test::run_result svg_run = test::run_tool("render '" + path + "' -o '" + svg_file + "'");
+    test::run_result json_run = test::run_tool("render '" + path + "' -o '" + json_file + "'");
+    REQUIRE_MESSAGE(svg_run.status == 0, svg_run.err);
+    REQUIRE_MESSAGE(json_run.status == 0, json_run.err);
+    std::string svg = test::read_file(svg_file);
+    json chart = json::parse(test::read_file(json_file));
+    const json& segments = chart["segments"];
+
+    // Rings at least 10 px thick.
+    auto radii = chart["radii"].get<std::vector<double>>();
+    REQUIRE(radii.size() >= 2);
+    for (std::size_t d = 1; d < radii.size(); ++d) CHECK(radii[d] - radii[d - 1] >= 10);
+
+    // Segment fills, in segment order.
+    std::vector<std::size_t> shapes = elements(svg, "segments", "");
+    REQUIRE(shapes.size() == segments.size());
+
+    std::map<std::size_t, label> by_segment;
+    for (const label& l : labels_of(svg)) {
+      const json& s = segments[l.segment];
+      CAPTURE(l.text);
+      std::string name = s["name"].get<std::string>();
+      std::string shown = name == "(root)" ? name : ccrc::display_name(name);
+      CHECK(!l.text.empty());
+      if (l.text != shown) {
+        REQUIRE(l.text.ends_with("\xe2\x80\xa6"));
+        std::string prefix = l.text.substr(0, l.text.size() - 3);
+        CHECK(prefix.size() >= 3);
+        CHECK(shown.starts_with(prefix));
+      }
+      CHECK(l.font >= 9);
+      CHECK(ccrc::contrast_ratio(l.color, parse_hex(attribute(svg, shapes[l.segment], "fill"))) >= 4.5);
+      by_segment.emplace(l.segment, l);
+    }
+
+    // At least 80 % of the roomy segments labelled.
+    std::size_t roomy = 0, labelled = 0;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      const json& s = segments[i];
+      double r0 = s["r0"], r1 = s["r1"], a0 = s["a0"], a1 = s["a1"];
+      if (s["kind"] != "arc" || (r0 + r1) / 2 * (a1 - a0) < 80 || r1 - r0 < 10) continue;
+      ++roomy;
+      labelled += by_segment.count(i);
+    }
+    if (segments[0]["r1"].get<double>() >= 40) CHECK(by_segment.count(0) == 1);  // a centre with room
+    CHECK(labelled >= 0.8 * static_cast<double>(roomy));
+    MESSAGE(profile << ": " << radii.size() - 1 << " rings, " << labelled << " of " << roomy << " roomy segments labelled, "
+                    << by_segment.size() << " labels");
+
+    // The legend's first eight colours told apart.
+    std::vector<ccrc::rgb> swatches;
+    for (std::size_t at : elements(svg, "legend", "g class=\"method\"")) {
+      std::size_t rect = svg.find("<rect", at);
+      swatches.push_back(parse_hex(attribute(svg, rect, "fill")));
+    }
+    CHECK(!swatches.empty());
+    for (std::size_t i = 0; i < 8 && i < swatches.size(); ++i)
+      for (std::size_t j = i + 1; j < 8 && j < swatches.size(); ++j) CHECK(ccrc::cie76(swatches[i], swatches[j]) >= 12);
+  }
+}
