@@ -5,12 +5,14 @@
 //
 // Strings and arrays handed out stay valid until the next call that changes them: the
 // segment arrays until the next ccrc_layout, a returned string until the next call returning one.
+#include <ccrc/algorithm/display_name.hpp>
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/name_parts.hpp>
 #include <ccrc/algorithm/regex.hpp>
 #include <ccrc/algorithm/search.hpp>
 #include <ccrc/geometry/color.hpp>
+#include <ccrc/geometry/first_view.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/label.hpp>
@@ -56,23 +58,27 @@ struct shown_tree {
   std::vector<ccrc::ring_index> index;
   ccrc::preorder_index order;
   ccrc::method_positions by_method;
+  // The palette of each metric and colouring, made on first use (a walk over the tree).
+  std::vector<std::optional<ccrc::chart_colors>> palettes;
 
   explicit shown_tree(ccrc::profile p)
       : profile(std::move(p)),
         ag(ccrc::inclusive_columns(profile)),
         order(profile.tree()),
-        by_method(profile.tree(), order) {
+        by_method(profile.tree(), order),
+        palettes(2 * profile.metric_count()) {
     index.reserve(ag.size());
     for (const std::vector<double>& column : ag) index.emplace_back(profile.tree(), column);
   }
 };
 
-// Per segment: r0, r1, a0, a1, hue, H; and node, kind, depth, parent, contexts, highlight,
-// label, diff class (0 without a comparison, else 1 + the ccrc::diff_status).
-constexpr std::size_t floats_per_segment = 6;
-constexpr std::size_t ints_per_segment = 8;
-// Labels: 11 px text, a glyph about 0.6 of that wide, as `ccrc render` estimates them.
-constexpr double label_font = 11, label_glyph = 0.6 * label_font;
+// Per segment: r0, r1, a0, a1, H, and its label's font size, radius and angle (ccrc::ring_label);
+// and node, kind, depth, parent, contexts, highlight, label (0 none, 1 along, 2 across; plus 4
+// when reversed, plus 8 for white text: ccrc::label_color), diff class (0 without a comparison,
+// else 1 + the ccrc::diff_status), fill colour (0xrrggbb: the palette's, or the diff class's),
+// beyond the edge (ccrc::beyond_edge: 1).
+constexpr std::size_t floats_per_segment = 8;
+constexpr std::size_t ints_per_segment = 10;
 
 struct viewer {
   std::unique_ptr<shown_tree> original;
@@ -84,7 +90,7 @@ struct viewer {
   shown_tree* current = nullptr;
   std::size_t metric = 0;
   ccrc::color_by colours = ccrc::color_by::method;
-  std::optional<ccrc::tree_view> view;  // of the last layout
+  std::optional<ccrc::tree_view> view;  // of the last layout (a first view's: without its depth)
   ccrc::ring_layout chart;
   std::vector<float> floats;
   std::vector<std::int32_t> ints;
@@ -105,7 +111,7 @@ struct viewer {
   std::string text;  // the last string handed out
   // The flat profile last made, and what it was of: sizing and colours change no view.
   std::string flat;
-  std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int> flat_of{};
+  std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int, ccrc::color_by> flat_of{};
 };
 
 viewer& the() {
@@ -145,32 +151,18 @@ void append_number(std::string& out, double d) {
   out += buf;
 }
 
-std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
-  return n == ccrc::root_node ? std::string_view("(root)") : t.name(n);
-}
 
-// The label of a segment and how it fits (1 along, 2 across; +2 for the method's short name),
-// or 0 when neither the full nor the short name fits.
-int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, std::string_view& text) {
-  auto fit_of = [&s](std::size_t chars) {
-    return ccrc::fit_label(s, label_glyph * static_cast<double>(chars) + 4, label_font + 2);
-  };
-  // Most segments of a large chart are too thin for one glyph: no name need be split for them.
-  if (s.kind == ccrc::segment_kind::line || fit_of(1) == ccrc::label_fit::none) return 0;
-  std::string_view full = name_of(t, s.node);
-  std::string_view brief = ccrc::split_name(full).method;
-  int shift = 0;
-  for (std::string_view candidate : {full, brief}) {
-    if (!candidate.empty()) {
-      ccrc::label_fit fit = fit_of(candidate.size());
-      if (fit != ccrc::label_fit::none) {
-        text = candidate;
-        return shift + (fit == ccrc::label_fit::along ? 1 : 2);
-      }
-    }
-    shift = 2;
-  }
-  return 0;
+// The label of a segment (ccrc::fit_label of the frame's display name): appends its text to
+// `texts` and returns its code for the page (0 none, 1 along, 2 across, + 4 reversed).
+int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, ccrc::ring_label& l, std::string& texts) {
+  // Most segments of a large chart have no room for a label: no name is shortened for them.
+  if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) return 0;
+  std::string name = s.node == ccrc::root_node ? std::string("(root)") : ccrc::display_name(t.name(s.node));
+  l = ccrc::fit_label(s, name);
+  if (l.fit == ccrc::label_fit::none) return 0;
+  texts += l.text(name);
+  texts += '\n';
+  return (l.fit == ccrc::label_fit::along ? 1 : 2) + (l.reversed ? 4 : 0);
 }
 
 // Brings v.diff up to date for the tree and metric shown; leaves it empty (and says why in
@@ -225,39 +217,47 @@ void export_marks() {
     v.ints[i * ints_per_segment + 5] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
 }
 
+const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::color_by by) {
+  auto& palette = s.palettes[2 * metric + (by == ccrc::color_by::package ? 1 : 0)];
+  if (!palette) palette.emplace(s.profile.tree(), s.profile.column(metric), by);
+  return *palette;
+}
+
 // Fills the segment arrays and labels from v.chart, with the current highlight.
 void export_chart() {
   viewer& v = the();
   const ccrc::call_tree& t = v.current->profile.tree();
+  const ccrc::chart_colors& palette = palette_of(*v.current, v.metric, v.colours);
   const auto& segs = v.chart.segments;
   std::vector<ccrc::diff_ring_segment> classes;
   if (comparing()) classes = ccrc::diff_ring(*v.diff, v.chart);
-  v.floats.resize(segs.size() * floats_per_segment);
-  v.ints.resize(segs.size() * ints_per_segment);
+  v.floats.assign(segs.size() * floats_per_segment, 0.0f);
+  v.ints.assign(segs.size() * ints_per_segment, 0);
   v.labels.clear();
   for (std::size_t i = 0; i < segs.size(); ++i) {
     const ccrc::ring_segment& s = segs[i];
     float* f = &v.floats[i * floats_per_segment];
+    std::int32_t* n = &v.ints[i * ints_per_segment];
+    ccrc::ring_label label;
+    n[6] = label_of(t, s, label, v.labels);
     f[0] = static_cast<float>(s.r0);
     f[1] = static_cast<float>(s.r1);
     f[2] = static_cast<float>(s.a0);
     f[3] = static_cast<float>(s.a1);
-    f[4] = s.node == ccrc::root_node ? -1.0f
-                                     : static_cast<float>(ccrc::color_hue(ccrc::color_key(t, s.node, v.colours)));
-    f[5] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
-    std::int32_t* n = &v.ints[i * ints_per_segment];
-    std::string_view label;
+    f[4] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
+    f[5] = static_cast<float>(label.font_px);
+    f[6] = static_cast<float>(label.radius);
+    f[7] = static_cast<float>(label.angle);
+    ccrc::rgb fill = classes.empty() ? palette.of(t, s.node) : ccrc::diff_color(classes[i].status);
+    if (n[6] != 0 && ccrc::label_color(fill) != ccrc::label_color(ccrc::neutral_color)) n[6] += 8;
     n[0] = static_cast<std::int32_t>(s.node);
     n[1] = static_cast<std::int32_t>(s.kind);
     n[2] = static_cast<std::int32_t>(s.depth);
     n[3] = s.parent == ccrc::no_segment ? -1 : static_cast<std::int32_t>(s.parent);
     n[4] = static_cast<std::int32_t>(s.contexts);
-    n[6] = label_of(t, s, label);
     n[7] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
-    if (n[6] != 0) {
-      v.labels += label;
-      v.labels += '\n';
-    }
+    n[8] = fill.r << 16 | fill.g << 8 | fill.b;
+    n[9] = ccrc::beyond_edge(v.chart, t, s) ? 1 : 0;
   }
   export_marks();
 }
@@ -366,12 +366,13 @@ VIEWER_API const char* ccrc_profile_info() {
 }
 
 /// Lays out the ring chart on a width x height canvas (CSS pixels): centred on the calling
-/// context `path` (frames separated by ';'; empty or not found: the profile's main, as
-/// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`),
-/// sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the `tree`: the profile as
-/// read (-1), with its recursion eliminated under a policy (0 all, 1 direct, 2 drop_repeats),
-/// or its call graph's display tree (3, masters chosen by `metric`); coloured by method (0) or
-/// package (1). Segments thinner than min_px are lines.
+/// context `path` (frames separated by ';'; empty or not found: the profile's top, as
+/// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`; -1: the
+/// first view, ccrc::first_view: from where the profile branches when no path is given, as deep
+/// as rings stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
+/// `tree`: the profile as read (-1), with its recursion eliminated under a policy (0 all, 1
+/// direct, 2 drop_repeats), or its call graph's display tree (3, masters chosen by `metric`);
+/// coloured by method (0) or package (1). Segments thinner than min_px are lines.
 /// Returns the number of segments (-1 without a profile). The search, if any, is highlighted.
 VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by,
                            double width, double height, double min_px) {
@@ -406,16 +407,20 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     const std::vector<double>& ag = v.current->ag[v.metric];
     auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
     ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
-    ccrc::tree_view view = centre == ccrc::null_node
-                               ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
-                               : ccrc::tree_view(p.tree(), centre, limit);
     ccrc::ring_options o = ccrc::on_canvas(width, height,
                                            {.sizing = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2)),
                                             .min_arc_px = min_px,
                                             .index = &v.current->index[v.metric]});
     o.outer_radius = std::max(0.0, o.outer_radius - 6);
+    ccrc::tree_view view = centre == ccrc::null_node
+                               ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
+                               : ccrc::tree_view(p.tree(), centre, limit);
+    if (depth < 0)
+      view = ccrc::first_view(view, ag, o, {.skip_trunk = centre == ccrc::null_node}).view;
     v.chart = ccrc::ring_chart(view, ag, o);
-    v.view = view;
+    // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
+    // depth it is cut at is the chart's room, not the user's choice.
+    v.view = depth < 0 ? ccrc::tree_view(p.tree(), view.root()) : view;
     export_chart();
     return static_cast<int>(v.chart.segments.size());
   } catch (const std::exception& e) {
@@ -448,6 +453,7 @@ VIEWER_API const std::int32_t* ccrc_segment_ints() { return the().ints.data(); }
 VIEWER_API const char* ccrc_labels() { return the().labels.c_str(); }
 VIEWER_API double ccrc_center_x() { return the().chart.center.x; }
 VIEWER_API double ccrc_center_y() { return the().chart.center.y; }
+VIEWER_API int ccrc_rings() { return static_cast<int>(the().chart.rings()); }
 
 /// The path of a node of the tree shown ("main;f"), for the URL and the breadcrumbs.
 VIEWER_API const char* ccrc_path(int node) {
@@ -455,6 +461,9 @@ VIEWER_API const char* ccrc_path(int node) {
   if (!v.current || node < 0 || static_cast<std::size_t>(node) >= v.current->profile.tree().size()) return hand_out("");
   return hand_out(ccrc::path_string(v.current->profile.tree(), static_cast<ccrc::node_id>(node)));
 }
+
+/// The name of a frame for people (ccrc::display_name), for the breadcrumbs and the table.
+VIEWER_API const char* ccrc_display_name(const char* name) { return hand_out(ccrc::display_name(name ? name : "")); }
 
 /// The segment at canvas point (x, y) of the last layout, or -1.
 VIEWER_API int ccrc_hit(double x, double y) {
@@ -548,11 +557,11 @@ VIEWER_API double ccrc_search_share() { return the().found.share(); }
 
 /// The flat profile of the view laid out last (its centre's subtree within the depth limit),
 /// by the shown metric's self values, largest first, at most `limit` methods, as JSON:
-/// [[method id, name, self, percent], ...].
+/// [[method id, name, self, percent, colour (0xrrggbb, as the chart's)], ...].
 VIEWER_API const char* ccrc_flat(int limit) {
   viewer& v = the();
   if (!v.current || !v.view) return hand_out("[]");
-  auto key = std::tuple(v.current, v.view->root(), v.view->max_depth(), v.metric, limit);
+  auto key = std::tuple(static_cast<const shown_tree*>(v.current), v.view->root(), v.view->max_depth(), v.metric, limit, v.colours);
   if (key == v.flat_of) return v.flat.c_str();
   const ccrc::profile& p = v.current->profile;
   auto entries = ccrc::flat(*v.view, p.column(v.metric));
@@ -566,7 +575,9 @@ VIEWER_API const char* ccrc_flat(int limit) {
     append_number(out, static_cast<double>(entries[k].self));
     out += ',';
     append_number(out, entries[k].percent);
-    out += ']';
+    ccrc::rgb c = entries[k].method == ccrc::root_method ? ccrc::neutral_color
+                                                         : palette_of(*v.current, v.metric, v.colours).of(entries[k].method);
+    out += ',' + std::to_string(c.r << 16 | c.g << 8 | c.b) + ']';
   }
   out += ']';
   v.flat = std::move(out);

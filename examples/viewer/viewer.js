@@ -3,7 +3,7 @@
 // value comes from the library; the page only decides how a segment is painted.
 'use strict';
 (function () {
-  const FLOATS = 6, INTS = 8;  // per segment, as viewer.cpp's export_chart writes them
+  const FLOATS = 8, INTS = 10;  // per segment, as viewer.cpp's export_chart writes them
   const KIND_CENTER = 0, KIND_LINE = 2;
   const MATCH = 1;
   const $ = (id) => document.getElementById(id);
@@ -15,16 +15,14 @@
     crumbs: $('crumbs'), error: $('error'), baseline: $('baseline'), uncompare: $('uncompare'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
   };
   const MODES = ['equal', 'angle', 'area'];
-  // The diff classes' fills, in ccrc::diff_status order (unchanged, slower, slower_modified,
-  // faster, faster_modified, new, removed): the blueprint's colours, as `ccrc diff` draws them.
-  const DIFF_FILLS = ['#e4e4e4', '#f4a3a3', '#d62728', '#a8dd9e', '#2ca02c', '#f2d62e', '#a6a6a6'];
+  const DEPTH_ALL = 41;  // the depth slider's last position: every level (its first, 0: the first view's)
   let baselineName = '';
   const TREES = {'-1': 'cct', '0': 'recursion-all', '1': 'recursion-direct', '2': 'recursion-repeats', '3': 'callgraph'};
 
   let m = null;       // the module
   let api = null;     // its functions
   let metrics = [];   // metric names of the profile
-  let view = {path: '', depth: 0, mode: 1, metric: 0, tree: -1, colour: 0, search: '', part: 0, min: ''};
+  let view = {path: '', depth: -1, mode: 1, metric: 0, tree: -1, colour: 0, search: '', part: 0, min: ''};
   let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0};
   let size = {w: 0, h: 0};
   let searchInfo = '';
@@ -34,7 +32,7 @@
   function fragmentOf(v) {
     const p = new URLSearchParams();
     if (v.path) p.set('path', v.path);
-    if (v.depth) p.set('depth', String(v.depth));
+    if (v.depth >= 0) p.set('depth', v.depth === 0 ? 'all' : String(v.depth));
     p.set('mode', MODES[v.mode]);
     if (metrics[v.metric] !== undefined) p.set('metric', metrics[v.metric]);
     if (v.tree !== -1) p.set('tree', TREES[v.tree]);
@@ -46,7 +44,7 @@
   }
   function viewOf(fragment) {
     const p = new URLSearchParams(fragment.replace(/^#/, ''));
-    const v = {path: p.get('path') || '', depth: Math.max(0, parseInt(p.get('depth') || '0', 10) || 0),
+    const v = {path: p.get('path') || '', depth: p.get('depth') === 'all' ? 0 : Math.max(-1, parseInt(p.get('depth') || '-1', 10) || -1),
       mode: Math.max(0, MODES.indexOf(p.get('mode') || 'angle')), metric: Math.max(0, metrics.indexOf(p.get('metric'))),
       tree: -1, colour: p.get('colour') === 'package' ? 1 : 0, search: p.get('search') || '',
       part: Math.max(0, ['name', 'package', 'class', 'method'].indexOf(p.get('part') || 'name')), min: p.get('min') || ''};
@@ -54,21 +52,21 @@
     return v;
   }
 
-  // ---- colours: hue from the library's colour key
-  // Each colour's string made once: a chart repeats a few hundred hues over thousands of segments.
-  const colours = new Map();  // lightness -> hue -> colour
-  function colour(hue, lightness) {
-    let byHue = colours.get(lightness);
-    if (byHue === undefined) colours.set(lightness, (byHue = new Map()));
-    let c = byHue.get(hue);
-    if (c === undefined) byHue.set(hue, (c = `hsl(${hue.toFixed(1)},55%,${lightness}%)`));
+  // ---- colours: the library's palette colour of each segment (ccrc::chart_colors), as 0xrrggbb
+  // Each colour's string made once: a chart repeats a few dozen colours over thousands of segments.
+  const colours = [new Map(), new Map(), new Map()];  // fill, dimmed fill, line -> by 0xrrggbb
+  const LINE_SHADE = 0.6, DIM_TOWARDS = 0xf2, DIM_KEEP = 0.35;
+  function colour(rgb, variant) {
+    let c = colours[variant].get(rgb);
+    if (c !== undefined) return c;
+    const channel = (k) => {
+      const v = (rgb >> (16 - 8 * k)) & 255;
+      return Math.round(variant === 1 ? DIM_TOWARDS + (v - DIM_TOWARDS) * DIM_KEEP : variant === 2 ? v * LINE_SHADE : v);
+    };
+    c = `rgb(${channel(0)},${channel(1)},${channel(2)})`;
+    colours[variant].set(rgb, c);
     return c;
   }
-  function fill(hue, dim) {
-    if (hue < 0) return dim ? '#f2f2f2' : '#e4e4e4';
-    return colour(hue, dim ? 88 : 72);
-  }
-  function stroke(hue) { return hue < 0 ? '#9a9a9a' : colour(hue, 38); }
 
   // ---- layout and drawing
   function layout() {
@@ -76,7 +74,7 @@
     if (n < 0) { chart.count = 0; return; }
     viewSegments(n);
     chart.labels = m.UTF8ToString(api.labels()).split('\n');
-    chart.cx = api.cx(); chart.cy = api.cy();
+    chart.cx = api.cx(); chart.cy = api.cy(); chart.rings = api.rings();
   }
   // The segment arrays in the module's memory, seen afresh after every call that may have grown it.
   function viewSegments(n) {
@@ -98,6 +96,29 @@
   function drawChart() {
     clear(ctx);
     drawSegments(ctx, () => NORMAL);
+    drawEdges(ctx);
+  }
+  // A dark band along the outer arc of each segment whose callees lie beyond the edge.
+  function drawEdges(c) {
+    const F = chart.floats, I = chart.ints, Q = Math.PI / 2;
+    const byColour = new Map();
+    for (let i = 0; i < chart.count; ++i) {
+      if (I[i * INTS + 9] !== 1) continue;
+      const key = colourKey(i, NORMAL), batch = byColour.get(key);
+      if (batch === undefined) byColour.set(key, [i]); else batch.push(i);
+    }
+    c.lineWidth = 3;
+    for (const [key, batch] of byColour) {
+      c.beginPath();
+      for (const i of batch) {
+        const r = F[i * FLOATS + 1] - 1.5, a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3];
+        const inset = Math.min(0.5 / Math.max(r, 1), (a1 - a0) / 4);
+        c.moveTo(chart.cx + r * Math.sin(a0 + inset), chart.cy - r * Math.cos(a0 + inset));
+        c.arc(chart.cx, chart.cy, r, a0 + inset - Q, a1 - inset - Q);
+      }
+      c.strokeStyle = lineStyle(key, NORMAL);
+      c.stroke();
+    }
   }
   function drawHighlight() {
     clear(octx);
@@ -118,15 +139,12 @@
   // rather than outlined: stroking thousands of outlines costs as much as filling them.
   // Highlighted segments are outlined in dark red instead, over the gaps.
   const GAP = 0.5, FLAT = 0.1;
-  // What colours segment i in a look: its hue, 1000 + its diff class (only as the chart is
-  // drawn), or -2 for the highlight. A number, so that batches are found by it cheaply.
-  function colourKey(i, look) {
-    const diffClass = look === NORMAL ? chart.ints[i * INTS + 7] : 0;
-    return look === HIGHLIGHTED ? -2 : diffClass ? 1000 + diffClass : chart.floats[i * FLOATS + 4];
-  }
-  function fillStyle(key, look) {
-    return look === HIGHLIGHTED ? '#e8412c' : key > 1000 ? DIFF_FILLS[key - 1001] : fill(key, look === DIMMED);
-  }
+  // What colours segment i in a look: its fill (0xrrggbb: the library's palette or diff class),
+  // or the highlight's. A number, so that batches are found by it cheaply.
+  const HIGHLIGHT = 0xd13b2b;  // ccrc::highlight_color
+  function colourKey(i, look) { return look === HIGHLIGHTED ? HIGHLIGHT : chart.ints[i * INTS + 8]; }
+  function fillStyle(key, look) { return colour(key, look === DIMMED ? 1 : 0); }
+  function lineStyle(key, look) { return look === DIMMED ? '#d8d8d8' : colour(key, look === HIGHLIGHTED ? 0 : 2); }
   function drawSegments(c, lookOf) {
     const I = chart.ints;
     // Per look, the segments by colour key (colourKey).
@@ -156,7 +174,7 @@
       for (const [key, batch] of batches) {
         c.beginPath();
         for (const i of batch) shape(c, i, 0);
-        c.strokeStyle = look === HIGHLIGHTED ? '#d62728' : look === DIMMED ? '#d8d8d8' : key > 1000 ? DIFF_FILLS[key - 1001] : stroke(key);
+        c.strokeStyle = lineStyle(key, look);
         c.lineWidth = look === HIGHLIGHTED ? 1.5 : 0.75;
         c.stroke();
       }
@@ -199,57 +217,93 @@
     p.closePath();
   }
 
+  // The labels the library fitted (ccrc::fit_label): in the centre horizontally; across a ring
+  // along the middle ray; along a ring curved on its middle circle, glyph by glyph (straight
+  // where the arc is flatter than half a pixel under the text), the way it reads upright.
+  const glyphWidths = new Map();  // font size -> character -> width
+  const painted = [];  // the labels drawn last, for the tests
+  function glyphWidth(c, font, ch) {
+    let widths = glyphWidths.get(font);
+    if (widths === undefined) glyphWidths.set(font, (widths = new Map()));
+    let w = widths.get(ch);
+    if (w === undefined) widths.set(ch, (w = c.measureText(ch).width));
+    return w;
+  }
   function drawLabels(c) {
-    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy;
-    c.font = '11px sans-serif';
+    const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, dpr = window.devicePixelRatio || 1;
     c.textAlign = 'center';
     c.textBaseline = 'middle';
-    c.fillStyle = '#1a1a1a';
-    let k = 0;
+    painted.length = 0;
+    let k = 0, font = 0;
     for (let i = 0; i < chart.count; ++i) {
       const fit = I[i * INTS + 6];
       if (fit === 0) continue;
       const text = chart.labels[k++];
-      const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3];
-      if (I[i * INTS + 1] === KIND_CENTER) { c.fillText(text, cx, cy); continue; }
-      const mid = (a0 + a1) / 2, r = (r0 + r1) / 2;
-      let turn = mid % (2 * Math.PI); if (turn < 0) turn += 2 * Math.PI;
-      const along = fit === 1 || fit === 3;
-      // Along: tangent to the ring, upright; across: radial, read from the centre outwards.
-      let angle = along ? mid + (turn > Math.PI / 2 && turn < 3 * Math.PI / 2 ? Math.PI : 0)
-                        : mid - Math.PI / 2 + (turn > Math.PI ? Math.PI : 0);
-      c.save();
-      c.translate(cx + r * Math.sin(mid), cy - r * Math.cos(mid));
-      c.rotate(angle);
-      c.fillText(text, 0, 0);
-      c.restore();
+      const size = F[i * FLOATS + 5], r = F[i * FLOATS + 6], angle = F[i * FLOATS + 7];
+      if (size !== font) { font = size; c.font = `${size}px sans-serif`; }
+      c.fillStyle = (fit & 8) || (searching && I[i * INTS + 5] === MATCH) ? '#ffffff' : '#1a1a1a';
+      const reversed = (fit & 4) !== 0, along = (fit & 3) === 1;
+      painted.push({segment: i, text, font: size, colour: c.fillStyle, along});
+      if (I[i * INTS + 1] === KIND_CENTER) { c.setTransform(dpr, 0, 0, dpr, 0, 0); c.fillText(text, cx, cy); continue; }
+      const x = cx + r * Math.sin(angle), y = cy - r * Math.cos(angle);
+      if (!along) {
+        placeGlyph(c, dpr, x, y, angle - Math.PI / 2 + (reversed ? Math.PI : 0));
+        c.fillText(text, 0, 0);
+        continue;
+      }
+      const chars = Array.from(text), widths = chars.map((ch) => glyphWidth(c, size, ch));
+      const total = widths.reduce((a, b) => a + b, 0);
+      if (total * total / (8 * r) < 0.5) {
+        placeGlyph(c, dpr, x, y, angle + (reversed ? Math.PI : 0));
+        c.fillText(text, 0, 0);
+        continue;
+      }
+      // Clockwise from the start above the centre; counter-clockwise below it.
+      let at = -total / 2;
+      for (let g = 0; g < chars.length; ++g) {
+        const a = angle + (reversed ? -1 : 1) * (at + widths[g] / 2) / r;
+        placeGlyph(c, dpr, cx + r * Math.sin(a), cy - r * Math.cos(a), a + (reversed ? Math.PI : 0));
+        c.fillText(chars[g], 0, 0);
+        at += widths[g];
+      }
     }
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
   }
-
+  // The canvas's transform for text at (x, y) turned clockwise by `rotation` radians.
+  function placeGlyph(c, dpr, x, y, rotation) {
+    const cos = Math.cos(rotation) * dpr, sin = Math.sin(rotation) * dpr;
+    c.setTransform(cos, sin, -sin, cos, x * dpr, y * dpr);
+  }
   function fmt(x) {
     if (x === null || x === undefined) return '-';
     return Math.abs(x) >= 1e6 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : String(Math.round(x * 1000) / 1000);
   }
 
+  function escapeHtml(text) { return text.replace(/&/g, '&amp;').replace(/</g, '&lt;'); }
+  // A frame's name for people (ccrc::display_name); its full name stays in titles and searches.
+  function displayName(name) { return m.UTF8ToString(api.displayName(name)); }
   function flatTable() {
     const rows = JSON.parse(m.UTF8ToString(api.flat(60)));
     const picked = view.search.startsWith('=') ? view.search.slice(1) : null;
     let html = '';
-    for (const [id, name, self, pct] of rows) {
+    for (const [id, name, self, pct, rgb] of rows) {
       const esc = name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       html += `<tr data-method="${id}" class="${name === picked ? 'picked' : ''}" title="${esc.replace(/"/g, '&quot;')}">` +
-        `<td class="num">${pct.toFixed(2)} %</td><td>${esc}</td><td class="num">${fmt(self)}</td></tr>`;
+        `<td class="num">${pct.toFixed(2)} %</td><td><span class="swatch" style="background:${colour(rgb, 0)}"></span>` +
+        `${escapeHtml(displayName(name))}</td><td class="num">${fmt(self)}</td></tr>`;
     }
     ui.flat.innerHTML = html;
   }
 
+  // The way to the centre: the path chosen, or the trunk the first view left out.
   function crumbs() {
-    const frames = view.path ? view.path.split(';') : [];
+    const centre = view.path || (chart.count ? m.UTF8ToString(api.path(chart.ints[0])) : '');
+    const frames = centre ? centre.split(';') : [];
     let html = '<a data-path="">(top)</a>';
     for (let i = 0; i < frames.length; ++i) {
       const p = frames.slice(0, i + 1).join(';');
-      html += ' › <a data-path="' + p.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '">' +
-        frames[i].replace(/&/g, '&amp;').replace(/</g, '&lt;') + '</a>';
+      html += ' › <a data-path="' + escapeHtml(p).replace(/"/g, '&quot;') + '" title="' + escapeHtml(frames[i]).replace(/"/g, '&quot;') +
+        '">' + escapeHtml(displayName(frames[i])) + '</a>';
     }
     ui.crumbs.innerHTML = html;
   }
@@ -314,8 +368,8 @@
   }
 
   function syncControls() {
-    ui.depth.value = String(view.depth);
-    ui.depthValue.textContent = view.depth ? String(view.depth) : 'all';
+    ui.depth.value = String(view.depth < 0 ? 0 : view.depth === 0 ? DEPTH_ALL : view.depth);
+    ui.depthValue.textContent = view.depth < 0 ? `auto (${chart.rings})` : view.depth === 0 ? 'all' : String(view.depth);
     ui.mode.value = String(view.mode);
     ui.metric.value = String(view.metric);
     ui.tree.value = String(view.tree);
@@ -449,7 +503,10 @@
   });
 
   // ---- controls
-  ui.depth.addEventListener('input', () => go({depth: Number(ui.depth.value)}, 'depth', false));
+  ui.depth.addEventListener('input', () => {
+    const d = Number(ui.depth.value);
+    go({depth: d === 0 ? -1 : d === DEPTH_ALL ? 0 : d}, 'depth', false);
+  });
   ui.mode.addEventListener('change', () => go({mode: Number(ui.mode.value)}, 'mode', false));
   ui.metric.addEventListener('change', () => go({metric: Number(ui.metric.value)}, 'metric', false));
   ui.tree.addEventListener('change', () => go({tree: Number(ui.tree.value)}, 'tree', false));
@@ -530,7 +587,7 @@
     open, openBaseline, get view() { return view; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
     // Segment i as the library laid it out: path, kind, depth, highlight, the colour it is
-    // filled with and its middle point.
+    // filled with, its radii and angles, whether it is cut at the edge, and its middle point.
     segments() {
       const out = [];
       for (let i = 0; i < chart.count; ++i) {
@@ -539,7 +596,8 @@
         const box = canvas.getBoundingClientRect();
         const kind = I[i * INTS + 1];
         out.push({path: m.UTF8ToString(api.path(I[i * INTS])), kind, depth: I[i * INTS + 2], mark: I[i * INTS + 5],
-          diff: I[i * INTS + 7] - 1, height: F[i * FLOATS + 5], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
+          diff: I[i * INTS + 7] - 1, height: F[i * FLOATS + 4], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
+          r0: F[i * FLOATS], r1: F[i * FLOATS + 1], a0: F[i * FLOATS + 2], a1: F[i * FLOATS + 3], edge: I[i * INTS + 9] === 1,
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
           y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a)),
           // Its end side's middle (a sector's: where the gap to its next sibling is).
@@ -548,6 +606,15 @@
       return out;
     },
     status: () => ui.status.textContent, error: () => ui.error.textContent, table: () => ui.flat.textContent,
+    // The labels as painted (segment, text, font size, colour) and the chart's ring radii.
+    labels: () => painted.slice(), radii: () => {
+      const r = new Set();
+      for (let i = 0; i < chart.count; ++i) { r.add(chart.floats[i * FLOATS]); r.add(chart.floats[i * FLOATS + 1]); }
+      return [...r].sort((a, b) => a - b);
+    },
+    displayName: (name) => displayName(name),
+    // The table's colours, top row first.
+    swatches: () => [...ui.flat.querySelectorAll('.swatch')].map((e) => e.style.background),
   };
 
   ccrcModule().then((module) => {
@@ -555,7 +622,7 @@
     api = {
       load: m._ccrc_load, errorText: m._ccrc_error_text, info: m._ccrc_profile_info,
       layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
-      floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y,
+      floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y, rings: m._ccrc_rings, displayName: m.cwrap('ccrc_display_name', 'number', ['string']),
       highlight: m._ccrc_highlight, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,

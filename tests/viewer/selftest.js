@@ -110,7 +110,7 @@
   check(V.segments().length === 9, `area sizing: 9 segments, not ${V.segments().length}`);
 
   // Recursion eliminated (the papers' Figure 8): 12 contexts; kept again: 18.
-  setValue('depth', 0, 'input');
+  setValue('depth', 41, 'input');
   setValue('tree', 0, 'change');
   check(V.segments().length === 12 && location.hash.includes('tree=recursion-all'), `recursion eliminated: ${V.segments().length} segments`);
   // The call graph's display tree (ccrc::display_tree): a node per call, children under each
@@ -226,7 +226,7 @@
       async (s) => mouse('click', s.x, s.y),
       async (s) => { const n = V.timings.length; mouse('click', s.x, s.y); await until(() => V.timings.length > n, 'back'); },
       async () => setValue('depth', 6, 'input'),
-      async () => setValue('depth', 0, 'input'),
+      async () => setValue('depth', 41, 'input'),
       async () => setValue('mode', 2, 'change'),
       async () => setValue('mode', 0, 'change'),
       async () => setValue('mode', 1, 'change'),
