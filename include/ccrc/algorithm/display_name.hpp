@@ -461,7 +461,8 @@ inline void append_function(string_view s, std::string& out) {
 ///   qualifiers dropped: `PassManager<Function>`.
 /// - Java `java.util.HashMap.get(Object)` and `java/util/HashMap.get`: `HashMap.get`; Go
 ///   `net/http.(*conn).serve`: `http.(*conn).serve`; JavaScript's `Module._load` as it is.
-/// - Kept whole: addresses, `[unknown] (dso)`, `prog+0x1a2b`, V8's `(program)`, event and
+/// - Kept whole: addresses and `[unknown]` (their object by its file's name: `[unknown]
+///   (libc.so.6)`), `prog+0x1a2b`, V8's `(program)`, event and
 ///   thread names with blanks (`CodeGen Function`, `Browser (pid 9262) CrBrowserMain (tid
 ///   9262)`); callgrind's recursion suffix `'2` stays after the shortened name.
 ///
@@ -492,9 +493,13 @@ inline void display_name(std::string_view full, std::string& out) {
     s = s.substr(0, quote);
   }
   s = without_clone_suffixes(without_symbol_version(without_annotation(s)));
-  if (s.starts_with('[') || is_address(s) || is_module_offset(s))
-    out.append(s);
-  else
+  // An address or `[unknown]`: its object is all that names the frame, by its file's name.
+  std::size_t object = s.ends_with(')') ? s.rfind(" (/") : none;
+  string_view bare = object == none ? s : s.substr(0, object);
+  if (bare.starts_with('[') || is_address(bare) || is_module_offset(bare)) {
+    out.append(bare);
+    if (object != none) out.append(" (").append(file_name(s.substr(object + 2, s.size() - object - 3))).append(")");
+  } else
     append_function(s, out);
   if (out.size() == begin)
     out.append(full);
