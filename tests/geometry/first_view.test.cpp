@@ -133,8 +133,12 @@ TEST_CASE("first_view: the same view with an index or heights as without; Figure
     CHECK(v.view.root() == plain.view.root());
     CHECK(v.view.max_depth() == plain.view.max_depth());
   }
-  // Figure 1's five rings, 75 px thick, shown whole (its fifth holds only 1.5 % of main).
+  // Figure 1's five rings, 75 px thick, shown whole (its fifth holds only 1.5 % of main); by area
+  // on a 400 px canvas too, whose outermost ring is 16.7 px but whose rings would be 33 px at
+  // equal widths.
   CHECK(ccrc::ring_chart(plain.view, ag, ccrc::on_canvas(1440, 900)).rings() == 5);
+  ccrc::ring_options area = ccrc::on_canvas(400, 400, {.sizing = ccrc::ring_sizing::area});
+  CHECK(ccrc::first_view(ccrc::tree_view(p.tree()), ag, area).view.max_depth() == 5);
 }
 
 TEST_CASE("first_view: a 1,000,000-deep trunk is walked without recursion") {

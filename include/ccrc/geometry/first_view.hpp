@@ -27,8 +27,8 @@ struct first_view_options {
   /// circle: deeper rings, holding only thin spikes (a few long, narrow call chains), are left
   /// beyond the edge, and the rings shown are thicker for it ...
   double min_coverage = 0.05;
-  /// ... unless they are this thick already: the view keeps at least as many rings as fit at
-  /// this thickness (a small profile is shown whole, spikes and all).
+  /// ... unless they are this thick already: the view keeps at least as many rings as would be
+  /// this thick at equal widths (a small profile is shown whole, spikes and all).
   double comfortable_ring_px = 20;
   /// A context with one callee holding at least this share of its aggregated value (so that
   /// its own value and its other callees are negligible) is part of the trunk above the centre.
@@ -114,8 +114,10 @@ template <metric_column C>
     std::vector<double> covered(chart.rings() + 1, 0.0);
     for (const ring_segment& s : chart.segments)
       if (s.kind == segment_kind::arc) covered[s.depth] += s.a1 - s.a0;
+    ring_options equal_widths = canvas;
+    equal_widths.sizing = ring_sizing::equal;
     std::uint32_t shown = std::min({rings, static_cast<std::uint32_t>(chart.rings()),
-                                    rings_that_fit(canvas, options.comfortable_ring_px)});
+                                    rings_that_fit(equal_widths, options.comfortable_ring_px)});
     for (std::uint32_t d = shown + 1; d < covered.size(); ++d)
       if (covered[d] >= options.min_coverage * 2 * std::numbers::pi) shown = d;
     out.view = tree_view(t, root, shown);
