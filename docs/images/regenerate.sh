@@ -1,6 +1,7 @@
 #!/bin/sh
-# Draws the README's ring charts: the papers' Figures 3 and 4 from their Figure 1 profile,
-# and a DaCapo-scale profile.
+# Draws the README's ring charts: real programs' profiles from tests/data as `ccrc render` draws
+# them with no option but the canvas size, the papers' Figures 3 and 4 from their Figure 1
+# profile (with the options those figures illustrate), and a DaCapo-scale profile.
 # usage: docs/images/regenerate.sh [CCRC]
 #   CCRC: the ccrc tool (default build/demo/examples/ccrc, made by `cmake --workflow --preset demo`)
 set -eu
@@ -24,13 +25,21 @@ viewer=build/viewer/examples/ccrc
 if [ -x "$viewer" ] && command -v chromium >/dev/null && command -v node >/dev/null; then
   "$viewer" view "$work/eclipse.cctb" -o "$work/eclipse.html" >/dev/null
   CCRC_SCREENSHOT=docs/images/viewer.png CCRC_VIEWPORT=960x600 node tests/viewer/browser_test.js chromium \
-    "file://$work/eclipse.html#depth=8&metric=bytecodes&search=HashMap" "$work/timings.json" >/dev/null
+    "file://$work/eclipse.html#metric=bytecodes&search=HashMap" "$work/timings.json" >/dev/null
   # Rizel's XML example: the second run compared with the first.
   "$viewer" view examples/data/xml_new.folded --compare examples/data/xml_old.folded -o "$work/xml.html" >/dev/null
   CCRC_SCREENSHOT=docs/images/viewer-compare.png CCRC_VIEWPORT=960x560 node tests/viewer/browser_test.js chromium \
     "file://$work/xml.html#metric=ms" "$work/timings.json" >/dev/null
 fi
-# Profiles written by other tools, opened as they are: Node's --cpu-prof of tests/data/v8/work.js
-# and Go's runtime/pprof of tests/data/pprof/cpu.go.
-"$ccrc" render tests/data/v8/work.cpuprofile --metric time_us --size 600x400 -o docs/images/node-cpuprofile.svg
-"$ccrc" render tests/data/pprof/cpu.pb.gz --metric cpu_nanoseconds --size 600x400 -o docs/images/go-pprof.svg
+# Profiles written by other tools, opened as they are, with the default view: the TypeScript
+# compiler under node --cpu-prof, Node's --cpu-prof of tests/data/v8/work.js, and clang's
+# -ftime-trace of tests/data/trace_event/small.cpp.
+"$ccrc" render tests/data/v8/tsc.cpuprofile.gz --size 1200x750 -o docs/images/tsc.svg
+"$ccrc" render tests/data/v8/work.cpuprofile --size 600x400 -o docs/images/node-cpuprofile.svg
+"$ccrc" render tests/data/trace_event/small.json --size 600x400 -o docs/images/clang-time-trace.svg
+# The viewer's first view of the TypeScript compiler's profile.
+if [ -x "$viewer" ] && command -v chromium >/dev/null && command -v node >/dev/null; then
+  "$viewer" view tests/data/v8/tsc.cpuprofile.gz -o "$work/tsc.html" >/dev/null
+  CCRC_SCREENSHOT=docs/images/viewer-tsc.png CCRC_VIEWPORT=1200x750 node tests/viewer/browser_test.js chromium \
+    "file://$work/tsc.html" "$work/timings.json" >/dev/null
+fi
