@@ -82,3 +82,15 @@ TEST_CASE("a zero total gives 0 %, not NaN; NaN values sort last") {
   CHECK(names(t.tree(), entries) == std::vector<std::string>{"d", "a", "b", "c"});
   for (const auto& e : entries) CHECK(std::isfinite(e.percent));
 }
+
+TEST_CASE("flat with a count: the largest entries, in order, their shares of the whole view's") {
+  ccrc::profile p = test::figure1();
+  auto all = ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"));
+  auto top = ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.count = 2});
+  REQUIRE(top.size() == 2);
+  CHECK(p.symbols().method_name(top[0].method) == "main");
+  CHECK(p.symbols().method_name(top[1].method) == "h");
+  CHECK(top[1].percent == all[1].percent);  // 24.46 %: of all five methods' 3238
+  CHECK(ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.count = 0}).empty());
+  CHECK(ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.count = 99}).size() == 5);
+}
