@@ -290,8 +290,8 @@ void legend(svg::document& doc, const ring_picture& pic, const ccrc::chart_color
   // each by its display name (its full name in the swatch's tooltip).
   doc.raw("<text x=\"12\"").attr("y", y).raw(">").text("self " + std::string(metric) + " per method:").raw("</text>\n");
   y += 18;
-  auto entries = ccrc::flat(ccrc::tree_view(t, center), pic.profile.column(pic.metric));
-  for (std::size_t k = 0; k < entries.size() && k < 12; ++k) {
+  auto entries = ccrc::flat(ccrc::tree_view(t, center), pic.profile.column(pic.metric), {.count = 12});
+  for (std::size_t k = 0; k < entries.size(); ++k) {
     std::string_view name = entries[k].method == ccrc::root_method ? std::string_view("(root)") : t.symbols().method_name(entries[k].method);
     ccrc::rgb fill = entries[k].method == ccrc::root_method ? ccrc::neutral_color : colors.of(entries[k].method);
     doc.raw("<g class=\"method\"><title>").text(stack_text::brief(name)).raw("</title>");
@@ -312,11 +312,9 @@ ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<d
   ccrc::ring_options o = chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
                                                         .padding_px = r.padding, .heights = heights});
   ccrc::tree_view view = r.view.value_or(ccrc::tree_view(p.tree()));
-  if (r.skip_trunk || r.fit_depth)
-    view = ccrc::first_view(view, column, o, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth}).view;
-  else
-    view = ccrc::ring_chart_view(view, column);
-  return ccrc::ring_chart(view, column, o);
+  if (!r.skip_trunk && !r.fit_depth) return ccrc::ring_chart(ccrc::ring_chart_view(view, column), column, o);
+  ccrc::opening_view first = ccrc::first_view(view, column, o, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth});
+  return first.chart ? std::move(*first.chart) : ccrc::ring_chart(first.view, column, o);
 }
 
 drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {

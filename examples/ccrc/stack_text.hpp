@@ -31,6 +31,7 @@ inline constexpr std::size_t brief_head = 120, brief_tail = 40;
 /// ones with "…" between: tooltips and paths stay linear in the segments however long the
 /// names (200 contexts of 100 KB names made a 177 MB SVG). Never cuts a UTF-8 sequence.
 inline std::string brief(std::string_view name) {
+  if (name.size() <= brief_head + brief_tail + 1) return std::string(name);  // bytes >= code points
   auto lead = [&](std::size_t i) { return (static_cast<unsigned char>(name[i]) & 0xC0) != 0x80; };
   std::size_t points = 0;
   for (std::size_t i = 0; i < name.size(); ++i) points += lead(i);

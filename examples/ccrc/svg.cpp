@@ -35,7 +35,18 @@ bool xml_char(char32_t c) {
 }  // namespace
 
 void append_escaped(std::string& out, std::string_view s) {
+  // Printable ASCII other than the five specials, and tab and newlines, go in runs: a tooltip
+  // is mostly such text, and a code point at a time made escaping half of an SVG's cost.
+  auto plain = [](char c) {
+    return (c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'') || c == '\t' ||
+           c == '\n' || c == '\r';
+  };
   for (std::size_t i = 0; i < s.size();) {
+    std::size_t run = i;
+    while (run < s.size() && plain(s[run])) ++run;
+    out.append(s.substr(i, run - i));
+    i = run;
+    if (i == s.size()) break;
     char c = s[i];
     switch (c) {
       case '&': out += "&amp;"; ++i; continue;

@@ -6,6 +6,7 @@
 #include <ccrc/tree/path.hpp>
 
 #include "support/figure1.hpp"
+#include "support/random.hpp"
 
 #include <doctest/doctest.h>
 
@@ -105,6 +106,30 @@ TEST_CASE("first_view: as many rings as fit, cut where the rings' arcs stop cove
   CHECK(kept.first().view.max_depth() == 36);
   // Without fitting, the depth limit is the view's.
   CHECK(kept.first(ccrc::on_canvas(1440, 900), {.fit_depth = false}).view.max_depth() == ccrc::unlimited_depth);
+}
+
+TEST_CASE("first_view: the chart it hands back is the chart of its view, on random trees and canvases") {
+  test::rng r(7);
+  std::size_t handed = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    ccrc::profile p = test::profile_of(test::random_samples(r, 80, 8, 1 + r.below(60), 1), 1);
+    std::vector<double> ag = ccrc::inclusive(p.tree(), p.column(0));
+    double side = 60 + 1000 * r.uniform();
+    ccrc::ring_options canvas = ccrc::on_canvas(side, side, {.sizing = static_cast<ccrc::ring_sizing>(r.below(3))});
+    ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+    if (!first.chart) continue;
+    ++handed;
+    ccrc::ring_layout again = ccrc::ring_chart(first.view, ag, canvas);
+    REQUIRE(first.chart->rings() == again.rings());
+    REQUIRE(first.chart->segments.size() == again.segments.size());
+    for (std::size_t i = 0; i < again.segments.size(); ++i) {
+      REQUIRE(first.chart->segments[i].node == again.segments[i].node);
+      REQUIRE(first.chart->segments[i].a1 == again.segments[i].a1);
+      REQUIRE(first.chart->segments[i].r1 == again.segments[i].r1);
+      REQUIRE(first.chart->segments[i].kind == again.segments[i].kind);
+    }
+  }
+  CHECK(handed > 50);
 }
 
 TEST_CASE("first_view: a view's own depth limit counts from its root, and the trunk uses it up") {

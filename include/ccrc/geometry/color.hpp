@@ -5,6 +5,7 @@
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/name_parts.hpp>
 #include <ccrc/concepts.hpp>
+#include <ccrc/config.hpp>
 #include <ccrc/tree/call_tree.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -133,12 +135,13 @@ inline double linear_channel(std::uint8_t v) noexcept {
 }
 
 /// The colours of a profile's charts: one categorical_palette entry per method (or package),
-/// the heaviest first. Methods are ranked by their self value summed over the whole tree (the
-/// flat profile: the order of a chart's legend), largest first, ties by name; the k-th gets
-/// palette entry k, so the methods a legend lists first are told apart, and those beyond the
-/// palette take the entry their name's color_key picks. By package: packages ranked by the sum
-/// of their methods' self values. A method has the same colour in every view of the tree and
-/// metric. O(nodes + m log m) to build for m methods; one byte per method.
+/// the heaviest first. Methods with a positive self value summed over the whole tree are
+/// ranked by it (the flat profile: the order of a chart's legend), largest first, ties by
+/// name; the k-th gets palette entry k, so the methods a legend lists first are told apart,
+/// and the others (beyond the palette, or without a self value) take the entry their name's
+/// color_key picks. By package: packages ranked by the sum of their methods' self values. A
+/// method has the same colour in every view of the tree and metric. O(nodes + methods) to
+/// build; one byte per method.
 ///
 ///     ccrc::chart_colors colors(p.tree(), p.column("samples"));
 ///     ccrc::rgb fill = colors.of(p.tree(), node);
@@ -148,31 +151,47 @@ class chart_colors {
 
   template <metric_column C>
   chart_colors(const call_tree& t, const C& self, color_by by = color_by::method)
-      : index_(t.symbols().method_count()) {
-    const symbol_table& symbols = t.symbols();
+      : chart_colors(t.symbols(), std::span<const column_value_t<C>>(per_method(tree_view(t), self)), by) {}
+
+  /// The same from each method's self value summed over the tree (ccrc::per_method), for a
+  /// caller that has them already. O(methods).
+  template <class T>
+  chart_colors(const symbol_table& symbols, std::span<const T> per_method_self, color_by by = color_by::method)
+      : index_(symbols.method_count()) {
+    CCRC_ASSERT(per_method_self.size() == index_.size(), "ccrc: one value per method of the table");
     constexpr std::size_t n = categorical_palette.size();
-    for (method_id m{0}; m < index_.size(); ++m)
-      index_[m] = static_cast<std::uint8_t>(color_key(color_name(symbols.method_name(m), by)) % n);
-    std::vector<std::pair<double, std::string_view>> groups;  // (weight, colour name), ranked
-    std::unordered_map<std::string_view, std::size_t> group_of;
-    for (const auto& e : flat(tree_view(t), self)) {
-      if (e.method == root_method) continue;  // drawn in neutral_color
-      std::string_view name = color_name(symbols.method_name(e.method), by);
-      double weight = std::isnan(static_cast<double>(e.self)) ? -HUGE_VAL : static_cast<double>(e.self);
-      auto [at, added] = group_of.try_emplace(name, groups.size());
-      if (added)
-        groups.emplace_back(weight, name);
-      else
-        groups[at->second].first += weight;
+    // Every group's weight (a method's, or by package its package's), then the heaviest n
+    // groups by a partial sort: not a sort of every method.
+    std::vector<double> weight(index_.size(), 0.0);
+    for (method_id m{1}; m < index_.size(); ++m) weight[m] = static_cast<double>(per_method_self[m]);
+    std::vector<method_id> group(index_.size(), root_method);  // a group's first method
+    if (by == color_by::package) {
+      std::unordered_map<std::string_view, method_id> first;
+      for (method_id m{1}; m < index_.size(); ++m) {
+        auto [at, added] = first.try_emplace(color_name(symbols.method_name(m), by), m);
+        group[m] = at->second;
+        if (!added) weight[at->second] += weight[m];
+      }
+    } else {
+      for (method_id m{1}; m < index_.size(); ++m) group[m] = m;
     }
-    if (by == color_by::package)
-      std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-    std::unordered_map<std::string_view, std::uint8_t> ranked;
-    for (std::size_t k = 0; k < groups.size() && k < n; ++k) ranked.emplace(groups[k].second, static_cast<std::uint8_t>(k));
-    for (method_id m{0}; m < index_.size(); ++m)
-      if (auto it = ranked.find(color_name(symbols.method_name(m), by)); it != ranked.end()) index_[m] = it->second;
+    std::vector<method_id> ranked;
+    for (method_id m{1}; m < index_.size(); ++m)
+      if (group[m] == m && weight[m] > 0) ranked.push_back(m);
+    auto heavier = [&](method_id a, method_id b) {
+      if (weight[a] != weight[b]) return weight[a] > weight[b];
+      return color_name(symbols.method_name(a), by) < color_name(symbols.method_name(b), by);
+    };
+    std::size_t top = std::min(n, ranked.size());
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(top), ranked.end(), heavier);
+    std::vector<std::uint8_t> rank(index_.size(), 0xff);
+    for (std::size_t k = 0; k < top; ++k) rank[ranked[k]] = static_cast<std::uint8_t>(k);
+    for (method_id m{0}; m < index_.size(); ++m) {
+      std::uint8_t r = rank[group[m]];
+      index_[m] = r != 0xff && m != root_method
+                      ? r
+                      : static_cast<std::uint8_t>(color_key(color_name(symbols.method_name(m), by)) % n);
+    }
   }
 
   /// The palette entry of method m. O(1).

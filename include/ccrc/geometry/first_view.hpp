@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 namespace ccrc {
@@ -42,6 +43,9 @@ struct opening_view {
   /// the view asked for to the new root's caller): a chain of single callees, for the centre's
   /// caption or breadcrumbs. Empty when the view starts where asked.
   std::vector<node_id> trunk;
+  /// ring_chart(view, ag, canvas), when fitting the depth laid it out already (the coverage
+  /// is read off a layout): a renderer draws it rather than laying the view out again.
+  std::optional<ring_layout> chart;
 };
 
 /// The number of rings, at least 1, that a chart laid out with `options` (sizing, outer
@@ -75,8 +79,8 @@ struct opening_view {
 /// cover options.min_coverage of the circle (but not above the rings that would be
 /// options.comfortable_ring_px thick). `ag` is the aggregated column the chart is sized by
 /// (the one `canvas.index`, if given, was built with). The trunk it leaves out is returned for
-/// a caption. Cost: the trunk's callees, plus one ring_chart with `canvas` (what it shows, with
-/// an index).
+/// a caption, and the chart when fitting the depth laid it out. Cost: the trunk's callees, plus
+/// one ring_chart with `canvas` (what it shows, with an index).
 ///
 ///     auto ag = ccrc::inclusive(p.tree(), p.column("samples"));
 ///     ccrc::ring_options canvas = ccrc::on_canvas(1440, 900, {.heights = ccrc::heights(p.tree())});
@@ -88,7 +92,7 @@ template <metric_column C>
   const call_tree& t = v.tree();
   const auto* values = std::ranges::data(ag);
   tree_view centred = ring_chart_view(v, ag);
-  opening_view out{centred, {}};
+  opening_view out{centred, {}, {}};
   node_id root = centred.root();
   std::uint32_t limit = centred.max_depth();
   auto weight = [&](node_id n) { return detail::ring_weight(values[n]); };
@@ -121,6 +125,9 @@ template <metric_column C>
     for (std::uint32_t d = shown + 1; d < covered.size(); ++d)
       if (covered[d] >= options.min_coverage * 2 * std::numbers::pi) shown = d;
     out.view = tree_view(t, root, shown);
+    // Uncut, with an arc on its outermost ring, the layout is what ring_chart makes of the view
+    // whether or not it fits the rings to what is visible.
+    if (shown == chart.rings() && covered.back() > 0) out.chart = std::move(chart);
   }
   return out;
 }
