@@ -34,12 +34,18 @@ extern const command view_command;
 
 namespace ccrc {
 struct dacapo_benchmark;
+class profile;
 }
 
 /// The report of `ccrc dacapo` for some of Table I's benchmarks (text, or JSON): what the
 /// demo shows a quick version of. Each benchmark is a phase of `t`.
 std::string dacapo_report(const std::vector<const ccrc::dacapo_benchmark*>& benchmarks, std::uint64_t seed, bool json,
                           cli::timings& t);
+
+/// Writes the interactive viewer with `p` inside it (and `baseline` to compare it with, if not
+/// null) to the file `out`, as `ccrc view` does; the names are the profiles' files.
+void write_viewer(const std::string& out, const ccrc::profile& p, const std::string& name, const ccrc::profile* baseline,
+                  const std::string& baseline_name);
 
 /// Writes s to stdout.
 void print(std::string_view s);

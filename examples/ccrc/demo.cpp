@@ -58,7 +58,10 @@ int run(const cli::args& a, cli::timings& t) {
     out += line("    %-6s %6.0f  %6.2f %%\n", std::string(p.symbols().method_name(e.method)).c_str(), e.self,
                 e.percent);
   out += "\n  The ring chart of Figure 3(b), angles proportional to ag(bytecodes) (open the .html to explore):\n";
-  print(out + draw(p, dir, "figure1", t) + "\n");
+  out += draw(p, dir, "figure1", t);
+  std::string viewer = (dir / "figure1-viewer.html").string();
+  write_viewer(viewer, p, "figure1.folded", nullptr, "");
+  print(out + "  " + viewer + ": the interactive viewer (click a segment to make it the centre)\n\n");
   // A DaCapo-scale profile, drawn: eclipse's 2.17 million contexts, culled to what is visible.
   t.phase("eclipse");
   ccrc::profile eclipse = ccrc::generate_dacapo("eclipse");

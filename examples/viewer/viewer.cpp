@@ -37,123 +37,13 @@
 #include <utility>
 #include <vector>
 
-#ifdef __EMSCRIPTEN__
-#include <emscripten/emscripten.h>
-#define VIEWER_API extern "C" EMSCRIPTEN_KEEPALIVE
-#else
-#define VIEWER_API extern "C"
-#endif
+#include "state.hpp"
 
+namespace viewer_module {
 namespace {
 
-// One tree the viewer shows (the profile as read, with its recursion eliminated, or its call
-// graph's display tree) and what every layout and search of it reads: ag(M) and a ring_index of
-// every metric, made with the tree so that switching metrics costs a layout, not an index
-// (on 2 million contexts the page takes 130-180 ms to build one), the preorder and each method's
-// contexts as positions in it, so that a search as the user types visits only the contexts of
-// the methods it matches and marks them without looking each up or walking up the tree.
-struct shown_tree {
-  ccrc::profile profile;
-  std::vector<std::vector<double>> ag;
-  std::vector<ccrc::ring_index> index;
-  ccrc::preorder_index order;
-  ccrc::method_positions by_method;
-  // The palette of each metric and colouring, made on first use (a walk over the tree).
-  std::vector<std::optional<ccrc::chart_colors>> palettes;
-
-  explicit shown_tree(ccrc::profile p)
-      : profile(std::move(p)),
-        ag(ccrc::inclusive_columns(profile)),
-        order(profile.tree()),
-        by_method(profile.tree(), order),
-        palettes(2 * profile.metric_count()) {
-    index.reserve(ag.size());
-    for (const std::vector<double>& column : ag) index.emplace_back(profile.tree(), column);
-  }
-};
-
-// Per segment: r0, r1, a0, a1, H, and its label's font size, radius and angle (ccrc::ring_label);
-// and node, kind, depth, parent, contexts, highlight, label (0 none, 1 along, 2 across; plus 4
-// when reversed, plus 8 for white text: ccrc::label_color), diff class (0 without a comparison,
-// else 1 + the ccrc::diff_status), fill colour (0xrrggbb: the palette's, or the diff class's),
-// beyond the edge (ccrc::beyond_edge: 1).
-constexpr std::size_t floats_per_segment = 8;
-constexpr std::size_t ints_per_segment = 10;
-
-struct viewer {
-  std::unique_ptr<shown_tree> original;
-  // The tree shown instead of the original, and what it is: (0-2) the original with its
-  // recursion eliminated per that policy, or (3) its call graph's display tree, whose masters
-  // are chosen by the metric, the second member.
-  std::unique_ptr<shown_tree> derived;
-  std::pair<int, std::size_t> derived_of{-1, 0};
-  shown_tree* current = nullptr;
-  std::size_t metric = 0;
-  ccrc::color_by colours = ccrc::color_by::method;
-  std::optional<ccrc::tree_view> view;  // of the last layout (a first view's: without its depth)
-  ccrc::ring_layout chart;
-  std::vector<float> floats;
-  std::vector<std::int32_t> ints;
-  std::string labels;
-  std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
-  ccrc::position_search_result found;
-  std::optional<ccrc::highlight_marks> marks;  // of `found`, read by every layout until the next search
-  const shown_tree* searched = nullptr;  // the tree `found` is of
-  bool search_stale = false;             // the query changed since
-
-  // A first run to compare the profile with (the second run): the diff of the calling
-  // contexts as read, on the metric shown, made when first drawn.
-  std::unique_ptr<ccrc::profile> baseline;
-  std::optional<ccrc::cct_diff> diff;
-  std::size_t diff_metric = 0;
-  std::string compare_note;  // why the chart is not coloured by the diff, when it is not
-
-  std::string text;  // the last string handed out
-  // The flat profile last made, and what it was of: sizing and colours change no view.
-  std::string flat;
-  std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int, ccrc::color_by> flat_of{};
-};
-
-viewer& the() {
-  static viewer v;
-  return v;
-}
-
-const char* hand_out(std::string s) {
-  the().text = std::move(s);
-  return the().text.c_str();
-}
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-void append_number(std::string& out, double d) {
-  if (!std::isfinite(d)) {
-    out += "null";
-    return;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  out += buf;
-}
-
-
 // The label of a segment (ccrc::fit_label of the frame's display name): appends its text to
-// `texts` and returns its code for the page (0 none, 1 along, 2 across, + 4 reversed).
+// `texts` and returns its code for the page (label_codes).
 int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, ccrc::ring_label& l, std::string& texts) {
   // Most segments of a large chart have no room for a label: no name is shortened for them.
   if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) return 0;
@@ -162,7 +52,7 @@ int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, ccrc::ring_l
   if (l.fit == ccrc::label_fit::none) return 0;
   texts += l.text(name);
   texts += '\n';
-  return (l.fit == ccrc::label_fit::along ? 1 : 2) + (l.reversed ? 4 : 0);
+  return (l.fit == ccrc::label_fit::along ? label_codes::along : label_codes::across) + (l.reversed ? label_codes::reversed : 0);
 }
 
 // Brings v.diff up to date for the tree and metric shown; leaves it empty (and says why in
@@ -214,7 +104,7 @@ void export_marks() {
   std::vector<ccrc::highlight_state> marks;
   if (v.query && v.marks) marks = ccrc::highlight(v.chart, v.current->profile.tree(), v.current->ag[v.metric], *v.marks);
   for (std::size_t i = 0; i < v.chart.segments.size(); ++i)
-    v.ints[i * ints_per_segment + 5] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
+    v.ints[i * ints_per_segment + field(int_fields, "highlight")] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
 }
 
 const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::color_by by) {
@@ -239,25 +129,26 @@ void export_chart() {
     float* f = &v.floats[i * floats_per_segment];
     std::int32_t* n = &v.ints[i * ints_per_segment];
     ccrc::ring_label label;
-    n[6] = label_of(t, s, label, v.labels);
-    f[0] = static_cast<float>(s.r0);
-    f[1] = static_cast<float>(s.r1);
-    f[2] = static_cast<float>(s.a0);
-    f[3] = static_cast<float>(s.a1);
-    f[4] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
-    f[5] = static_cast<float>(label.font_px);
-    f[6] = static_cast<float>(label.radius);
-    f[7] = static_cast<float>(label.angle);
+    n[field(int_fields, "label")] = label_of(t, s, label, v.labels);
+    f[field(float_fields, "r0")] = static_cast<float>(s.r0);
+    f[field(float_fields, "r1")] = static_cast<float>(s.r1);
+    f[field(float_fields, "a0")] = static_cast<float>(s.a0);
+    f[field(float_fields, "a1")] = static_cast<float>(s.a1);
+    f[field(float_fields, "height")] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
+    f[field(float_fields, "label_font")] = static_cast<float>(label.font_px);
+    f[field(float_fields, "label_radius")] = static_cast<float>(label.radius);
+    f[field(float_fields, "label_angle")] = static_cast<float>(label.angle);
     ccrc::rgb fill = classes.empty() ? palette.of(t, s.node) : ccrc::diff_color(classes[i].status);
-    if (n[6] != 0 && ccrc::label_color(fill) != ccrc::label_color(ccrc::neutral_color)) n[6] += 8;
-    n[0] = static_cast<std::int32_t>(s.node);
-    n[1] = static_cast<std::int32_t>(s.kind);
-    n[2] = static_cast<std::int32_t>(s.depth);
-    n[3] = s.parent == ccrc::no_segment ? -1 : static_cast<std::int32_t>(s.parent);
-    n[4] = static_cast<std::int32_t>(s.contexts);
-    n[7] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
-    n[8] = fill.r << 16 | fill.g << 8 | fill.b;
-    n[9] = ccrc::beyond_edge(v.chart, t, s) ? 1 : 0;
+    if (n[field(int_fields, "label")] != label_codes::none && ccrc::label_color(fill) != ccrc::label_color(ccrc::neutral_color))
+      n[field(int_fields, "label")] += label_codes::light;
+    n[field(int_fields, "node")] = static_cast<std::int32_t>(s.node);
+    n[field(int_fields, "kind")] = static_cast<std::int32_t>(s.kind);
+    n[field(int_fields, "depth")] = static_cast<std::int32_t>(s.depth);
+    n[field(int_fields, "parent")] = s.parent == ccrc::no_segment ? -1 : static_cast<std::int32_t>(s.parent);
+    n[field(int_fields, "contexts")] = static_cast<std::int32_t>(s.contexts);
+    n[field(int_fields, "diff")] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
+    n[field(int_fields, "fill")] = fill.r << 16 | fill.g << 8 | fill.b;
+    n[field(int_fields, "edge")] = ccrc::beyond_edge(v.chart, t, s) ? 1 : 0;
   }
   export_marks();
 }
@@ -265,6 +156,9 @@ void export_chart() {
 std::string error_text(const std::exception& e) { return e.what(); }
 
 }  // namespace
+}  // namespace viewer_module
+
+using namespace viewer_module;
 
 /// Reads a profile (folded, .cct, .cctb, perf script or callgrind, detected from its bytes).
 /// Returns 0, or 1 with the reader's message (naming the line or offset) in ccrc_error_text();
@@ -288,6 +182,8 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     v.view.reset();
     v.chart = {};
     v.flat_of = {};
+    v.top_down = {};
+    v.bottom_up = {};
     return 0;
   } catch (const std::exception& e) {
     hand_out(error_text(e));
@@ -382,16 +278,18 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     const ccrc::profile& original = v.original->profile;
     auto wanted =
         metric >= 0 && static_cast<std::size_t>(metric) < original.metric_count() ? static_cast<std::size_t>(metric) : 0;
-    if (tree < 0 || tree > 3) {
+    if (tree < 0 || tree > tree_display) {
       v.current = v.original.get();
     } else {
-      std::pair<int, std::size_t> of{tree, tree == 3 ? wanted : 0};
+      std::pair<int, std::size_t> of{tree, tree == tree_display ? wanted : 0};
       if (v.derived_of != of) {
         v.derived.reset();
         v.flat_of = {};
+        v.top_down = {};
+        v.bottom_up = {};
         v.searched = nullptr;
         v.derived = std::make_unique<shown_tree>(
-            tree == 3 ? ccrc::display_tree(original, ccrc::call_graph(original), wanted).output
+            tree == tree_display ? ccrc::display_tree(original, ccrc::call_graph(original), wanted).output
                       : ccrc::eliminate_recursion(original, static_cast<ccrc::recursion>(tree)).output);
         v.derived_of = of;
       }
@@ -415,12 +313,16 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     ccrc::tree_view view = centre == ccrc::null_node
                                ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
                                : ccrc::tree_view(p.tree(), centre, limit);
-    if (depth < 0)
-      view = ccrc::first_view(view, ag, o, {.skip_trunk = centre == ccrc::null_node}).view;
-    v.chart = ccrc::ring_chart(view, ag, o);
+    std::optional<ccrc::ring_layout> laid;
+    if (depth == depth_first_view) {
+      ccrc::opening_view first = ccrc::first_view(view, ag, o, {.skip_trunk = centre == ccrc::null_node});
+      view = first.view;
+      laid = std::move(first.chart);
+    }
+    v.chart = laid ? std::move(*laid) : ccrc::ring_chart(view, ag, o);
     // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
     // depth it is cut at is the chart's room, not the user's choice.
-    v.view = depth < 0 ? ccrc::tree_view(p.tree(), view.root()) : view;
+    v.view = depth == depth_first_view ? ccrc::tree_view(p.tree(), view.root()) : view;
     export_chart();
     return static_cast<int>(v.chart.segments.size());
   } catch (const std::exception& e) {
@@ -444,6 +346,64 @@ VIEWER_API int ccrc_highlight() {
     hand_out(error_text(e));
     return -1;
   }
+}
+
+/// The contract between the module and the page, as JSON: the fields of a segment's records
+/// ("floats", "ints": their order in the arrays), and the codes of every enum the page passes
+/// or reads: "kind" (ccrc::segment_kind), "highlight" (ccrc::highlight_state), "label"
+/// (label_codes), "sizing" (ccrc::ring_sizing), "tree" (ccrc_layout's trees), "colour"
+/// (ccrc::color_by), "depth" (ccrc_layout's depths), "match" and "part" (ccrc_search's), "table"
+/// (ccrc_table's kinds). viewer.js takes every offset and code from it.
+VIEWER_API const char* ccrc_contract() {
+  auto names = [](std::string& out, std::span<const std::string_view> fields) {
+    out += '[';
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ',';
+      append_json_string(out, fields[i]);
+    }
+    out += ']';
+  };
+  auto codes = [](std::string& out, std::initializer_list<std::pair<std::string_view, int>> entries) {
+    out += '{';
+    bool first = true;
+    for (const auto& [name, code] : entries) {
+      if (!first) out += ',';
+      first = false;
+      append_json_string(out, name);
+      out += ':' + std::to_string(code);
+    }
+    out += '}';
+  };
+  auto code = [](auto e) { return static_cast<int>(e); };
+  std::string out = "{\"floats\":";
+  names(out, float_fields);
+  out += ",\"ints\":";
+  names(out, int_fields);
+  out += ",\"kind\":";
+  codes(out, {{"center", code(ccrc::segment_kind::center)}, {"arc", code(ccrc::segment_kind::arc)}, {"line", code(ccrc::segment_kind::line)}});
+  out += ",\"highlight\":";
+  codes(out, {{"none", code(ccrc::highlight_state::none)}, {"match", code(ccrc::highlight_state::match)},
+              {"contains_match", code(ccrc::highlight_state::contains_match)}});
+  out += ",\"label\":";
+  codes(out, {{"none", label_codes::none}, {"along", label_codes::along}, {"across", label_codes::across},
+              {"reversed", label_codes::reversed}, {"light", label_codes::light}});
+  out += ",\"sizing\":";
+  codes(out, {{"equal", code(ccrc::ring_sizing::equal)}, {"angle", code(ccrc::ring_sizing::angle)}, {"area", code(ccrc::ring_sizing::area)}});
+  out += ",\"tree\":";
+  codes(out, {{"cct", tree_as_read}, {"recursion-all", code(ccrc::recursion::all)}, {"recursion-direct", code(ccrc::recursion::direct)},
+              {"recursion-repeats", code(ccrc::recursion::drop_repeats)}, {"callgraph", tree_display}});
+  out += ",\"colour\":";
+  codes(out, {{"method", code(ccrc::color_by::method)}, {"package", code(ccrc::color_by::package)}});
+  out += ",\"depth\":";
+  codes(out, {{"auto", depth_first_view}, {"all", depth_all}});
+  out += ",\"match\":";
+  codes(out, {{"substring", code(ccrc::name_match::substring)}, {"regex", code(ccrc::name_match::regex)}, {"exact", code(ccrc::name_match::exact)}});
+  out += ",\"part\":";
+  codes(out, {{"name", code(ccrc::name_part::name)}, {"package", code(ccrc::name_part::package)},
+              {"class", code(ccrc::name_part::class_name)}, {"method", code(ccrc::name_part::method)}});
+  out += ",\"table\":";
+  codes(out, {{"calltree", table_top_down}, {"bottomup", table_bottom_up}});
+  return hand_out(out + '}');
 }
 
 /// The segment arrays of the last layout: floats_per_segment floats and ints_per_segment ints
@@ -564,7 +524,7 @@ VIEWER_API const char* ccrc_flat(int limit) {
   auto key = std::tuple(static_cast<const shown_tree*>(v.current), v.view->root(), v.view->max_depth(), v.metric, limit, v.colours);
   if (key == v.flat_of) return v.flat.c_str();
   const ccrc::profile& p = v.current->profile;
-  auto entries = ccrc::flat(*v.view, p.column(v.metric));
+  auto entries = ccrc::flat(*v.view, p.column(v.metric), {.count = static_cast<std::size_t>(std::max(limit, 0))});
   std::string out = "[";
   for (std::size_t k = 0; k < entries.size() && k < static_cast<std::size_t>(std::max(limit, 0)); ++k) {
     if (k) out += ',';

@@ -3,26 +3,28 @@
 // value comes from the library; the page only decides how a segment is painted.
 'use strict';
 (function () {
-  const FLOATS = 8, INTS = 10;  // per segment, as viewer.cpp's export_chart writes them
-  const KIND_CENTER = 0, KIND_LINE = 2;
-  const MATCH = 1;
+  // The contract with the module (viewer.cpp's ccrc_contract): each segment's record, its fields
+  // by name (FF, IF: their offsets), and every enum's codes, read from the module when it loads.
+  let C = null, FLOATS = 0, INTS = 0, FF = {}, IF = {}, KIND_CENTER = 0, KIND_LINE = 0, MATCH = 0;
   const $ = (id) => document.getElementById(id);
   const canvas = $('canvas'), ctx = canvas.getContext('2d');
   const overlay = $('overlay'), octx = overlay.getContext('2d');
   const ui = {
     depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
     colour: $('colour'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
-    crumbs: $('crumbs'), error: $('error'), baseline: $('baseline'), uncompare: $('uncompare'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
+    crumbs: $('crumbs'), error: $('error'), shows: $('shows'), chartBox: $('chart'), tables: $('tables'),
+    tableScroll: $('table-scroll'), tableSpacer: $('table-spacer'), tableRows: $('table-rows'), tableTitle: $('table-title'), baseline: $('baseline'), uncompare: $('uncompare'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
   };
-  const MODES = ['equal', 'angle', 'area'];
   const DEPTH_ALL = 41;  // the depth slider's last position: every level (its first, 0: the first view's)
   let baselineName = '';
-  const TREES = {'-1': 'cct', '0': 'recursion-all', '1': 'recursion-direct', '2': 'recursion-repeats', '3': 'callgraph'};
 
   let m = null;       // the module
   let api = null;     // its functions
   let metrics = [];   // metric names of the profile
-  let view = {path: '', depth: -1, mode: 1, metric: 0, tree: -1, colour: 0, search: '', part: 0, min: ''};
+  // The view: the sizing, tree, colouring and part searched by name (the contract's names; their
+  // codes are the module's), the depth as ccrc_layout takes it.
+  let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'cct', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
+  const SHOWS = ['ring', 'calltree', 'bottomup', 'butterfly'];
   let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0};
   let size = {w: 0, h: 0};
   let searchInfo = '';
@@ -32,24 +34,27 @@
   function fragmentOf(v) {
     const p = new URLSearchParams();
     if (v.path) p.set('path', v.path);
-    if (v.depth >= 0) p.set('depth', v.depth === 0 ? 'all' : String(v.depth));
-    p.set('mode', MODES[v.mode]);
+    if (v.depth !== C.depth.auto) p.set('depth', v.depth === C.depth.all ? 'all' : String(v.depth));
+    p.set('mode', v.mode);
     if (metrics[v.metric] !== undefined) p.set('metric', metrics[v.metric]);
-    if (v.tree !== -1) p.set('tree', TREES[v.tree]);
-    if (v.colour) p.set('colour', 'package');
+    if (v.tree !== 'cct') p.set('tree', v.tree);
+    if (v.colour !== 'method') p.set('colour', v.colour);
     if (v.search) p.set('search', v.search);
-    if (v.part) p.set('part', ['name', 'package', 'class', 'method'][v.part]);
+    if (v.part !== 'name') p.set('part', v.part);
     if (v.min !== '') p.set('min', v.min);
+    if (v.show !== 'ring') p.set('show', v.show);
+    if (v.fn) p.set('fn', v.fn);
     return '#' + p.toString();
   }
   function viewOf(fragment) {
     const p = new URLSearchParams(fragment.replace(/^#/, ''));
-    const v = {path: p.get('path') || '', depth: p.get('depth') === 'all' ? 0 : Math.max(-1, parseInt(p.get('depth') || '-1', 10) || -1),
-      mode: Math.max(0, MODES.indexOf(p.get('mode') || 'angle')), metric: Math.max(0, metrics.indexOf(p.get('metric'))),
-      tree: -1, colour: p.get('colour') === 'package' ? 1 : 0, search: p.get('search') || '',
-      part: Math.max(0, ['name', 'package', 'class', 'method'].indexOf(p.get('part') || 'name')), min: p.get('min') || ''};
-    for (const k in TREES) if (TREES[k] === p.get('tree')) v.tree = Number(k);
-    return v;
+    const named = (enumeration, name, fallback) => (name !== null && name in enumeration ? name : fallback);
+    const levels = parseInt(p.get('depth'), 10);
+    return {path: p.get('path') || '', depth: p.get('depth') === 'all' ? C.depth.all : levels > 0 ? levels : C.depth.auto,
+      mode: named(C.sizing, p.get('mode'), 'angle'), metric: Math.max(0, metrics.indexOf(p.get('metric'))),
+      tree: named(C.tree, p.get('tree'), 'cct'), colour: named(C.colour, p.get('colour'), 'method'), search: p.get('search') || '',
+      part: named(C.part, p.get('part'), 'name'), min: p.get('min') || '',
+      show: SHOWS.includes(p.get('show')) ? p.get('show') : 'ring', fn: p.get('fn') || ''};
   }
 
   // ---- colours: the library's palette colour of each segment (ccrc::chart_colors), as 0xrrggbb
@@ -70,7 +75,7 @@
 
   // ---- layout and drawing
   function layout() {
-    const n = api.layout(view.path, view.depth, view.mode, view.metric, view.tree, view.colour, size.w, size.h, 1);
+    const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour], size.w, size.h, 1);
     if (n < 0) { chart.count = 0; return; }
     viewSegments(n);
     chart.labels = m.UTF8ToString(api.labels()).split('\n');
@@ -103,7 +108,7 @@
     const F = chart.floats, I = chart.ints, Q = Math.PI / 2;
     const byColour = new Map();
     for (let i = 0; i < chart.count; ++i) {
-      if (I[i * INTS + 9] !== 1) continue;
+      if (I[i * INTS + IF.edge] !== 1) continue;
       const key = colourKey(i, NORMAL), batch = byColour.get(key);
       if (batch === undefined) byColour.set(key, [i]); else batch.push(i);
     }
@@ -111,7 +116,7 @@
     for (const [key, batch] of byColour) {
       c.beginPath();
       for (const i of batch) {
-        const r = F[i * FLOATS + 1] - 1.5, a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3];
+        const r = F[i * FLOATS + FF.r1] - 1.5, a0 = F[i * FLOATS + FF.a0], a1 = F[i * FLOATS + FF.a1];
         const inset = Math.min(0.5 / Math.max(r, 1), (a1 - a0) / 4);
         c.moveTo(chart.cx + r * Math.sin(a0 + inset), chart.cy - r * Math.cos(a0 + inset));
         c.arc(chart.cx, chart.cy, r, a0 + inset - Q, a1 - inset - Q);
@@ -125,8 +130,8 @@
     if (searching) {
       const I = chart.ints;
       drawSegments(octx, (i) => {
-        const mark = I[i * INTS + 5];
-        return mark === 0 ? DIMMED : mark === MATCH || I[i * INTS + 1] === KIND_LINE ? HIGHLIGHTED : SKIPPED;
+        const mark = I[i * INTS + IF.highlight];
+        return mark === 0 ? DIMMED : mark === MATCH || I[i * INTS + IF.kind] === KIND_LINE ? HIGHLIGHTED : SKIPPED;
       });
     }
     drawLabels(octx);
@@ -142,7 +147,7 @@
   // What colours segment i in a look: its fill (0xrrggbb: the library's palette or diff class),
   // or the highlight's. A number, so that batches are found by it cheaply.
   const HIGHLIGHT = 0xd13b2b;  // ccrc::highlight_color
-  function colourKey(i, look) { return look === HIGHLIGHTED ? HIGHLIGHT : chart.ints[i * INTS + 8]; }
+  function colourKey(i, look) { return look === HIGHLIGHTED ? HIGHLIGHT : chart.ints[i * INTS + IF.fill]; }
   function fillStyle(key, look) { return colour(key, look === DIMMED ? 1 : 0); }
   function lineStyle(key, look) { return look === DIMMED ? '#d8d8d8' : colour(key, look === HIGHLIGHTED ? 0 : 2); }
   function drawSegments(c, lookOf) {
@@ -153,7 +158,7 @@
       const look = lookOf(i);
       if (look === SKIPPED) continue;
       const key = colourKey(i, look);
-      const batches = (I[i * INTS + 1] === KIND_LINE ? lines : fills)[look];
+      const batches = (I[i * INTS + IF.kind] === KIND_LINE ? lines : fills)[look];
       const batch = batches.get(key);
       if (batch === undefined) batches.set(key, [i]); else batch.push(i);
     }
@@ -184,7 +189,7 @@
   // inside its bounds, or its line.
   function shape(p, i, inset) {
     const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, Q = Math.PI / 2, TURN = 2 * Math.PI;
-    const r0 = F[i * FLOATS], r1 = F[i * FLOATS + 1], a0 = F[i * FLOATS + 2], a1 = F[i * FLOATS + 3], kind = I[i * INTS + 1];
+    const r0 = F[i * FLOATS + FF.r0], r1 = F[i * FLOATS + FF.r1], a0 = F[i * FLOATS + FF.a0], a1 = F[i * FLOATS + FF.a1], kind = I[i * INTS + IF.kind];
     if (kind === KIND_LINE) {
       const a = (a0 + a1) / 2, s = Math.sin(a), co = Math.cos(a);
       p.moveTo(cx + r0 * s, cy - r0 * co);
@@ -236,15 +241,15 @@
     painted.length = 0;
     let k = 0, font = 0;
     for (let i = 0; i < chart.count; ++i) {
-      const fit = I[i * INTS + 6];
-      if (fit === 0) continue;
+      const fit = I[i * INTS + IF.label];
+      if (fit === C.label.none) continue;
       const text = chart.labels[k++];
-      const size = F[i * FLOATS + 5], r = F[i * FLOATS + 6], angle = F[i * FLOATS + 7];
+      const size = F[i * FLOATS + FF.label_font], r = F[i * FLOATS + FF.label_radius], angle = F[i * FLOATS + FF.label_angle];
       if (size !== font) { font = size; c.font = `${size}px sans-serif`; }
-      c.fillStyle = (fit & 8) || (searching && I[i * INTS + 5] === MATCH) ? '#ffffff' : '#1a1a1a';
-      const reversed = (fit & 4) !== 0, along = (fit & 3) === 1;
+      c.fillStyle = (fit & C.label.light) || (searching && I[i * INTS + IF.highlight] === MATCH) ? '#ffffff' : '#1a1a1a';
+      const reversed = (fit & C.label.reversed) !== 0, along = (fit & (C.label.along | C.label.across)) === C.label.along;
       painted.push({segment: i, text, font: size, colour: c.fillStyle, along});
-      if (I[i * INTS + 1] === KIND_CENTER) { c.setTransform(dpr, 0, 0, dpr, 0, 0); c.fillText(text, cx, cy); continue; }
+      if (I[i * INTS + IF.kind] === KIND_CENTER) { c.setTransform(dpr, 0, 0, dpr, 0, 0); c.fillText(text, cx, cy); continue; }
       const x = cx + r * Math.sin(angle), y = cy - r * Math.cos(angle);
       if (!along) {
         placeGlyph(c, dpr, x, y, angle - Math.PI / 2 + (reversed ? Math.PI : 0));
@@ -323,10 +328,10 @@
 
   // Runs the search the view asks for; returns false (and shows why) when it is malformed.
   function search() {
-    let text = view.search, match = 0;
-    if (text.startsWith('re:')) { text = text.slice(3); match = 1; } else if (text.startsWith('=')) { text = text.slice(1); match = 2; }
+    let text = view.search, match = C.match.substring;
+    if (text.startsWith('re:')) { text = text.slice(3); match = C.match.regex; } else if (text.startsWith('=')) { text = text.slice(1); match = C.match.exact; }
     const min = view.min === '' ? -1 : Number(view.min) / 100;
-    if (api.search(text, match, view.part, 0, -1, Number.isFinite(min) ? min : -1, 1) < 0) {
+    if (api.search(text, match, C.part[view.part], 0, -1, Number.isFinite(min) ? min : -1, 1) < 0) {
       showError('search: ' + m.UTF8ToString(api.errorText()));
       searching = false;
       return;
@@ -345,6 +350,22 @@
   function render(what, options = {}) {
     const t0 = performance.now();
     if (options.search) search();
+    ui.chartBox.style.display = view.show === 'ring' ? '' : 'none';
+    ui.tables.style.display = view.show === 'ring' ? 'none' : 'flex';
+    if (view.show === 'ring') fitCanvas();
+    if (view.show !== 'ring') {
+      // Laid out still, undrawn: the breadcrumbs, the table on the right and the search follow the view.
+      layout();
+      crumbs();
+      showTable();
+      const t1 = performance.now();
+      searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
+      status();
+      syncControls();
+      timings.push({what, ms: t1 - t0, library_ms: t1 - t0, draw_ms: 0, segments: 0});
+      if (options.table !== false && tablePending === null) tablePending = setTimeout(flushTable, 0);
+      return;
+    }
     const highlighted = options.layout === false ? api.highlight() : -1;
     if (highlighted >= 0) viewSegments(highlighted); else layout();
     const t1 = performance.now();
@@ -368,16 +389,121 @@
   }
 
   function syncControls() {
-    ui.depth.value = String(view.depth < 0 ? 0 : view.depth === 0 ? DEPTH_ALL : view.depth);
-    ui.depthValue.textContent = view.depth < 0 ? `auto (${chart.rings})` : view.depth === 0 ? 'all' : String(view.depth);
-    ui.mode.value = String(view.mode);
+    for (const b of ui.shows.querySelectorAll('button')) b.classList.toggle('on', b.getAttribute('data-show') === view.show);
+    ui.depth.value = String(view.depth === C.depth.auto ? 0 : view.depth === C.depth.all ? DEPTH_ALL : view.depth);
+    ui.depthValue.textContent = view.depth === C.depth.auto ? `auto (${chart.rings})` : view.depth === C.depth.all ? 'all' : String(view.depth);
+    ui.mode.value = view.mode;
     ui.metric.value = String(view.metric);
-    ui.tree.value = String(view.tree);
-    ui.colour.value = String(view.colour);
+    ui.tree.value = view.tree;
+    ui.colour.value = view.colour;
     if (document.activeElement !== ui.search) ui.search.value = view.search;
-    ui.part.value = String(view.part);
+    ui.part.value = view.part;
     if (document.activeElement !== ui.min) ui.min.value = view.min;
   }
+
+  // ---- the tables: the call tree, the bottom-up tree and a function's callers and callees,
+  // each computed by the module (tables.cpp) for the tree and metric shown. The page holds only
+  // the rows on screen: ROW pixels each, over a spacer as tall as all of them.
+  const ROW = 20, BUTTERFLY_ROWS = 200;
+  let tableRowsShown = [];  // the rows on screen: {row, id, full, state}
+  let selectedNode = -1;    // the call tree's row for the chart's centre
+  function percentOf(x, total) { return total > 0 ? (100 * x / total).toFixed(1) + ' %' : ''; }
+  function rowHtml(attrs, depth, state, display, full, self, total, whole, picked) {
+    const twisty = state === 2 ? '▾' : state === 1 ? '▸' : '';
+    return `<div class="trow${picked ? ' picked' : ''}" ${attrs} title="${escapeHtml(full).replace(/"/g, '&quot;')}">` +
+      `<span class="tname" style="padding-left:${4 + 12 * Math.min(depth, 60)}px"><span class="twisty">${twisty}</span>${escapeHtml(display)}</span>` +
+      `<span class="tnum">${fmt(self)}</span><span class="tshare">${percentOf(self, whole)}</span>` +
+      `<span class="tnum">${fmt(total)}</span><span class="tshare">${percentOf(total, whole)}</span></div>`;
+  }
+  // Draws the table shown: after a change of view, on opening it, and as it scrolls.
+  function showTable(reveal = true) {
+    if (view.show === 'butterfly') return showButterfly();
+    const kind = view.show === 'calltree' ? C.table.calltree : C.table.bottomup;
+    ui.tableTitle.textContent = kind === C.table.calltree ? 'calling context (callees below)' : 'function (callers below)';
+    let selected = -1;
+    if (reveal && kind === C.table.calltree) {
+      selected = view.path ? api.tableReveal(view.path) : -1;
+      selectedNode = selected >= 0 ? JSON.parse(m.UTF8ToString(api.tableRows(kind, selected, 1))).rows[0][6] : -1;
+    }
+    if (reveal && kind === C.table.bottomup && view.fn) selected = api.tableFunction(api.method(view.fn));
+    const rows = api.table(kind);
+    ui.tableSpacer.style.height = `${rows * ROW}px`;
+    if (selected >= 0) {
+      const box = ui.tableScroll.clientHeight;
+      if (selected * ROW < ui.tableScroll.scrollTop || (selected + 1) * ROW > ui.tableScroll.scrollTop + box)
+        ui.tableScroll.scrollTop = Math.max(0, selected * ROW - box / 3);
+    }
+    const first = Math.floor(ui.tableScroll.scrollTop / ROW), shown = Math.ceil(ui.tableScroll.clientHeight / ROW) + 2;
+    const data = JSON.parse(m.UTF8ToString(api.tableRows(kind, first, shown)));
+    let html = '';
+    tableRowsShown = [];
+    data.rows.forEach(([depth, state, display, full, self, total, id], k) => {
+      const picked = kind === C.table.calltree ? id === selectedNode : depth === 0 && full === view.fn;
+      tableRowsShown.push({row: first + k, id, full, state});
+      html += rowHtml(`data-k="${k}"`, depth, state, display, full, self, total, data.total, picked);
+    });
+    ui.tableRows.style.top = `${first * ROW}px`;
+    ui.tableRows.innerHTML = html;
+  }
+  function showButterfly() {
+    ui.tableTitle.textContent = 'callers, the function, its callees';
+    ui.tableSpacer.style.height = 'auto';
+    ui.tableRows.style.top = '0px';
+    tableRowsShown = [];
+    const b = view.fn ? JSON.parse(m.UTF8ToString(api.butterfly(api.method(view.fn)))) : null;
+    if (!b) {
+      ui.tableRows.innerHTML = '<div class="section">Pick a function: in the bottom-up tree, the call tree, the table on the right, or search =NAME.</div>';
+      return;
+    }
+    let html = '';
+    const list = (title, entries) => {
+      html += `<div class="section">${title} (${entries.length})</div>`;
+      entries.slice(0, BUTTERFLY_ROWS).forEach(([id, display, full, self, total]) => {
+        tableRowsShown.push({id, full});
+        html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, 1, 0, id === 0 ? '(top level)' : display, full, self, total, b.total, false);
+      });
+      if (entries.length > BUTTERFLY_ROWS) html += `<div class="section">… ${entries.length - BUTTERFLY_ROWS} more</div>`;
+    };
+    list('callers', b.callers);
+    const [id, display, full, self, total, contexts] = b.function;
+    html += `<div class="section">the function, in ${contexts} calling contexts</div>`;
+    tableRowsShown.push({id, full});
+    html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, 0, 0, display, full, self, total, b.total, true);
+    list('callees', b.callees);
+    ui.tableRows.innerHTML = html;
+  }
+  // Picking a function (a bottom-up row, a caller or callee, a row of the table on the right)
+  // selects it everywhere: the butterfly shows it, the chart highlights its contexts.
+  function pickFunction(name) { go({fn: name, search: '=' + name, part: 0}, 'pick', false); }
+  ui.tableScroll.addEventListener('scroll', () => {
+    if (view.show === 'butterfly' || scrollPending) return;
+    scrollPending = requestAnimationFrame(() => { scrollPending = 0; showTable(false); });
+  });
+  let scrollPending = 0;
+  ui.tableRows.addEventListener('click', (e) => {
+    const el = e.target.closest('.trow');
+    if (!el || !el.hasAttribute('data-k')) return;
+    const r = tableRowsShown[Number(el.getAttribute('data-k'))];
+    if (view.show === 'butterfly') { if (r.id !== 0) pickFunction(r.full); return; }
+    const kind = view.show === 'calltree' ? C.table.calltree : C.table.bottomup;
+    if (e.target.classList.contains('twisty') && r.state) {
+      const t0 = performance.now();
+      api.tableToggle(kind, r.row);
+      showTable(false);
+      timings.push({what: 'toggle', ms: performance.now() - t0, library_ms: 0, draw_ms: 0, segments: 0});
+      return;
+    }
+    if (kind === C.table.calltree) {
+      const path = m.UTF8ToString(api.path(r.id)), name = path.slice(path.lastIndexOf(';') + 1);
+      go({path, fn: name}, 'select', true);
+    } else {
+      pickFunction(r.full);
+    }
+  });
+  ui.shows.addEventListener('click', (e) => {
+    const show = e.target.getAttribute && e.target.getAttribute('data-show');
+    if (show && show !== view.show) go({show}, 'show ' + show, false);
+  });
 
   // ---- navigation: selecting pushes a history entry, everything else replaces the current one
   function go(change, what, push) {
@@ -389,7 +515,7 @@
     render(what, {search: searchChanged, layout: !onlySearch});
   }
   function select(segment) {
-    const node = chart.ints[segment * INTS];
+    const node = chart.ints[segment * INTS + IF.node];
     go({path: m.UTF8ToString(api.path(node))}, 'select', true);
   }
   // Back through the history of selections; at its start (a shared link), up to the caller.
@@ -403,14 +529,20 @@
   });
 
   // ---- sizing
-  function resize() {
+  // The canvases as large as their box (which a table shown in its place leaves empty).
+  function fitCanvas() {
     const box = canvas.parentElement.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    size = {w: Math.max(16, box.width), h: Math.max(16, box.height)};
+    const w = Math.max(16, box.width), h = Math.max(16, box.height);
+    if (w === size.w && h === size.h) return;
+    size = {w, h};
     for (const c of [canvas, overlay]) {
       c.width = Math.round(size.w * dpr);
       c.height = Math.round(size.h * dpr);
     }
+  }
+  function resize() {
+    if (view.show === 'ring') fitCanvas();
     if (api && chart.count >= 0 && metrics.length) render('resize', {table: false});
   }
   window.addEventListener('resize', resize);
@@ -483,7 +615,7 @@
     const [x, y] = pointer(e);
     const i = api.hit(x, y);
     if (i < 0) return;
-    if (chart.ints[i * INTS + 1] === KIND_CENTER) back(); else select(i);
+    if (chart.ints[i * INTS + IF.kind] === KIND_CENTER) back(); else select(i);
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Backspace' && !(e.target instanceof HTMLInputElement) && !(e.target instanceof HTMLSelectElement)) {
@@ -499,19 +631,19 @@
     const row = e.target.closest('tr');
     if (!row) return;
     const name = row.getAttribute('title').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
-    go({search: view.search === '=' + name ? '' : '=' + name, part: 0}, 'search', false);
+    if (view.search === '=' + name) go({search: '', fn: ''}, 'search', false); else pickFunction(name);
   });
 
   // ---- controls
   ui.depth.addEventListener('input', () => {
     const d = Number(ui.depth.value);
-    go({depth: d === 0 ? -1 : d === DEPTH_ALL ? 0 : d}, 'depth', false);
+    go({depth: d === 0 ? C.depth.auto : d === DEPTH_ALL ? C.depth.all : d}, 'depth', false);
   });
-  ui.mode.addEventListener('change', () => go({mode: Number(ui.mode.value)}, 'mode', false));
+  ui.mode.addEventListener('change', () => go({mode: ui.mode.value}, 'mode', false));
   ui.metric.addEventListener('change', () => go({metric: Number(ui.metric.value)}, 'metric', false));
-  ui.tree.addEventListener('change', () => go({tree: Number(ui.tree.value)}, 'tree', false));
-  ui.colour.addEventListener('change', () => go({colour: Number(ui.colour.value)}, 'colour', false));
-  ui.part.addEventListener('change', () => go({part: Number(ui.part.value)}, 'search', false));
+  ui.tree.addEventListener('change', () => go({tree: ui.tree.value}, 'tree', false));
+  ui.colour.addEventListener('change', () => go({colour: ui.colour.value}, 'colour', false));
+  ui.part.addEventListener('change', () => go({part: ui.part.value}, 'search', false));
   ui.search.addEventListener('input', () => go({search: ui.search.value}, 'search', false));
   ui.min.addEventListener('input', () => go({min: ui.min.value}, 'search', false));
 
@@ -584,7 +716,7 @@
 
   // The hooks the browser test drives the page through (tests/viewer/).
   window.ccrcViewer = {
-    open, openBaseline, get view() { return view; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
+    open, openBaseline, get view() { return view; }, get contract() { return C; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
     // Segment i as the library laid it out: path, kind, depth, highlight, the colour it is
     // filled with, its radii and angles, whether it is cut at the edge, and its middle point.
@@ -592,16 +724,16 @@
       const out = [];
       for (let i = 0; i < chart.count; ++i) {
         const F = chart.floats, I = chart.ints;
-        const r = (F[i * FLOATS] + F[i * FLOATS + 1]) / 2, a = (F[i * FLOATS + 2] + F[i * FLOATS + 3]) / 2;
+        const r = (F[i * FLOATS + FF.r0] + F[i * FLOATS + FF.r1]) / 2, a = (F[i * FLOATS + FF.a0] + F[i * FLOATS + FF.a1]) / 2;
         const box = canvas.getBoundingClientRect();
-        const kind = I[i * INTS + 1];
-        out.push({path: m.UTF8ToString(api.path(I[i * INTS])), kind, depth: I[i * INTS + 2], mark: I[i * INTS + 5],
-          diff: I[i * INTS + 7] - 1, height: F[i * FLOATS + 4], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
-          r0: F[i * FLOATS], r1: F[i * FLOATS + 1], a0: F[i * FLOATS + 2], a1: F[i * FLOATS + 3], edge: I[i * INTS + 9] === 1,
+        const kind = I[i * INTS + IF.kind];
+        out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
+          diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
+          r0: F[i * FLOATS + FF.r0], r1: F[i * FLOATS + FF.r1], a0: F[i * FLOATS + FF.a0], a1: F[i * FLOATS + FF.a1], edge: I[i * INTS + IF.edge] === 1,
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
           y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a)),
           // Its end side's middle (a sector's: where the gap to its next sibling is).
-          endX: box.left + chart.cx + r * Math.sin(F[i * FLOATS + 3]), endY: box.top + chart.cy - r * Math.cos(F[i * FLOATS + 3])});
+          endX: box.left + chart.cx + r * Math.sin(F[i * FLOATS + FF.a1]), endY: box.top + chart.cy - r * Math.cos(F[i * FLOATS + FF.a1])});
       }
       return out;
     },
@@ -609,7 +741,7 @@
     // The labels as painted (segment, text, font size, colour) and the chart's ring radii.
     labels: () => painted.slice(), radii: () => {
       const r = new Set();
-      for (let i = 0; i < chart.count; ++i) { r.add(chart.floats[i * FLOATS]); r.add(chart.floats[i * FLOATS + 1]); }
+      for (let i = 0; i < chart.count; ++i) { r.add(chart.floats[i * FLOATS + FF.r0]); r.add(chart.floats[i * FLOATS + FF.r1]); }
       return [...r].sort((a, b) => a - b);
     },
     displayName: (name) => displayName(name),
@@ -619,10 +751,19 @@
 
   ccrcModule().then((module) => {
     m = module;
+    C = JSON.parse(m.UTF8ToString(m._ccrc_contract()));
+    FLOATS = C.floats.length;
+    INTS = C.ints.length;
+    FF = Object.fromEntries(C.floats.map((name, k) => [name, k]));
+    IF = Object.fromEntries(C.ints.map((name, k) => [name, k]));
+    [KIND_CENTER, KIND_LINE, MATCH] = [C.kind.center, C.kind.line, C.highlight.match];
     api = {
       load: m._ccrc_load, errorText: m._ccrc_error_text, info: m._ccrc_profile_info,
       layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
       floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y, rings: m._ccrc_rings, displayName: m.cwrap('ccrc_display_name', 'number', ['string']),
+      table: m._ccrc_table, tableRows: m._ccrc_table_rows, tableToggle: m._ccrc_table_toggle,
+      tableReveal: m.cwrap('ccrc_table_reveal', 'number', ['string']), tableFunction: m._ccrc_table_function,
+      method: m.cwrap('ccrc_method', 'number', ['string']), butterfly: m._ccrc_butterfly,
       highlight: m._ccrc_highlight, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,

@@ -109,12 +109,23 @@ TEST_CASE("chart_colors: the heaviest methods take the palette in order, the res
   CHECK(colors.index(method(p, "x0")) == 5);
   CHECK(colors.index(method(p, "x1")) == 6);
   CHECK(colors.index(method(p, "x10")) == 7);
-  // Beyond the palette (and main, with no self value): the entry the name's key picks.
+  // Beyond the palette (and main, with no self value, after every method with one): the entry
+  // the name's key picks.
   for (std::string_view name : {"x9", "x8", "main"})
     CHECK(colors.index(method(p, name)) == ccrc::color_key(name) % palette.size());
   // The synthetic root is neutral; a node has its method's colour.
   CHECK(colors.of(p.tree(), ccrc::root_node) == ccrc::neutral_color);
   CHECK(colors.of(p.tree(), 2) == colors.of(method(p, "a")));
+}
+
+TEST_CASE("chart_colors: methods without a self value are ranked too, after the others, by name") {
+  // b and c carry nothing themselves, but a legend listing all four shows them: told apart.
+  ccrc::profile p = folded("a;b;c;d 5\n");
+  ccrc::chart_colors colors(p.tree(), p.column(0));
+  CHECK(colors.index(method(p, "d")) == 0);
+  CHECK(colors.index(method(p, "a")) == 1);
+  CHECK(colors.index(method(p, "b")) == 2);
+  CHECK(colors.index(method(p, "c")) == 3);
 }
 
 TEST_CASE("chart_colors: the same colours however the profile interned its methods") {

@@ -45,7 +45,7 @@
   for (const url of new URLSearchParams(location.search).get('profiles').split(',')) {
     const name = url.slice(url.lastIndexOf('/') + 1);
     check(V.open(await load(url), name), `${name}: ${V.error()}`);
-    check(V.view.depth === -1, `${name}: opens on the first view, not depth ${V.view.depth}`);
+    check(V.view.depth === V.contract.depth.auto, `${name}: opens on the first view, not depth ${V.view.depth}`);
     V.flushTable();
     const segments = V.segments(), labels = V.labels(), radii = V.radii();
     for (let k = 1; k < radii.length; ++k)

@@ -104,18 +104,60 @@
   hRow.dispatchEvent(new MouseEvent('click', {bubbles: true}));
   check(V.view.search === '=h' && V.status().includes('6 contexts match, 44.84 %'), `table h: ${V.view.search} ${V.status()}`);
 
+  // The views beside the ring, on Figure 1 (bytecodes, 3238 in all), each computed by the
+  // module and linked to the chart: the call tree, the bottom-up tree, h's callers and callees.
+  const show = (name) => document.querySelector(`#shows button[data-show="${name}"]`).dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  const tableRows = () => [...document.querySelectorAll('#table-rows .trow')];
+  const cells = (r) => [...r.children].map((c) => c.textContent).join('|');
+  const rowOf = (name) => tableRows().find((r) => r.children[0].textContent.replace(/^[▸▾]?/, '') === name);
+  const click = (el) => el.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  setValue('depth', 41, 'input');
+  show('calltree');
+  check(location.hash.includes('show=calltree') && document.getElementById('tables').style.display === 'flex', `call tree: ${location.hash}`);
+  check(tableRows().map(cells).join(' / ') === '▸main|1066|32.9 %|3238|100.0 %', `call tree: ${tableRows().map(cells).join(' / ')}`);
+  click(rowOf('main').querySelector('.twisty'));
+  // main's callees by total: f 890, h 792, g 490.
+  check(tableRows().map(cells).join(' / ') === '▾main|1066|32.9 %|3238|100.0 % / ▸f|180|5.6 %|890|27.5 % / ▸h|432|13.3 %|792|24.5 % / ▸g|180|5.6 %|490|15.1 %',
+    `call tree opened: ${tableRows().map(cells).join(' / ')}`);
+  click(rowOf('f'));
+  check(V.view.path === 'main;f' && V.view.fn === 'f' && location.hash.includes('path=main%3Bf'), `call tree f: ${location.hash}`);
+  check(rowOf('f').classList.contains('picked'), 'call tree f: its row picked');
+  show('ring');
+  check(V.segments().length === 9 && V.segments()[0].path === 'main;f', `ring after the call tree: ${V.segments().length} segments around ${V.segments()[0].path}`);
+  show('bottomup');
+  // main, at the top level, has no callers to open.
+  check(tableRows().map(cells).join(' / ') === 'main|1066|32.9 %|1066|32.9 % / ▸h|792|24.5 %|792|24.5 % / ▸i|660|20.4 %|660|20.4 % / ▸g|540|16.7 %|540|16.7 % / ▸f|180|5.6 %|180|5.6 %',
+    `bottom-up: ${tableRows().map(cells).join(' / ')}`);
+  check(rowOf('f').classList.contains('picked'), 'bottom-up: f, picked in the call tree, picked here');
+  click(rowOf('i').querySelector('.twisty'));
+  check(cells(tableRows()[3]) === '▸h|660|20.4 %|660|20.4 %', `bottom-up i's callers: ${cells(tableRows()[3])}`);
+  click(rowOf('h'));
+  check(V.view.fn === 'h' && V.view.search === '=h', `bottom-up h: fn ${V.view.fn}, search ${V.view.search}`);
+  show('butterfly');
+  // h: self 792, total 1452 (its outermost contexts' aggregated values); called by main (432 of
+  // its self, 792 in all), g (240, 440) and f (120, 220); calling i (660, 660).
+  check(tableRows().map(cells).join(' / ') === 'main|432|13.3 %|792|24.5 % / g|240|7.4 %|440|13.6 % / f|120|3.7 %|220|6.8 % / ' +
+    'h|792|24.5 %|1452|44.8 % / i|660|20.4 %|660|20.4 %', `butterfly h: ${tableRows().map(cells).join(' / ')}`);
+  click(tableRows()[4]);
+  check(V.view.fn === 'i' && location.hash.includes('fn=i'), `butterfly: i picked, ${location.hash}`);
+  log.push(`tables: call tree, bottom-up and h's butterfly as Figure 1 has them; linked to the ring`);
+  show('ring');
+  click(document.querySelector('#crumbs a[data-path=""]'));
+  setValue('depth', 3, 'input');
+  setValue('search', '=h', 'input');
+
   // Area sizing: the same segments, rings of equal area.
-  setValue('mode', 2, 'change');
-  check(V.view.mode === 2 && location.hash.includes('mode=area'), `area sizing: ${location.hash}`);
+  setValue('mode', 'area', 'change');
+  check(V.view.mode === 'area' && location.hash.includes('mode=area'), `area sizing: ${location.hash}`);
   check(V.segments().length === 9, `area sizing: 9 segments, not ${V.segments().length}`);
 
   // Recursion eliminated (the papers' Figure 8): 12 contexts; kept again: 18.
   setValue('depth', 41, 'input');
-  setValue('tree', 0, 'change');
+  setValue('tree', 'recursion-all', 'change');
   check(V.segments().length === 12 && location.hash.includes('tree=recursion-all'), `recursion eliminated: ${V.segments().length} segments`);
   // The call graph's display tree (ccrc::display_tree): a node per call, children under each
   // function's master only: main -> {f -> {g, h}, g -> {g, h}, h -> {i}}.
-  setValue('tree', 3, 'change');
+  setValue('tree', 'callgraph', 'change');
   check(shown() === expect([['main', 0], ['main;f', 1], ['main;g', 1], ['main;h', 1], ['main;f;g', 2], ['main;f;h', 2],
     ['main;g;g', 2], ['main;g;h', 2], ['main;h;i', 2]]) && location.hash.includes('tree=callgraph'), `display tree: ${shown()}`);
   // h_main holds h's self cost in the calls from main (432 of its 792 bytecodes), and i_h below
@@ -129,7 +171,7 @@
   check(Math.abs(tipBox.width - tipSize.width) < 1 && Math.abs(tipBox.height - tipSize.height) < 1,
     `the tip's size: ${tipSize.width} x ${tipSize.height} computed, ${tipBox.width} x ${tipBox.height} laid out`);
   log.push(`display tree: ${V.segments().length} segments`);
-  setValue('tree', -1, 'change');
+  setValue('tree', 'cct', 'change');
   check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
 
   // Compared with the first run `ccrc view --compare` embedded (tests/data/viewer/first.folded),
@@ -147,10 +189,10 @@
   check(fTip.includes('faster: H -5.85 % (33.33 % of the first run, 27.49 % of this one)'), `compare, hover main;f: ${fTip}`);
   log.push(`compare: ${V.status()}`);
   // The display tree is no calling context tree: the comparison is off there, and says why.
-  setValue('tree', 3, 'change');
+  setValue('tree', 'callgraph', 'change');
   check(V.status().includes('off (the comparison is of the calling contexts as read)') && V.segments().every((x) => x.diff === -1),
     `compare on the display tree: ${V.status()}`);
-  setValue('tree', -1, 'change');
+  setValue('tree', 'cct', 'change');
   check(classOf('main;f') === FASTER, 'compare: back on the calling contexts');
   // A file that is no profile keeps the first run; no bytes end the comparison.
   check(!V.openBaseline(new TextEncoder().encode('main;f x\n'), 'bad.folded') && V.error().includes('line 1'), `compare, bad file: ${V.error()}`);
@@ -227,9 +269,9 @@
       async (s) => { const n = V.timings.length; mouse('click', s.x, s.y); await until(() => V.timings.length > n, 'back'); },
       async () => setValue('depth', 6, 'input'),
       async () => setValue('depth', 41, 'input'),
-      async () => setValue('mode', 2, 'change'),
-      async () => setValue('mode', 0, 'change'),
-      async () => setValue('mode', 1, 'change'),
+      async () => setValue('mode', 'area', 'change'),
+      async () => setValue('mode', 'equal', 'change'),
+      async () => setValue('mode', 'angle', 'change'),
       async () => setValue('metric', 1 % metrics, 'change'),
       async () => setValue('metric', 0, 'change'),
       async () => setValue('search', 'Hash', 'input'),
@@ -295,18 +337,45 @@
     // The call graph's display tree, built on first use (the call graph, then G_T): timed once,
     // apart from the interactions.
     const g0 = performance.now();
-    setValue('tree', 3, 'change');
+    setValue('tree', 'callgraph', 'change');
     report.timings.display_tree_ms = performance.now() - g0;
-    check(V.view.tree === 3 && V.segments().length > 1, `eclipse display tree: ${V.segments().length} segments`);
+    check(V.view.tree === 'callgraph' && V.segments().length > 1, `eclipse display tree: ${V.segments().length} segments`);
     log.push(`eclipse display tree: ${V.segments().length} segments`);
     // Compared with itself (reading the first run, matching 2.17 million contexts pair by
     // pair, the diff, the chart): timed once; nothing changed.
-    setValue('tree', -1, 'change');
+    setValue('tree', 'cct', 'change');
     const c0 = performance.now();
     check(V.openBaseline(bytes, 'eclipse.cctb'), `eclipse compared with itself: ${V.error()}`);
     report.timings.compare_ms = performance.now() - c0;
     check(V.status().includes('compared with eclipse.cctb: no change'), `eclipse compared with itself: ${V.status()}`);
     V.openBaseline(new Uint8Array(0), '');
+    // The views beside the ring: the first use of each timed once (the bottom-up tree's top
+    // level is a walk over every context; the butterfly builds Kaes's call graph), then 60
+    // interactions in them (switching view, opening a row, picking a function), timed.
+    const timeOnce = (f) => { const start = performance.now(); f(); return performance.now() - start; };
+    report.view_first_ms = {
+      calltree: timeOnce(() => show('calltree')), bottomup: timeOnce(() => show('bottomup')),
+      butterfly: timeOnce(() => { click(tableRows()[0]); show('butterfly'); }),
+    };
+    check(tableRows().length > 3, `eclipse butterfly: ${tableRows().length} rows`);
+    V.resetTimings();
+    const viewSteps = [
+      () => show('calltree'), () => click(tableRows()[Math.min(3, tableRows().length - 1)].querySelector('.twisty')),
+      () => show('bottomup'), () => click(tableRows()[1].querySelector('.twisty')), () => click(tableRows()[2]),
+      () => show('butterfly'), () => { const rows = tableRows(); click(rows[rows.length - 1]); }, () => show('ring'),
+    ];
+    for (let i = 0; i < 64; ++i) {
+      await frames();
+      viewSteps[i % viewSteps.length]();
+    }
+    const viewMs = sorted(V.timings.map((t) => t.ms));
+    const viewKinds = {};
+    for (const t of V.timings) (viewKinds[t.what] = viewKinds[t.what] || []).push(t.ms);
+    report.view_per_interaction_median_ms = Object.fromEntries(Object.entries(viewKinds).map(([k, v]) => [k, quantile(sorted(v), 0.5)]));
+    log.push('views per interaction, median ms: ' + JSON.stringify(report.view_per_interaction_median_ms));
+    report.view_timings = {interactions: viewMs.length, median_ms: quantile(viewMs, 0.5), p95_ms: quantile(viewMs, 0.95), max_ms: viewMs[viewMs.length - 1]};
+    log.push('eclipse views: first use ' + JSON.stringify(report.view_first_ms) + ', then ' + JSON.stringify(report.view_timings));
+    check(viewMs.length >= 64, `eclipse views: ${viewMs.length} timed interactions`);
     const perKind = {};
     for (const t of V.timings) (perKind[t.what] = perKind[t.what] || []).push(t.ms);
     report.per_interaction_median_ms = Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length / 2)]]));

@@ -135,11 +135,10 @@ inline double linear_channel(std::uint8_t v) noexcept {
 }
 
 /// The colours of a profile's charts: one categorical_palette entry per method (or package),
-/// the heaviest first. Methods with a positive self value summed over the whole tree are
-/// ranked by it (the flat profile: the order of a chart's legend), largest first, ties by
-/// name; the k-th gets palette entry k, so the methods a legend lists first are told apart,
-/// and the others (beyond the palette, or without a self value) take the entry their name's
-/// color_key picks. By package: packages ranked by the sum of their methods' self values. A
+/// the heaviest first. Methods are ranked by their self value summed over the whole tree (the
+/// flat profile: the order of a chart's legend), largest first, ties by name, NaN last; the
+/// k-th gets palette entry k, so the methods a legend lists first are told apart, and those
+/// beyond the palette take the entry their name's color_key picks. By package: packages ranked by the sum of their methods' self values. A
 /// method has the same colour in every view of the tree and metric. O(nodes + methods) to
 /// build; one byte per method.
 ///
@@ -177,9 +176,11 @@ class chart_colors {
     }
     std::vector<method_id> ranked;
     for (method_id m{1}; m < index_.size(); ++m)
-      if (group[m] == m && weight[m] > 0) ranked.push_back(m);
+      if (group[m] == m) ranked.push_back(m);
     auto heavier = [&](method_id a, method_id b) {
-      if (weight[a] != weight[b]) return weight[a] > weight[b];
+      bool a_nan = std::isnan(weight[a]), b_nan = std::isnan(weight[b]);
+      if (a_nan != b_nan) return b_nan;
+      if (!a_nan && weight[a] != weight[b]) return weight[a] > weight[b];
       return color_name(symbols.method_name(a), by) < color_name(symbols.method_name(b), by);
     };
     std::size_t top = std::min(n, ranked.size());

@@ -1,0 +1,194 @@
+// The viewer module's state, shared by its sources (viewer.cpp: the charts; tables.cpp: the
+// call tree, bottom-up and butterfly tables). Not part of the library.
+#pragma once
+
+#include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/algorithm/search.hpp>
+#include <ccrc/diff/diff.hpp>
+#include <ccrc/geometry/color.hpp>
+#include <ccrc/geometry/highlight.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/geometry/ring_index.hpp>
+#include <ccrc/graph/bottom_up.hpp>
+#include <ccrc/graph/call_graph.hpp>
+#include <ccrc/tree/preorder_index.hpp>
+#include <ccrc/tree/profile.hpp>
+
+#include <cmath>
+#include <iterator>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#define VIEWER_API extern "C" EMSCRIPTEN_KEEPALIVE
+#else
+#define VIEWER_API extern "C"
+#endif
+
+namespace viewer_module {
+
+// One tree the viewer shows (the profile as read, with its recursion eliminated, or its call
+// graph's display tree) and what every layout and search of it reads: ag(M) and a ring_index of
+// every metric, made with the tree so that switching metrics costs a layout, not an index
+// (on 2 million contexts the page takes 130-180 ms to build one), the preorder and each method's
+// contexts as positions in it, so that a search as the user types visits only the contexts of
+// the methods it matches and marks them without looking each up or walking up the tree.
+struct shown_tree {
+  ccrc::profile profile;
+  std::vector<std::vector<double>> ag;
+  std::vector<ccrc::ring_index> index;
+  ccrc::preorder_index order;
+  ccrc::method_positions by_method;
+  // The palette of each metric and colouring, made on first use (a walk over the tree).
+  std::vector<std::optional<ccrc::chart_colors>> palettes;
+  // Kaes's call graph of every metric, for the butterfly, made on first use.
+  std::optional<ccrc::call_graph<double>> graph;
+
+  explicit shown_tree(ccrc::profile p)
+      : profile(std::move(p)),
+        ag(ccrc::inclusive_columns(profile)),
+        order(profile.tree()),
+        by_method(profile.tree(), order),
+        palettes(2 * profile.metric_count()) {
+    index.reserve(ag.size());
+    for (const std::vector<double>& column : ag) index.emplace_back(profile.tree(), column);
+  }
+};
+
+// The contract with the page: the fields of a segment's record, declared here once. The page
+// reads these names and the enums' codes from ccrc_contract(), so that no offset or code is
+// written twice. Floats: the radii and angles, H of a comparison, and its label's font size,
+// radius and angle (ccrc::ring_label). Ints: the node, its kind (ccrc::segment_kind), ring,
+// parent segment, contexts, highlight (ccrc::highlight_state), label (label_codes), diff class
+// (0 without a comparison, else 1 + the ccrc::diff_status), fill colour (0xrrggbb: the
+// palette's or the diff class's), cut at the edge (ccrc::beyond_edge: 1).
+constexpr std::string_view float_fields[] = {"r0", "r1", "a0", "a1", "height", "label_font", "label_radius", "label_angle"};
+constexpr std::string_view int_fields[] = {"node",      "kind", "depth", "parent", "contexts",
+                                           "highlight", "label", "diff", "fill",   "edge"};
+constexpr std::size_t floats_per_segment = std::size(float_fields);
+constexpr std::size_t ints_per_segment = std::size(int_fields);
+
+// The index of a field by name, at compile time (a misspelt name does not compile).
+template <std::size_t N>
+consteval std::size_t field(const std::string_view (&fields)[N], std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (fields[i] == name) return i;
+  throw "no such field";
+}
+
+// ccrc_layout's trees besides ccrc::recursion's policies, its depths besides a number of levels,
+// ccrc_table's kinds.
+constexpr int tree_as_read = -1, tree_display = 3;
+constexpr int depth_first_view = -1, depth_all = 0;
+constexpr int table_top_down = 0, table_bottom_up = 1;
+
+// A label's code: how it runs, plus flags.
+struct label_codes {
+  static constexpr int none = 0, along = 1, across = 2, reversed = 4, light = 8;
+};
+
+// A row of a table the page shows (tables.cpp): its depth, whether it is open, and what it is:
+// a node of the tree shown (the call tree), or a method (the bottom-up tree's top level) or the
+// index of a bottom_up_node (below it).
+struct table_row {
+  std::uint32_t depth;
+  bool expanded;
+  std::uint32_t item;
+};
+
+// A table's rows in display order, and what they are of; the bottom-up tree's nodes, made as
+// rows are opened.
+struct table {
+  const shown_tree* of = nullptr;
+  std::size_t metric = 0;
+  std::vector<table_row> rows;
+  // The bottom-up tree: its nodes as made; per method, its self value, whether it has callers
+  // at all, and its node once opened.
+  std::vector<ccrc::bottom_up_node> nodes;
+  std::vector<double> function_self;
+  std::vector<char> called;
+  std::vector<std::uint32_t> root_of;
+};
+
+struct viewer {
+  std::unique_ptr<shown_tree> original;
+  // The tree shown instead of the original, and what it is: (0-2) the original with its
+  // recursion eliminated per that policy, or (3) its call graph's display tree, whose masters
+  // are chosen by the metric, the second member.
+  std::unique_ptr<shown_tree> derived;
+  std::pair<int, std::size_t> derived_of{-1, 0};
+  shown_tree* current = nullptr;
+  std::size_t metric = 0;
+  ccrc::color_by colours = ccrc::color_by::method;
+  std::optional<ccrc::tree_view> view;  // of the last layout (a first view's: without its depth)
+  ccrc::ring_layout chart;
+  std::vector<float> floats;
+  std::vector<std::int32_t> ints;
+  std::string labels;
+  std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
+  ccrc::position_search_result found;
+  std::optional<ccrc::highlight_marks> marks;  // of `found`, read by every layout until the next search
+  const shown_tree* searched = nullptr;  // the tree `found` is of
+  bool search_stale = false;             // the query changed since
+
+  // A first run to compare the profile with (the second run): the diff of the calling
+  // contexts as read, on the metric shown, made when first drawn.
+  std::unique_ptr<ccrc::profile> baseline;
+  std::optional<ccrc::cct_diff> diff;
+  std::size_t diff_metric = 0;
+  std::string compare_note;  // why the chart is not coloured by the diff, when it is not
+
+  table top_down, bottom_up;  // the call tree and bottom-up tables (tables.cpp)
+
+  std::string text;  // the last string handed out
+  // The flat profile last made, and what it was of: sizing and colours change no view.
+  std::string flat;
+  std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int, ccrc::color_by> flat_of{};
+};
+
+inline viewer& the() {
+  static viewer v;
+  return v;
+}
+
+inline const char* hand_out(std::string s) {
+  the().text = std::move(s);
+  return the().text.c_str();
+}
+
+inline void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+inline void append_number(std::string& out, double d) {
+  if (!std::isfinite(d)) {
+    out += "null";
+    return;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  out += buf;
+}
+
+}  // namespace viewer_module
