@@ -113,12 +113,13 @@ int destination_of(const std::string& path, destination& d) {
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0) {
       if (errno != ENOENT) return errno;
-      d = {p};  // a new name (a missing directory fails when the temporary is created)
+      d.name = p;  // a new name (a missing directory fails when the temporary is created)
       return 0;
     }
     if (S_ISLNK(st.st_mode)) {
       if (have_proc && st.st_dev == proc.st_dev) {
-        d = {path, true, true};
+        d.name = path;
+        d.in_place = d.append = true;
         return 0;
       }
       if (links == 40) return ELOOP;
@@ -126,7 +127,8 @@ int destination_of(const std::string& path, destination& d) {
       continue;
     }
     if (S_ISDIR(st.st_mode)) return EISDIR;
-    d = S_ISREG(st.st_mode) ? destination{p} : destination{path, true};
+    d.in_place = !S_ISREG(st.st_mode);
+    d.name = d.in_place ? path : p;
     return 0;
   }
 }
@@ -148,8 +150,8 @@ int arm(const std::string& name) noexcept {
   if (!removing_on_termination.load() || name.size() >= PATH_MAX) return -1;
   for (int i = 0; i < static_cast<int>(std::size(temporary_slots)); ++i) {
     temporary_slot& s = temporary_slots[i];
-    int free = 0;
-    if (!s.state.compare_exchange_strong(free, 1)) continue;
+    int unused = 0;
+    if (!s.state.compare_exchange_strong(unused, 1)) continue;
     std::memcpy(s.name, name.c_str(), name.size() + 1);
     s.state.store(2);
     return i;
