@@ -12,10 +12,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <csignal>
 #include <iostream>
 #include <mutex>
 
