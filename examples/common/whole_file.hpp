@@ -10,6 +10,9 @@
 // - a link that lives in /proc (/dev/stdout, /dev/fd/N, /proc/self/fd/N name a file this
 //   process already has open): that open file, in place, appended to, so that what the
 //   process wrote there before is kept.
+// A link in a sticky world-writable directory (/tmp) that belongs neither to this process's
+// user nor to the directory's owner is refused (EACCES), as the kernel refuses to follow it
+// under fs.protected_symlinks: it was planted for someone else.
 // The temporary's name is the destination's followed by ".ccrc-tmp-" and 16 random hex
 // digits, and it is created exclusively (O_CREAT | O_EXCL | O_NOFOLLOW): nothing planted at a
 // name, a symbolic link above all, is ever opened in its place.

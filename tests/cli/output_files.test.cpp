@@ -154,3 +154,31 @@ TEST_CASE("a command killed by SIGTERM, SIGINT or SIGHUP while writing removes i
   }
   fs::remove(in);
 }
+
+TEST_CASE("OUT a symbolic link planted in a sticky world-writable directory by another user is refused, as the kernel would") {
+  // As fs.protected_symlinks: the link belongs neither to this user nor to the directory's
+  // owner. Making it another user's takes root (lchown).
+  fs::path shared = test::write_temp("sticky", "");
+  fs::remove(shared);
+  fs::create_directory(shared);
+  fs::permissions(shared, fs::perms::all | fs::perms::sticky_bit);
+  std::string victim = test::write_temp("sticky-victim.folded", "VICTIM\n");
+  fs::path link = shared / "out.folded";
+  fs::create_symlink(victim, link);
+  if (lchown(link.c_str(), 65534, 65534) != 0) {
+    MESSAGE("no planted link test: lchown is not permitted here");
+  } else {
+    auto r = test::run_tool("convert " + test::figure1_path + " '" + link.string() + "'");
+    CHECK(r.status == 1);
+    CHECK(r.err == "ccrc convert: cannot write " + link.string() + ": Permission denied\n");
+    CHECK(test::read_file(victim) == "VICTIM\n");
+    // A link of this user's own, there, is followed: the file it points to is replaced.
+    fs::remove(link);
+    fs::create_symlink(victim, link);
+    CHECK(test::run_tool("convert " + test::figure1_path + " '" + link.string() + "'").status == 0);
+    CHECK(test::read_file(victim) == figure1_folded());
+    CHECK(fs::is_symlink(link));
+  }
+  fs::remove_all(shared);
+  fs::remove(victim);
+}
