@@ -12,12 +12,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <unistd.h>
+#include <mutex>
 
 namespace cli {
 
@@ -189,49 +189,37 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t) {
   }
   check_output_path(path);
   output_file file(path);
-  ccrc::formats::write_profile(file.stream(), p, std::filesystem::path(path));
+  try {
+    ccrc::formats::write_profile(file.stream(), p, std::filesystem::path(path));
+  } catch (const ccrc::error&) {
+    if (file.stream()) throw;  // what the format cannot hold; a failed write is reported by commit()
+  }
   file.commit();
 }
 
-output_file::output_file(std::string path) : path_(std::move(path)) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::file_status st = fs::status(path_, ec);
-  if (fs::is_directory(st)) throw ccrc::error("cannot write " + path_ + ": it is a directory");
-  bool special = fs::exists(st) && !fs::is_regular_file(st);
-  if (!special) {
-    // Beside the file a symbolic link points to, so that the link stays a link.
-    fs::path target = fs::is_symlink(fs::symlink_status(path_, ec)) ? fs::canonical(path_, ec) : fs::path(path_);
-    target_ = ec ? path_ : target.string();
-    static int count = 0;
-    temporary_ = target_ + ".ccrc-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++count);
-  }
-  errno = 0;
-  out_.open(temporary_.empty() ? path_ : temporary_, std::ios::binary | std::ios::trunc);
-  if (!out_) cannot_write(path_, errno);
+namespace {
+
+// A write beyond RLIMIT_FSIZE fails (EFBIG, reported) instead of ending the tool with SIGXFSZ,
+// and a termination signal takes the temporary files with it. Once, at the first output file.
+void set_up_signals() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    ccrc_files::remove_temporaries_on_termination();
+  });
 }
 
-output_file::~output_file() {
-  if (committed_ || temporary_.empty()) return;
-  out_.close();
-  std::error_code ec;
-  std::filesystem::remove(temporary_, ec);
+}  // namespace
+
+output_file::output_file(std::string path) : path_(std::move(path)) {
+  set_up_signals();
+  int e = file_.open(path_);
+  if (e == EISDIR) throw ccrc::error("cannot write " + path_ + ": it is a directory");
+  if (e != 0) cannot_write(path_, e);
 }
 
 void output_file::commit() {
-  errno = 0;
-  out_.close();
-  if (!out_) cannot_write(path_, errno);
-  if (!temporary_.empty()) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    // Keep the permissions of the file replaced.
-    if (fs::file_status old = fs::status(target_, ec); !ec && fs::is_regular_file(old))
-      fs::permissions(temporary_, old.permissions(), ec);
-    fs::rename(temporary_, target_, ec);
-    if (ec) cannot_write(path_, ec.value());
-  }
-  committed_ = true;
+  if (int e = file_.commit()) cannot_write(path_, e);
 }
 
 std::size_t metric_index(const ccrc::profile& p, const args& a) {

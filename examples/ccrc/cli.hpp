@@ -2,6 +2,8 @@
 // the commands. Not part of the library.
 #pragma once
 
+#include "whole_file.hpp"
+
 #include <ccrc/algorithm/search.hpp>
 #include <ccrc/formats/json.hpp>
 #include <ccrc/formats/read_profile.hpp>
@@ -10,7 +12,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -86,33 +87,28 @@ ccrc::formats::read_result read(const std::string& path, const ccrc::formats::re
 /// load's profile.
 ccrc::profile load_profile(const std::string& path, timings& t, const args& a);
 
-/// A file written whole or not at all: the content goes to a temporary file beside `path`
-/// (in the same directory, so that the rename stays on one file system), and commit() renames
-/// it over `path`. Until then, and if anything fails (an exception, a full disk), an existing
-/// file at `path` is left as it was and the temporary file is removed. Where no rename can
-/// replace the destination (an existing /dev/null, a FIFO, another special file), the
+/// A file written whole or not at all (ccrc_files::whole_file): the content goes to a
+/// temporary file beside `path` (in the same directory, so that the rename stays on one file
+/// system), created exclusively under a random name, and commit() renames it over `path`.
+/// Until then, and if anything fails (an exception, a full disk, a file-size limit, SIGTERM,
+/// SIGINT or SIGHUP), an existing file at `path` is left as it was and the temporary file is
+/// removed. Where no rename can replace the destination (an existing /dev/null, a FIFO,
+/// another special file, a file already open named through /proc such as /dev/stdout), the
 /// content goes to it directly.
 class output_file {
  public:
   /// Opens the temporary file; throws ccrc::error if it cannot be created.
   explicit output_file(std::string path);
-  output_file(const output_file&) = delete;
-  output_file& operator=(const output_file&) = delete;
-  /// Removes the temporary file unless commit() succeeded.
-  ~output_file();
 
   /// Where the content goes.
-  [[nodiscard]] std::ostream& stream() noexcept { return out_; }
+  [[nodiscard]] std::ostream& stream() noexcept { return file_.stream(); }
   /// Closes the file, checks that everything was written, and puts it in place; throws
   /// ccrc::error ("cannot write PATH: reason") otherwise.
   void commit();
 
  private:
-  std::string path_;       // as the user wrote it, for messages
-  std::string target_;     // the file renamed over: path_, or what a symbolic link path_ points to
-  std::string temporary_;  // empty when writing to path_ directly
-  std::ofstream out_;
-  bool committed_ = false;
+  std::string path_;  // as the user wrote it, for messages
+  ccrc_files::whole_file file_;
 };
 
 /// Writes a profile in the format its name asks for (ccrc::formats::writable_format: .cct,

@@ -20,26 +20,34 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A profile, or a directory: its files, by name.
+void add_input(std::vector<std::string>& out, const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    out.push_back(path);
+    return;
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(path))
+    if (entry.is_regular_file()) files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  out.insert(out.end(), files.begin(), files.end());
+}
+
 // The input files: each argument is a profile, a directory (its files, by name) or @LIST (a
-// file naming one input per line; blank lines and lines starting with '#' are skipped).
+// file naming one input per line, a profile or a directory; blank lines and lines starting
+// with '#' are skipped).
 std::vector<std::string> input_paths(const std::vector<std::string>& arguments) {
   std::vector<std::string> out;
   for (const std::string& arg : arguments) {
-    std::error_code ec;
     if (arg.size() > 1 && arg[0] == '@') {
       std::ifstream list(arg.substr(1));
       if (!list) throw ccrc::error("cannot open the list of inputs " + arg.substr(1));
       for (std::string line; std::getline(list, line);)
-        if (!line.empty() && line[0] != '#') out.push_back(line);
+        if (!line.empty() && line[0] != '#') add_input(out, line);
       if (list.bad()) throw ccrc::error("cannot read the list of inputs " + arg.substr(1));
-    } else if (fs::is_directory(arg, ec)) {
-      std::vector<std::string> files;
-      for (const auto& entry : fs::directory_iterator(arg))
-        if (entry.is_regular_file()) files.push_back(entry.path().string());
-      std::sort(files.begin(), files.end());
-      out.insert(out.end(), files.begin(), files.end());
     } else {
-      out.push_back(arg);
+      add_input(out, arg);
     }
   }
   return out;
@@ -143,7 +151,8 @@ const command merge_command{
     "\n"
     "Reads every IN (any format ccrc reads) and writes to OUT the profile in which each calling\n"
     "context holds the sum of its metrics over the inputs. An IN may be a profile, a directory\n"
-    "(the files in it, by name) or @LIST, a file naming one input per line. Metrics are matched\n"
+    "(the files in it, by name) or @LIST, a file naming one input per line (a profile or a\n"
+    "directory). Metrics are matched\n"
     "by name; one an input lacks counts as zero there; one quantity in two units (time_us in one\n"
     "input, time_ns in another) is refused. The result is the same, context ids\n"
     "included, whatever the number of threads. OUT is written as its name asks (see convert).\n"

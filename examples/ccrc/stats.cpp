@@ -8,6 +8,13 @@
 
 namespace {
 
+// The top-level context [lost], in which the profilers count what they could not record
+// (libccrc_instrument: calls of signal handlers; libccrc_sample: samples), or null_node.
+ccrc::node_id lost_context(const ccrc::profile& p) {
+  auto f = p.symbols().find("[lost]");
+  return f ? p.tree().find_child(ccrc::root_node, *f) : ccrc::null_node;
+}
+
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   ccrc::formats::read_result read = cli::load(a.positional(0, "PROFILE"), t, a);
@@ -25,6 +32,7 @@ int run(const cli::args& a, cli::timings& t) {
   auto flat = ccrc::eliminate_recursion(p);
   ccrc::tree_view flat_view(flat.output.tree(), flat.node_map[view.root()], view.max_depth());
   ccrc::tree_statistics r = ccrc::statistics(flat_view);
+  ccrc::node_id lost = lost_context(p);
   t.phase("output");
   if (a.flag("--json")) {
     cli::json j;
@@ -46,7 +54,10 @@ int run(const cli::args& a, cli::timings& t) {
         .key("profiles")
         .begin_array();
     for (const std::string& name : read.profiles) j.value(name);
-    j.end_array().end_object();
+    j.end_array().key("lost").begin_object();
+    for (std::size_t i = 0; lost != ccrc::null_node && i < totals.size(); ++i)
+      j.field(p.metric_name(i), p.column(i)[lost]);
+    j.end_object().end_object();
     print(j.str() + "\n");
     return 0;
   }
@@ -54,6 +65,12 @@ int run(const cli::args& a, cli::timings& t) {
                     "\nmethods    " + std::to_string(s.methods) + "\n";
   for (std::size_t i = 0; i < totals.size(); ++i)
     out += "total " + std::string(p.metric_name(i)) + "  " + cli::format_value(totals[i]) + "\n";
+  if (lost != ccrc::null_node) {
+    out += "lost      ";
+    for (std::size_t i = 0; i < totals.size(); ++i)
+      out += (i ? ", " : " ") + std::string(p.metric_name(i)) + " " + cli::format_value(p.column(i)[lost]);
+    out += " (in [lost]: what the profiler could not record)\n";
+  }
   out += "without recursion: nodes " + std::to_string(r.nodes) + ", max depth " + std::to_string(r.max_depth) + "\n";
   out += "format     " + format + "\n";
   for (std::size_t i = 0; i < read.profiles.size(); ++i)
@@ -71,7 +88,9 @@ const command stats_command{
     "\n"
     "Prints the number of calling contexts (the synthetic root of a folded file is not one),\n"
     "the maximum depth (a top-level frame has depth 1), the number of distinct methods, the\n"
-    "total of each metric, and the number of contexts and depth once recursion is eliminated\n"
+    "total of each metric, what the profiler could not record if it says so (the top-level\n"
+    "context [lost] of libccrc_instrument and libccrc_sample), and the number of contexts and\n"
+    "depth once recursion is eliminated\n"
     "(the papers' Figure 8: no method repeats on a call path), then the file's format and,\n"
     "for a file of several profiles (threads, processes), their names and indices.\n"
     "\n"
@@ -82,7 +101,8 @@ const command stats_command{
     "  --json       one JSON document: {\"nodes\": N, \"max_depth\": D, \"methods\": U,\n"
     "               \"metrics\": [{\"name\": \"...\", \"total\": X}, ...],\n"
     "               \"recursion_free\": {\"nodes\": N, \"max_depth\": D},\n"
-    "               \"format\": \"...\", \"profiles\": [\"...\", ...]}\n",
+    "               \"format\": \"...\", \"profiles\": [\"...\", ...],\n"
+    "               \"lost\": {\"METRIC\": X, ...} (empty without [lost])}\n",
     {{"--profile", "--root", "--depth"}, {"--json"}},
     run,
 };

@@ -1,17 +1,21 @@
 // What libccrc_instrument and libccrc_sample share: see runtime.hpp.
 #include "runtime.hpp"
 
+#include "whole_file.hpp"
+
+#include <ccrc/error.hpp>
+
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <link.h>
+#include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <iterator>
 
 namespace ccrc_runtime {
 
@@ -65,35 +69,51 @@ std::string output_path(bool forked_child) {
   return path;
 }
 
+namespace {
+
+// While the profile is written, the signals a write raises whose default action ends the
+// process, SIGXFSZ (beyond RLIMIT_FSIZE) and SIGPIPE (a pipe with no reader), are ignored
+// where their action is the default: the write fails instead (EFBIG, EPIPE), the failure is
+// reported, and the program ends with its own status. A handler of the program's stays.
+class quiet_write_signals {
+ public:
+  quiet_write_signals() {
+    for (std::size_t i = 0; i < std::size(signals_); ++i) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      changed_[i] = sigaction(signals_[i], nullptr, &old_[i]) == 0 && (old_[i].sa_flags & SA_SIGINFO) == 0 &&
+                    old_[i].sa_handler == SIG_DFL && sigaction(signals_[i], &ignore, nullptr) == 0;
+    }
+  }
+  quiet_write_signals(const quiet_write_signals&) = delete;
+  quiet_write_signals& operator=(const quiet_write_signals&) = delete;
+  ~quiet_write_signals() {
+    for (std::size_t i = 0; i < std::size(signals_); ++i)
+      if (changed_[i]) sigaction(signals_[i], &old_[i], nullptr);
+  }
+
+ private:
+  static constexpr int signals_[] = {SIGXFSZ, SIGPIPE};
+  struct sigaction old_[std::size(signals_)] {};
+  bool changed_[std::size(signals_)] = {};
+};
+
+}  // namespace
+
 void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  auto fail = [&] {
-    std::fprintf(stderr, "ccrc: cannot write the profile to %s: %s\n", path.c_str(), std::strerror(errno));
+  auto fail = [&](int error_number) {
+    std::fprintf(stderr, "ccrc: cannot write the profile to %s: %s\n", path.c_str(), std::strerror(error_number));
   };
-  std::string temporary = path + ".ccrc-tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      fail();
-      return;
-    }
-    try {
-      write(out);
-    } catch (...) {
-      out.close();
-      std::remove(temporary.c_str());
-      throw;
-    }
-    out.close();
-    if (!out) {
-      fail();
-      std::remove(temporary.c_str());
-      return;
-    }
+  quiet_write_signals quiet;
+  ccrc_files::whole_file file;
+  if (int e = file.open(path)) return fail(e);
+  try {
+    write(file.stream());
+  } catch (const ccrc::error&) {
+    if (file.stream()) throw;  // what the format cannot hold; a failed write is reported below
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    fail();
-    std::remove(temporary.c_str());
-  }
+  if (int e = file.commit()) fail(e);
 }
 
 }  // namespace ccrc_runtime

@@ -109,9 +109,13 @@ std::vector<ccrc::node_id> named_copy(const In& in, Out& out) {
 /// that it does not overwrite its parent's.
 [[nodiscard]] std::string output_path(bool forked_child);
 
-/// Writes the file whole or not at all: `write` fills a temporary file beside `path`, which is
-/// then renamed. A failure is reported on stderr as "ccrc: cannot write the profile to PATH:
-/// REASON" and leaves nothing behind.
+/// Writes the file whole or not at all, as the ccrc tool writes its outputs
+/// (examples/common/whole_file.hpp): `write` fills a temporary file beside `path`, created
+/// exclusively under a random name, which is then renamed over `path`, if that is a regular
+/// file or a new name; a device, a FIFO or a file already open named through /proc
+/// (/dev/stdout) is written in place. A failure, a file-size limit's included (SIGXFSZ and
+/// SIGPIPE are ignored meanwhile, unless the program handles them), is reported on stderr as
+/// "ccrc: cannot write the profile to PATH: REASON" and leaves nothing behind.
 void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 /// Writes `profile` to `path` as .cctb, whole or not at all (write_atomically).

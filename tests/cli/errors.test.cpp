@@ -10,15 +10,6 @@
 
 namespace {
 
-// The temporary files left beside `path` (tests running at the same time have their own).
-int temporaries_of(const std::string& path) {
-  std::string prefix = std::filesystem::path(path).filename().string() + ".ccrc-tmp-";
-  int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(CCRC_TEST_TMP))
-    if (e.path().filename().string().rfind(prefix, 0) == 0) ++n;
-  return n;
-}
-
 const bool no_dev_full = !std::filesystem::exists("/dev/full");
 
 }  // namespace
@@ -30,11 +21,11 @@ TEST_CASE("a failed convert leaves the existing output file as it was, and no te
   CHECK(r.status == 1);
   CHECK(r.err == "ccrc convert: frame 'a;b' cannot be written to a folded file\n");
   CHECK(test::read_file(out) == "KEEP\n");
-  CHECK(temporaries_of(out) == 0);
+  CHECK(test::temporaries_of(out) == 0);
   // A command that succeeds replaces the file whole.
   REQUIRE(test::run_tool("convert " + test::figure1_path + " '" + out + "'").status == 0);
   CHECK(test::read_file(out).rfind("# metrics: calls bytecodes\nmain 1 1066\n", 0) == 0);
-  CHECK(temporaries_of(out) == 0);
+  CHECK(test::temporaries_of(out) == 0);
   std::filesystem::remove(bad);
   std::filesystem::remove(out);
 }
@@ -48,7 +39,7 @@ TEST_CASE("render, diff and generate write through a temporary file too") {
   CHECK(nlohmann::json::parse(test::read_file(json_out))["matched"] == 18);
   CHECK(test::run_tool("generate --nodes 10 --depth 3 --methods 4 -o '" + cctb + "'").status == 0);
   CHECK(test::read_file(cctb).substr(1, 4) == "CCTB");
-  for (const auto& p : {svg, json_out, cctb}) CHECK(temporaries_of(p) == 0);
+  for (const auto& p : {svg, json_out, cctb}) CHECK(test::temporaries_of(p) == 0);
   // A directory is not replaced.
   std::filesystem::create_directories(std::string(CCRC_TEST_TMP) + "/d.svg");
   auto dir = test::run_tool("render " + test::figure1_path + " -o '" + std::string(CCRC_TEST_TMP) + "/d.svg'");

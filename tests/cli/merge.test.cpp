@@ -95,3 +95,22 @@ TEST_CASE("ccrc merge: one quantity in two units is refused, naming the inputs, 
   }
   for (const auto& p : {us, ns, out}) std::filesystem::remove(p);
 }
+
+TEST_CASE("ccrc merge: a directory named in an @LIST is expanded as on the command line") {
+  std::filesystem::path dir = test::write_temp("m-listed-dir", "");
+  std::filesystem::remove(dir);
+  std::filesystem::create_directories(dir);
+  for (int seed = 1; seed <= 2; ++seed)
+    REQUIRE(test::run_tool("generate --nodes 500 --depth 8 --methods 20 --seed " + std::to_string(seed) + " -o '" +
+                           (dir / ("in" + std::to_string(seed) + ".cctb")).string() + "'").status == 0);
+  std::string list = test::write_temp("m-dir-list.txt", dir.string() + "\n" + test::figure1_path + "\n");
+  std::string listed = test::write_temp("m-dir-listed.cctb", ""), direct = test::write_temp("m-dir-direct.cctb", "");
+  auto r = test::run_tool("merge '@" + list + "' -o '" + listed + "'");
+  CHECK_MESSAGE(r.status == 0, r.err);
+  REQUIRE(test::run_tool("merge '" + dir.string() + "' " + test::figure1_path + " -o '" + direct + "'").status == 0);
+  CHECK(test::read_file(listed) == test::read_file(direct));
+  // Two runs of 500 contexts and 50,000 calls each, and Figure 1's 345 calls.
+  CHECK(test::run_tool("stats '" + listed + "'").out.find("total calls  100345\n") != std::string::npos);
+  for (const auto& p : {list, listed, direct}) std::filesystem::remove(p);
+  std::filesystem::remove_all(dir);
+}

@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <string>
+
 using nlohmann::json;
 
 TEST_CASE("ccrc stats --json on Figure 1: 18 nodes, depth 6, 5 methods, 345 calls, 3238 bytecodes") {
@@ -115,4 +118,19 @@ TEST_CASE("ccrc stats --root and --depth: Figure 4(a) and 4(b)") {
   CHECK(missing.err == "ccrc stats: no calling context 'main;x': no frame 'x' under 'main'\n");
   auto negative = test::run_tool("stats " + test::figure1_path + " --depth -1");
   CHECK(negative.status == 2);
+}
+
+TEST_CASE("ccrc stats shows the profiler's top-level [lost]: what it counted but could not record") {
+  std::string path = test::write_temp("lost.folded", "# metrics: calls self_ns\n[lost] 7 0\nmain;f 3 40\nmain;[lost] 2 0\n");
+  auto text = test::run_tool("stats '" + path + "'");
+  REQUIRE(text.status == 0);
+  // The top-level context only: main;[lost] is a function that happens to bear the name.
+  CHECK(text.out.find("\nlost       calls 7, self_ns 0 (in [lost]: what the profiler could not record)\n") !=
+        std::string::npos);
+  auto j = json::parse(test::run_tool("stats --json '" + path + "'").out);
+  CHECK(j["lost"] == json{{"calls", 7}, {"self_ns", 0}});
+  auto none = test::run_tool("stats " + test::figure1_path);
+  CHECK(none.out.find("lost") == std::string::npos);
+  CHECK(json::parse(test::run_tool("stats --json " + test::figure1_path).out)["lost"] == json::object());
+  std::filesystem::remove(path);
 }

@@ -10,6 +10,12 @@
 
 #include <ccrc/algorithm/inclusive.hpp>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -84,6 +90,45 @@ void add_mutual_recursion(std::vector<expected_context>& e) {
   }
 }
 
+// The profile of subject.cpp's `loops`, `output` and `stdout`: 10 outer, 3 inner per outer, 2
+// leaves per inner (10, 30, 60 calls), then the mutual recursion.
+std::vector<expected_context> loops_contexts() {
+  std::vector<expected_context> e = {{"main", 1}, {"main;loops()", 1}, {"main;loops();outer()", 10},
+                                     {"main;loops();outer();inner()", 30}, {"main;loops();outer();inner();leaf()", 60}};
+  add_mutual_recursion(e);
+  return e;
+}
+
+// The calls of every context of `name`, summed.
+double calls_of(const ccrc::profile& p, std::string_view name) {
+  std::span<const double> calls = column(p, "calls");
+  double sum = 0;
+  for (ccrc::node_id n = 1; n < p.size(); ++n)
+    if (p.symbols().name(p.tree().frame(n)) == name) sum += calls[n];
+  return sum;
+}
+
+// The calls of the top-level context [lost]: the calls the library could not record.
+double lost_calls(const ccrc::profile& p) {
+  ccrc::node_id n = find(p, {"[lost]"});
+  return n == ccrc::null_node ? 0 : column(p, "calls")[n];
+}
+
+// `from` with its first `skip` bytes left out, as a file of its own.
+fs::path tail_of(const fs::path& from, std::size_t skip, const fs::path& to) {
+  std::string text = read_text(from);
+  std::ofstream(to, std::ios::binary) << text.substr(std::min(skip, text.size()));
+  return to;
+}
+
+// The entries of `dir`, by name.
+std::vector<std::string> entries(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -95,24 +140,113 @@ int main(int argc, char** argv) try {
   fs::path dir = scenario_dir(argv[3], scenario);
   fs::path out = dir / "profile.cctb", err = dir / "stderr.txt";
   std::vector<std::pair<std::string, std::string>> env{{"CCRC_OUT", out.string()}};
-  std::string subject_scenario = scenario;
 
-  if (scenario == "loops" || scenario == "skip") {
-    // 10 outer, 3 inner per outer, 2 leaves per inner: 10, 30, 60 calls.
-    std::vector<expected_context> e;
-    if (scenario == "loops") {
-      e = {{"main", 1}, {"main;loops()", 1}, {"main;loops();outer()", 10},
-           {"main;loops();outer();inner()", 30}, {"main;loops();outer();inner();leaf()", 60}};
-    } else {
-      // outer() named by its symbol, leaf() by a prefix: outer's inner() calls hang from
-      // loops(), leaf() is gone.
-      env.emplace_back("CCRC_SKIP", "_Z5outerv, leaf*");
-      subject_scenario = "loops";
-      e = {{"main", 1}, {"main;loops()", 1}, {"main;loops();inner()", 30}};
-    }
+  if (scenario == "loops") {
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, loops_contexts());
+  } else if (scenario == "skip") {
+    // outer() named by its symbol, leaf() by a prefix: outer's inner() calls hang from
+    // loops(), leaf() is gone.
+    env.emplace_back("CCRC_SKIP", "_Z5outerv, leaf*");
+    std::vector<expected_context> e = {{"main", 1}, {"main;loops()", 1}, {"main;loops();inner()", 30}};
     add_mutual_recursion(e);
-    check(run(subject, subject_scenario, env, err) == 0, "exit status 0");
+    check(run(subject, "loops", env, err) == 0, "exit status 0");
     check_profile(out, e);
+  } else if (scenario == "fifo") {
+    // A FIFO as $CCRC_OUT is written in place (a rename would put a regular file in its
+    // place). The reader is open first, so the profile (below a pipe's 64 KiB) waits in it.
+    check(mkfifo(out.c_str(), 0600) == 0, "mkfifo");
+    int reader = open(out.c_str(), O_RDONLY | O_NONBLOCK);
+    check(run(subject, "loops", env, err) == 0, "exit status 0");
+    std::string got;
+    char buf[4096];
+    for (ssize_t n; (n = read(reader, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+    close(reader);
+    check(fs::is_fifo(fs::symlink_status(out)), "the FIFO is still a FIFO");
+    fs::path read_back = dir / "read.cctb";
+    std::ofstream(read_back, std::ios::binary) << got;
+    check_profile(read_back, loops_contexts());
+  } else if (scenario == "device") {
+    // A device node like /dev/null as $CCRC_OUT (root may make one): written in place, the
+    // node left as it was, no temporary file beside it.
+    if (mknod(out.c_str(), S_IFCHR | 0600, makedev(1, 3)) != 0) {
+      std::cout << "device: skipped, mknod is not permitted here\n";
+      return 0;
+    }
+    check(run(subject, "loops", env, err) == 0, "exit status 0");
+    struct stat st {};
+    check(lstat(out.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3),
+          "the device node is still the device 1,3");
+    check(entries(dir) == std::vector<std::string>{"profile.cctb", "stderr.txt"}, "nothing beside the device");
+  } else if (scenario == "stdout_link") {
+    // $CCRC_OUT a link to /proc/self/fd/1 (as /dev/stdout is), stdout a file the program has
+    // written to: the profile is appended to it; the file is not replaced, the link kept.
+    fs::create_symlink("/proc/self/fd/1", out);
+    fs::path captured = dir / "stdout.txt";
+    check(instrument_test::run({subject, "stdout"}, env, err, captured) == 0, "exit status 0");
+    std::string text = read_text(captured);
+    check(text.starts_with("before the profile\n"), "stdout begins with the program's output");
+    check_profile(tail_of(captured, 19, dir / "appended.cctb"), loops_contexts());
+    check(fs::is_symlink(out), "the link is still a link");
+  } else if (scenario == "planted") {
+    // A symbolic link planted at the name the temporary file used to have ($CCRC_OUT.ccrc-tmp-PID):
+    // the file it points to is left alone, and the profile is a regular file. The shell plants
+    // it, then becomes the subject (same process id).
+    fs::path victim = dir / "victim.txt";
+    std::ofstream(victim) << "VICTIM\n";
+    check(instrument_test::run({"sh", "-c", "ln -s \"$1\" \"$CCRC_OUT.ccrc-tmp-$$\" && exec \"$0\" loops", subject,
+                                victim.string()},
+                               env, err) == 0,
+          "exit status 0");
+    check(read_text(victim) == "VICTIM\n", "the planted link's target is untouched");
+    check(fs::is_regular_file(fs::symlink_status(out)), "the profile is a regular file");
+    check_profile(out, loops_contexts());
+  } else if (scenario == "fsize") {
+    // A file-size limit (RLIMIT_FSIZE, inherited) below the profile's 650 bytes and above the
+    // message's: the write fails with EFBIG instead of killing the program with SIGXFSZ; the
+    // program's status and its buffered output are kept, the temporary file removed.
+    fs::path captured = dir / "stdout.txt";
+    rlimit before{};
+    getrlimit(RLIMIT_FSIZE, &before);
+    rlimit limited = before;
+    limited.rlim_cur = 400;
+    setrlimit(RLIMIT_FSIZE, &limited);
+    int status = instrument_test::run({subject, "output"}, env, err, captured);
+    setrlimit(RLIMIT_FSIZE, &before);
+    check(status == 5, "exit status 5, not " + std::to_string(status));
+    std::string message = "ccrc: cannot write the profile to " + out.string() + ": File too large\n";
+    check(read_text(err) == message, "stderr is '" + read_text(err) + "', expected '" + message + "'");
+    check(read_text(captured) == "the program's own output\n", "stdout is '" + read_text(captured) + "'");
+    check(entries(dir) == std::vector<std::string>{"stderr.txt", "stdout.txt"}, "no profile, no temporary file");
+  } else if (scenario == "quick_exit") {
+    // std::quick_exit runs no atexit handler: no profile (docs/instrument.md says why the
+    // library does not use at_quick_exit), the status kept.
+    check(run(subject, scenario, env, err) == 4, "exit status 4");
+    check(!fs::exists(out), "no profile");
+  } else if (scenario == "signal_storm" || scenario == "signal_burst") {
+    // Signals landing in the hooks: each of the handler's calls is in the profile, wherever the
+    // signal landed (on_tick and tick_work once per run of the handler), or counted as lost in
+    // [lost] (on_burst's 3,001 calls are more than a thread can set aside, 1,024: every signal
+    // that lands in a hook loses some of them).
+    fs::path captured = dir / "stdout.txt";
+    check(instrument_test::run({subject, scenario}, env, err, captured) == 0, "exit status 0");
+    double runs = std::stod(read_text(captured));
+    ccrc::profile p = ccrc::read_cctb_file(out.string());
+    double lost = lost_calls(p);
+    if (scenario == "signal_storm") {
+      check(runs >= 2000, "the handler ran " + std::to_string(runs) + " times");
+      check(calls_of(p, "on_tick(int)") == runs, "on_tick(int) has " + std::to_string(calls_of(p, "on_tick(int)")) +
+                                                     " calls, the handler counted " + std::to_string(runs));
+      check(calls_of(p, "tick_work()") == runs, "tick_work() has " + std::to_string(calls_of(p, "tick_work()")) +
+                                                    " calls, expected " + std::to_string(runs));
+      check(lost == 0, std::to_string(lost) + " calls lost");
+    } else {
+      double recorded = calls_of(p, "on_burst(int)") + calls_of(p, "burst_leaf()");
+      check(recorded + lost == 3001 * runs, std::to_string(recorded) + " calls recorded and " + std::to_string(lost) +
+                                                " lost, the handler made " + std::to_string(3001 * runs));
+      check(lost > 0, "no call lost: no signal landed in a hook?");
+    }
+    check_time(p, out.string());
   } else if (scenario == "threads") {
     // worker(&tag) calls work_a 5 times, worker(nullptr) work_b 7 times, both common 3 times:
     // the two threads' trees merged.
@@ -258,7 +392,7 @@ int main(int argc, char** argv) try {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
   }
-  return verdict(scenario, err, scenario != "unwritable");
+  return verdict(scenario, err, scenario != "unwritable" && scenario != "fsize");
 } catch (const std::exception& e) {
   std::cerr << "instrument_check: " << e.what() << "\n";
   return 1;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -184,6 +185,40 @@ NOINLINE void signalling() {
   for (int i = 0; i < 5; ++i) raise(SIGUSR1);
 }
 
+// Signals that land while the thread is inside a hook (issue 37): SIGALRM `delay_us` after the
+// handler last returned, while the main thread calls storm_leaf() without pause (most of its
+// time is then in the hooks), until the handler has run `signals` times. The handler counts
+// its runs itself, and the count is printed: the profile must hold exactly as many.
+volatile sig_atomic_t ticks;
+NOINLINE void tick_work() { sink = sink + 1; }
+NOINLINE void on_tick(int) {
+  tick_work();
+  ticks = ticks + 1;
+}
+// A handler of 3,001 calls: more than a thread can set aside (1,024) while its hook is
+// interrupted.
+NOINLINE void burst_leaf() { sink = sink + 1; }
+NOINLINE void on_burst(int) {
+  for (int i = 0; i < 3000; ++i) burst_leaf();
+  ticks = ticks + 1;
+}
+NOINLINE void storm_leaf() { sink = sink + 1; }
+NOINLINE void storm(void (*handler)(int), int signals, long delay_us) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigaction(SIGALRM, &action, nullptr);
+  // One signal at a time, armed again once the last was handled: the main thread runs between
+  // them however long the handler takes.
+  itimerval once{{0, 0}, {0, delay_us}};
+  for (int armed = -1; ticks < signals; storm_leaf()) {
+    if (armed != ticks) {
+      armed = ticks;
+      setitimer(ITIMER_REAL, &once, nullptr);
+    }
+  }
+  std::printf("%d\n", static_cast<int>(ticks));
+}
+
 // longjmp out of two frames (jump_a, jump_b), 3 times: no exit hook runs for them, and the
 // next call, after_jump(), must be counted under longjumps(), not under jump_b().
 jmp_buf jump_target;
@@ -223,6 +258,26 @@ int main(int argc, char** argv) {
     is_even(7);
     return scenario[0] == 'u' ? 3 : 0;
   }
+  if (std::strcmp(scenario, "output") == 0) {
+    // Output left in stdio's buffer until exit, and a status of its own.
+    std::printf("the program's own output\n");
+    loops();
+    is_even(7);
+    is_even(7);
+    return 5;
+  }
+  if (std::strcmp(scenario, "stdout") == 0) {
+    // Written to stdout before the profile is.
+    if (write(1, "before the profile\n", 19) != 19) return 1;
+    loops();
+    is_even(7);
+    is_even(7);
+    return 0;
+  }
+  if (std::strcmp(scenario, "quick_exit") == 0) {
+    loops();
+    std::quick_exit(4);
+  }
   if (std::strcmp(scenario, "threads") == 0) threads();
   else if (std::strcmp(scenario, "deep") == 0) deep();
   else if (std::strcmp(scenario, "exception") == 0) catcher();
@@ -235,6 +290,8 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "detached") == 0) detached();
   else if (std::strcmp(scenario, "signal") == 0) signalling();
   else if (std::strcmp(scenario, "longjmp") == 0) longjumps();
+  else if (std::strcmp(scenario, "signal_storm") == 0) storm(on_tick, 2000, 100);
+  else if (std::strcmp(scenario, "signal_burst") == 0) storm(on_burst, 300, 100);
   else {
     std::fprintf(stderr, "subject: unknown scenario '%s'\n", scenario);
     return 2;

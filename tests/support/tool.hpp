@@ -27,14 +27,16 @@ inline std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-/// Runs `ccrc ARGS` (ARGS as one shell-quoted string) and collects its outputs.
-inline run_result run_tool(const std::string& args) {
+/// Runs `ccrc ARGS` (ARGS as one shell-quoted string) and collects its outputs. `before`, if
+/// given, is shell text run first in the same shell, e.g. "ulimit -f 4; exec " (after `exec`,
+/// $$ is the tool's process id).
+inline run_result run_tool(const std::string& args, const std::string& before = "") {
   std::filesystem::create_directories(CCRC_TEST_TMP);
   // ctest runs tests in parallel: every run gets its own file for stderr.
   static int runs = 0;
   std::string err_file = std::string(CCRC_TEST_TMP) + "/stderr-" + std::to_string(getpid()) + "-" +
                          std::to_string(++runs) + ".txt";
-  std::string command = std::string("'") + CCRC_TOOL + "' " + args + " 2>'" + err_file + "'";
+  std::string command = before + "'" + CCRC_TOOL + "' " + args + " 2>'" + err_file + "'";
   run_result r{-1, {}, {}};
   if (std::FILE* pipe = popen(command.c_str(), "r")) {
     char buf[65536];
@@ -89,6 +91,16 @@ inline std::string write_temp(const std::string& name, const std::string& text) 
   std::string path = std::string(CCRC_TEST_TMP) + "/" + std::to_string(getpid()) + "-" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
+}
+
+/// The temporary files left beside `path`, a file in the test directory (tests running at the
+/// same time have their own): the tool names them PATH.ccrc-tmp-*.
+inline int temporaries_of(const std::string& path) {
+  std::string prefix = std::filesystem::path(path).filename().string() + ".ccrc-tmp-";
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(CCRC_TEST_TMP))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) ++n;
+  return n;
 }
 
 /// The Figure 1 profile shipped with the examples.

@@ -1,0 +1,105 @@
+// examples/common/whole_file.hpp, which the tool's outputs and the profilers' profiles share:
+// where the content goes, and the temporary file's name and creation.
+#include "support/tool.hpp"
+#include "whole_file.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool hex_digits(const std::string& s) { return s.find_first_not_of("0123456789abcdef") == std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("whole_file: the temporary file is PATH.ccrc-tmp- and 16 random hex digits, removed unless committed") {
+  std::string path = test::write_temp("whole.txt", "OLD\n");
+  std::string a_name, b_name;
+  {
+    ccrc_files::whole_file a, b;
+    REQUIRE(a.open(path) == 0);
+    REQUIRE(b.open(path) == 0);
+    a_name = a.temporary();
+    b_name = b.temporary();
+    CHECK(a_name != b_name);
+    for (const std::string& t : {a_name, b_name}) {
+      REQUIRE(t.size() == path.size() + 10 + 16);
+      CHECK(t.substr(0, path.size() + 10) == path + ".ccrc-tmp-");
+      CHECK(hex_digits(t.substr(path.size() + 10)));
+      CHECK(fs::is_regular_file(fs::symlink_status(t)));
+    }
+    a.stream() << "NEW\n";
+  }
+  CHECK(!fs::exists(fs::symlink_status(a_name)));
+  CHECK(!fs::exists(fs::symlink_status(b_name)));
+  CHECK(test::read_file(path) == "OLD\n");
+  fs::remove(path);
+}
+
+TEST_CASE("whole_file: create_exclusive never opens what is planted at the name, a symbolic link above all") {
+  std::string victim = test::write_temp("excl-victim.txt", "VICTIM\n");
+  std::string name = test::write_temp("excl-planted", "");
+  fs::remove(name);
+  fs::create_symlink(victim, name);
+  errno = 0;
+  CHECK(ccrc_files::create_exclusive(name) == -1);
+  CHECK(errno == EEXIST);
+  CHECK(test::read_file(victim) == "VICTIM\n");
+  // A dangling link: nothing is created where it points.
+  std::string nowhere = victim + ".nowhere";
+  fs::remove(name);
+  fs::create_symlink(nowhere, name);
+  CHECK(ccrc_files::create_exclusive(name) == -1);
+  CHECK(errno == EEXIST);
+  CHECK(!fs::exists(nowhere));
+  // A free name is created, empty, for writing.
+  fs::remove(name);
+  int fd = ccrc_files::create_exclusive(name);
+  CHECK(fd >= 0);
+  CHECK(write(fd, "x", 1) == 1);
+  close(fd);
+  CHECK(test::read_file(name) == "x");
+  for (const auto& p : {victim, name}) fs::remove(p);
+}
+
+TEST_CASE("whole_file: commit replaces the file with its permissions; through a link, the file linked to") {
+  std::string path = test::write_temp("perm.txt", "OLD\n");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  std::string link = test::write_temp("perm-link.txt", "");
+  fs::remove(link);
+  fs::create_symlink(path, link);
+  ccrc_files::whole_file f;
+  REQUIRE(f.open(link) == 0);
+  CHECK(f.temporary().rfind(path + ".ccrc-tmp-", 0) == 0);  // beside the file, not the link
+  f.stream() << "NEW\n";
+  CHECK(f.commit() == 0);
+  CHECK(f.temporary().empty());
+  CHECK(fs::is_symlink(link));
+  CHECK(test::read_file(path) == "NEW\n");
+  CHECK(fs::status(path).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  CHECK(test::temporaries_of(path) == 0);
+  for (const auto& p : {path, link}) fs::remove(p);
+}
+
+TEST_CASE("whole_file: a directory is refused, a failed write is reported with its errno") {
+  ccrc_files::whole_file f;
+  CHECK(f.open(CCRC_TEST_TMP) == EISDIR);
+  if (fs::exists("/dev/full")) {
+    // A device: written in place, no temporary; the write fails at the flush.
+    REQUIRE(f.open("/dev/full") == 0);
+    CHECK(f.temporary().empty());
+    f.stream() << "x";
+    CHECK(f.commit() == ENOSPC);
+  }
+  std::string missing = std::string(CCRC_TEST_TMP) + "/no-such-directory/out.txt";
+  CHECK(f.open(missing) == ENOENT);
+}
