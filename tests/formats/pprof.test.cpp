@@ -274,6 +274,12 @@ TEST_CASE("pprof: looks_like_pprof") {
   CHECK_FALSE(ccrc::formats::looks_like_pprof("java 12345/12346 [001] 1.0: cycles:\n\t4005d0 f (x)\n"));
   CHECK_FALSE(ccrc::formats::looks_like_pprof("\nmain;f 20\nmain;g 30\n" + std::string(200, 'x')));
   CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0x80})));  // a tag cut short: nothing seen
+  // A field Profile does not have is skipped, whatever its wire type, even cut short; a
+  // wire type protobuf does not have (3, 4: groups; 6, 7) is no message.
+  CHECK(ccrc::formats::looks_like_pprof(bytes({0xa2, 0x06, 0x02, 'x', 'y', 0xa8, 0x06, 0x07}) + smallest));
+  CHECK(ccrc::formats::looks_like_pprof(bytes({0xa2, 0x06, 0x7f, 'x', 'y'})));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0xa3, 0x06}) + smallest));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0xa7, 0x06}) + smallest));
   std::string go = read_bytes(go_cpu_path);
   CHECK_FALSE(ccrc::formats::looks_like_pprof(go));  // gzip: inflate first
   CHECK(ccrc::formats::looks_like_pprof(written(ccrc::read_pprof(go), {.gzip = false}).substr(0, 64)));

@@ -4,8 +4,10 @@
 #include "support/gzip.hpp"
 #include "support/values.hpp"
 #include "support/figure1.hpp"
+#include "support/random.hpp"
 
 #include <doctest/doctest.h>
+#include <protozero/pbf_writer.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -106,6 +108,27 @@ TEST_CASE("formats::read_profile opens a gzip-compressed pprof file by its conte
   double samples = 0;
   for (double v : r.profile.column("samples_count")) samples += v;
   CHECK(samples == 116);
+}
+
+TEST_CASE("a pprof message with fields Profile does not have in its first bytes is pprof, as with them later") {
+  // Unknown fields are legal protobuf: field 100 (5,000 bytes, more than format detection
+  // looks at), then fields 101 (a varint) and 102 (32 bits), before Figure 1's message.
+  std::ostringstream written;
+  ccrc::write_pprof(written, test::figure1(), {.gzip = false});
+  const std::string message = written.str();
+  std::string unknown;
+  protozero::pbf_writer fields(unknown);
+  fields.add_string(100, std::string(5'000, 'x'));
+  fields.add_uint64(101, 7);
+  fields.add_fixed32(102, 9);
+  for (const std::string& bytes : {unknown + message, message + unknown}) {
+    for (bool gzip : {false, true}) {
+      CAPTURE(gzip);
+      auto r = read_text(gzip ? test::gzip(bytes) : bytes);
+      CHECK(r.detected == ccrc::formats::format::pprof);
+      CHECK(test::canonical(r.profile) == test::canonical(ccrc::read_pprof(message)));
+    }
+  }
 }
 
 TEST_CASE("formats::read_profile opens Firefox's Gecko profile, gzip or not, and picks a thread of it") {

@@ -521,12 +521,14 @@ profile read_pprof_from(Read&& read) {
 
 /// True if `start` (the first bytes of an uncompressed message, as many as are at hand)
 /// reads as the start of a profile.proto message: it holds a control byte (text holds none;
-/// a message's tags and lengths are small numbers), every field has a tag of Profile (1 to 16)
-/// with that field's wire type, and every message field wholly in `start` is itself a sequence
-/// of well-formed fields; the last field may be cut short. Any field may come first: Go writes
-/// time_nanos (9) before sample_type. A heuristic for format detection (protobuf carries no
-/// magic number); text and JSON fail it. For gzip input, ask is_gzip first and look at the
-/// inflated bytes. O(length).
+/// a message's tags and lengths are small numbers), every field is well formed (a valid tag
+/// and wire type), a field of Profile (1 to 16) has that field's wire type, and every message
+/// field of Profile wholly in `start` is itself a sequence of well-formed fields; the last
+/// field may be cut short. Any field may come first: Go writes time_nanos (9) before
+/// sample_type, and a field Profile does not have (one added to profile.proto since, or a
+/// writer's own) is legal protobuf, as read_pprof reads it anywhere. A heuristic for format
+/// detection (protobuf carries no magic number); text and JSON fail it. For gzip input, ask
+/// is_gzip first and look at the inflated bytes. O(length).
 [[nodiscard]] inline bool looks_like_pprof(std::string_view start) noexcept {
   using wire = protozero::pbf_wire_type;
   // Tags and lengths are small numbers: a message has control bytes where text has none.
@@ -537,14 +539,17 @@ profile read_pprof_from(Read&& read) {
   try {
     while (m.next()) {
       protozero::pbf_tag_type t = m.tag();
-      if (t < 1 || t > 16) return false;
+      any = true;
+      if (t > 16) {  // not a field of Profile: skipped, as the reader skips it
+        m.skip();
+        continue;
+      }
       bool scalar = t == 7 || t == 8 || t == 9 || t == 10 || t == 12 || t == 14 || t == 15;
       bool repeated_scalar = t == 13;  // comment: packed or not
       wire w = m.wire_type();
       if (scalar ? w != wire::varint
                  : repeated_scalar ? w != wire::varint && w != wire::length_delimited : w != wire::length_delimited)
         return false;
-      any = true;
       bool message = (t >= 1 && t <= 5) || t == 11 || t == 16;
       if (!message) {
         m.skip();
