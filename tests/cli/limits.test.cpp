@@ -114,3 +114,22 @@ TEST_CASE("limits: 100,000 thread names, or CPU profiles without samples, cost a
     std::filesystem::remove(in);
   }
 }
+
+TEST_CASE("limits: pprof is written as it is made, its memory independent of its size") {
+  // A chain a;a;... of 20,000 contexts with a value on each: 200 MB of pprof, all held in
+  // memory before it was written (253 MB at its peak); written to /dev/null.
+  constexpr int depth = 20'000;
+  std::string text = "ccrc-cct 1\nmetrics samples\nframes 1\na\nnodes " + std::to_string(depth + 1) + "\n-1 0 0\n";
+  for (int n = 0; n < depth; ++n) text += std::to_string(n) + " 1 1\n";
+  std::string in = test::write_temp("limits-deep.cct", text);
+  for (const char* ext : {".pb", ".pb.gz"}) {
+    CAPTURE(ext);
+    std::string out = std::string(CCRC_TEST_TMP) + "/limits-null-" + std::to_string(getpid()) + ext;
+    std::filesystem::create_symlink("/dev/null", out);
+    test::measured_run r = test::run_tool_measured("convert '" + in + "' -o '" + out + "'", stack_kb);
+    CHECK_MESSAGE(r.status == 0, r.err);
+    if (!sanitized) CHECK(r.peak_kb <= base_kb + kb_per_context * depth);
+    std::filesystem::remove(out);
+  }
+  std::filesystem::remove(in);
+}
