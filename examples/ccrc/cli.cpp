@@ -173,8 +173,32 @@ namespace {
 
 }  // namespace
 
-void save_profile(const std::string& path, const ccrc::profile& p, timings& t) {
+namespace {
+
+// Refuses folded stacks or pprof above max_stack_output_bytes, their size computed in
+// O(contexts) from the tree (see save_profile).
+void check_stack_output_size(const std::string& path, const ccrc::profile& p) {
+  using ccrc::formats::format;
+  const format f = path == "-" ? format::folded : ccrc::formats::writable_format(path).value_or(format::cctb);
+  if (f != format::folded && f != format::pprof) return;
+  const std::uint64_t bytes = f == format::folded ? ccrc::folded_size(p) : ccrc::pprof_size(p);
+  if (bytes <= max_stack_output_bytes) return;
+  char gib[32];
+  std::snprintf(gib, sizeof gib, "%.1f", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
+  const bool folded = f == format::folded;
+  throw ccrc::error((path == "-" ? std::string("stdout") : path) + " would take " + std::to_string(bytes) + " bytes of " +
+                    (folded ? "folded stacks" : "pprof (before gzip)") + " (" + gib +
+                    " GiB), more than the 1 GiB written without --force: " +
+                    (folded ? "a folded line" : "a pprof sample") +
+                    " holds its context's whole stack, so the size grows with depth x contexts. Write .cctb or "
+                    ".speedscope.json, which hold each context once, or pass --force");
+}
+
+}  // namespace
+
+void save_profile(const std::string& path, const ccrc::profile& p, timings& t, const args& a) {
   t.phase("write");
+  if (!a.flag("--force")) check_stack_output_size(path, p);
   if (path == "-") {
     std::ostream& out = std::cout;
     errno = 0;

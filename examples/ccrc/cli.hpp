@@ -115,10 +115,17 @@ class output_file {
   bool committed_ = false;
 };
 
+/// The largest folded-stacks or pprof output save_profile writes without --force: 1 GiB.
+/// Both formats write each context with its whole stack, so they grow with depth x contexts
+/// (a 200,000-deep chain with a value on every context: 160 GB of folded stacks).
+inline constexpr std::uint64_t max_stack_output_bytes = std::uint64_t{1} << 30;
+
 /// Writes a profile in the format its name asks for (ccrc::formats::writable_format: .cct,
 /// .cctb, .pb.gz, or folded stacks for .folded, .collapsed and .txt; "-": folded stacks on
-/// stdout). Another name is a usage_error.
-void save_profile(const std::string& path, const ccrc::profile& p, timings& t);
+/// stdout). Another name is a usage_error. Folded stacks or pprof above
+/// max_stack_output_bytes (the size computed first, O(contexts)) are a ccrc::error giving
+/// the size and the formats that do not grow with depth, unless `a` has --force.
+void save_profile(const std::string& path, const ccrc::profile& p, timings& t, const args& a);
 
 /// The usage_error save_profile would throw for `path`, thrown before any work is done.
 void check_output_path(const std::string& path);
