@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace cli {
@@ -115,12 +117,20 @@ std::optional<std::uint64_t> whole(const args& a, std::string_view name, double 
   return static_cast<std::uint64_t>(*v);
 }
 
+ccrc::formats::read_options read_options_of(const args& a) {
+  ccrc::formats::read_options options;
+  options.profile = a.value("--profile").value_or("");
+  if (auto bytes = whole(a, "--max-document-bytes")) options.max_document_bytes = *bytes;
+  return options;
+}
+
 ccrc::formats::read_result load(const std::string& path, timings& t, const args& a) {
   t.phase("read");
-  return read(path, {a.value("--profile").value_or("")});
+  return read(path, read_options_of(a));
 }
 
 ccrc::formats::read_result read(const std::string& path, const ccrc::formats::read_options& options) {
+  const std::string name = path == "-" ? "<stdin>" : path;
   try {
     ccrc::formats::read_result r;
     if (path != "-") {
@@ -134,13 +144,24 @@ ccrc::formats::read_result read(const std::string& path, const ccrc::formats::re
     for (const std::string& w : r.warnings)
       std::fprintf(stderr, "ccrc: %s: warning: %s\n", path == "-" ? "<stdin>" : path.c_str(), w.c_str());
     return r;
+  } catch (const ccrc::formats::document_too_large& e) {
+    throw ccrc::error(name + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
+                      " bytes (inflated, if the file is gzip-compressed): ccrc holds this format whole to read it, "
+                      "up to --max-document-bytes (default 2 GiB), which raises the bound");
   } catch (const ccrc::parse_error& e) {
-    throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
+    throw ccrc::error(name + ": " + e.what());
+  } catch (const ccrc::capacity_error& e) {
+    throw ccrc::error(name + ": " + e.what());
   } catch (const ccrc::error& e) {
     if (path != "-") throw;  // the reader's message names the file
     std::string what = e.what();
     if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
     throw ccrc::error("<stdin>: " + what);
+  } catch (const std::bad_alloc&) {
+    // What the reader held is freed by now: the message can be made.
+    throw ccrc::error(name + ": not enough memory to read it");
+  } catch (const std::length_error&) {
+    throw ccrc::error(name + ": not enough memory to read it (a size beyond what one allocation can hold)");
   }
 }
 

@@ -67,6 +67,8 @@ class timings {
   void phase(std::string name);
   /// Ends the current phase.
   void stop();
+  /// The phase under way ("" if none).
+  [[nodiscard]] const std::string& current() const noexcept { return current_; }
   [[nodiscard]] std::string json() const;
 
  private:
@@ -75,8 +77,13 @@ class timings {
   clock::time_point start_ = clock::now(), phase_start_ = start_;
 };
 
+/// The read options the command line gives: --profile NAME|INDEX and --max-document-bytes N
+/// (every command that reads a profile takes them).
+ccrc::formats::read_options read_options_of(const args& a);
+
 /// Reads a profile with ccrc::formats::read_profile (any format, gzip or not, told by the
-/// content; "-" reads stdin), the one --profile picks if given, an error in it prefixed with
+/// content; "-" reads stdin) with read_options_of(a), every error in it (malformed content,
+/// a document too large, a tree beyond its capacity, memory exhausted) a ccrc::error naming
 /// the path.
 ccrc::formats::read_result load(const std::string& path, timings& t, const args& a);
 

@@ -131,6 +131,44 @@ TEST_CASE("a pprof message with fields Profile does not have in its first bytes 
   }
 }
 
+TEST_CASE("read_options::max_document_bytes bounds the JSON or pprof document held whole, inflated or not") {
+  CHECK(ccrc::formats::read_options{}.max_document_bytes == std::uint64_t{2} << 30);
+  // A trace of 2,000 bytes (white space after the events), and Figure 1 as a pprof message.
+  const std::string trace = R"([{"ph":"X","name":"main","ts":0,"dur":10,"pid":1,"tid":1}])" + std::string(1'942, ' ');
+  REQUIRE(trace.size() == 2'000);
+  std::ostringstream message;
+  ccrc::write_pprof(message, test::figure1(), {.gzip = false});
+  std::string trace_file = write_file("bound.json", trace), pprof_file = write_file("bound.pb", message.str());
+  const std::size_t pprof_bytes = message.str().size();
+  auto too_large = [&](auto&& read, std::string_view what, std::uint64_t limit) {
+    try {
+      (void)read();
+    } catch (const ccrc::formats::document_too_large& e) {
+      CHECK(e.document() == what);
+      CHECK(e.limit() == limit);
+      return;
+    }
+    FAIL("read whole");
+  };
+  for (bool gzip : {false, true}) {
+    CAPTURE(gzip);
+    auto bytes = [&](const std::string& plain) { return gzip ? test::gzip(plain) : plain; };
+    too_large([&] { return read_text(bytes(trace), {.profile = "", .max_document_bytes = 1'999}); }, "JSON document", 1'999);
+    too_large([&] { return read_text(bytes(message.str()), {.profile = "", .max_document_bytes = pprof_bytes - 1}); },
+              "pprof message", pprof_bytes - 1);
+    CHECK(read_text(bytes(trace), {.profile = "", .max_document_bytes = 2'000}).profile.size() == 3);
+    CHECK(test::canonical(read_text(bytes(message.str()), {.profile = "", .max_document_bytes = pprof_bytes}).profile) ==
+          test::canonical(test::figure1()));
+  }
+  // A file's size is known: refused before it is read.
+  too_large([&] { return ccrc::formats::read_profile(trace_file, {.profile = "", .max_document_bytes = 1'999}); }, "JSON document",
+            1'999);
+  too_large([&] { return ccrc::formats::read_profile(pprof_file, {.profile = "", .max_document_bytes = 10}); }, "pprof message", 10);
+  // Formats read as they stream are not bounded: they never hold the whole file.
+  CHECK(read_text("main;f 3\n" + std::string(100, '\n'), {.profile = "", .max_document_bytes = 10}).profile.size() == 3);
+  for (const auto& p : {trace_file, pprof_file}) std::filesystem::remove(p);
+}
+
 TEST_CASE("formats::read_profile opens Firefox's Gecko profile, gzip or not, and picks a thread of it") {
   // Firefox's profile of tests/data/gecko/page.html: three sampled threads, 4172 samples in all,
   // 489 of them in the content process's main thread (tests/formats/gecko.test.cpp has the rest).
