@@ -168,10 +168,10 @@ TEST_CASE("convert refuses folded stacks and .cct with a name longer than their 
   std::string out = std::string(CCRC_TEST_TMP) + "/long-name-" + std::to_string(getpid());
   auto folded = test::run_tool("convert '" + in + "' -o '" + out + ".folded'");
   CHECK(folded.status == 1);
-  CHECK(folded.err == "ccrc convert: the line of '" + std::string(80, 'x') + "' (depth 2) would be " +
-                          std::to_string(2 + name_bytes + 2) +
-                          " bytes, more than the 67108864 read_folded accepts: write .cctb or speedscope, whose size does "
-                          "not grow with the depth\n");
+  CHECK(folded.err == "ccrc convert: the stack of '" + std::string(80, 'x') + "' (depth 2) is " +
+                          std::to_string(2 + name_bytes) +
+                          " bytes, more than the 67108864 read_folded accepts in a line: write .cctb or speedscope, whose "
+                          "size does not grow with the depth\n");
   CHECK_FALSE(std::filesystem::exists(out + ".folded"));
   auto cct = test::run_tool("convert '" + in + "' -o '" + out + ".cct'");
   CHECK(cct.status == 1);

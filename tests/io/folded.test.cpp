@@ -324,6 +324,11 @@ TEST_CASE("the writer refuses a line longer than read_folded accepts, before wri
     CHECK(out.str().empty());  // refused before any byte left the writer's buffer
     CHECK_THROWS_WITH_AS((void)ccrc::folded_size(*p), doctest::Contains("read_folded accepts"), ccrc::error);
   }
+  // The count alone can make the line too long.
+  ccrc::profile with_count;
+  with_count.add_path(std::vector<ccrc::frame_id>{with_count.intern(std::string(max_line - 1, 'w'))}, std::vector<double>{1});
+  const std::string one_too_many = "is " + std::to_string(max_line + 1) + " bytes, more than";
+  CHECK_THROWS_WITH_AS((void)ccrc::folded_size(with_count), doctest::Contains(one_too_many.c_str()), ccrc::error);
   // A line of exactly 64 MiB, its count included, is written and reads back.
   ccrc::profile longest;
   longest.add_path(std::vector<ccrc::frame_id>{longest.intern(std::string(max_line - 2, 'z'))}, std::vector<double>{1});

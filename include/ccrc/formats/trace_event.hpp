@@ -558,10 +558,12 @@ class trace_event_parser {
     fail_at(f.at, std::string("\"") + what + "\" is not an integer", f.error);
   }
 
+  // The events of the thread of the last event, most often, found with one comparison.
   thread_events& events_of(std::int64_t pid, std::int64_t tid) {
+    if (last_events_ && last_key_ == std::pair<std::int64_t, std::int64_t>{pid, tid}) return *last_events_;
     thread& t = thread_of(pid, tid);
     if (!t.events) t.events = std::make_unique<thread_events>();
-    return *t.events;
+    return *(last_events_ = t.events.get());
   }
 
   thread& thread_of(std::int64_t pid, std::int64_t tid) {
@@ -569,6 +571,7 @@ class trace_event_parser {
     if (last_thread_ && last_key_ == key) return *last_thread_;
     last_key_ = key;
     last_thread_ = &threads_[key];
+    last_events_ = last_thread_->events.get();
     return *last_thread_;
   }
 
@@ -776,6 +779,7 @@ class trace_event_parser {
   std::pair<std::int64_t, std::int64_t> last_key_{};
   known_id last_pid_, last_tid_;
   thread* last_thread_ = nullptr;
+  thread_events* last_events_ = nullptr;  // last_thread_'s, if it has any
   symbol_table names_;                // event names, a name's id is its frame here (0: none)
   std::vector<frame_id> frames_;      // by name id: its frame in the profile, once it has a node
   std::vector<std::uint32_t> head_;      // per name id: first close of the group, or none

@@ -241,10 +241,10 @@ inline profile read_folded_file(const std::filesystem::path& path, const folded_
 
 namespace detail {
 
-// write_folded's output: written to `out`, or, with no stream, counted only (folded_size):
-// the paths, whose length grows with depth x contexts, are then measured rather than built.
-// Every check is made either way, each before the line it concerns. Returns the bytes.
-template <metric_tree Tree>
+// write_folded's output: written to `out` (Write), or counted only (folded_size): the paths,
+// whose length grows with depth x contexts, are then measured rather than built. Every check
+// is made either way, each before the line it concerns. Returns the bytes.
+template <bool Write, metric_tree Tree>
 std::uint64_t write_folded_to(std::ostream* out, const Tree& t) {
   const call_tree& tree = t.tree();
   const std::size_t max_line = default_max_line_bytes;
@@ -264,13 +264,12 @@ std::uint64_t write_folded_to(std::ostream* out, const Tree& t) {
   std::uint64_t bytes = 0;
   auto flush = [&] {
     bytes += buf.size();
-    if (out) out->write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    if constexpr (Write) out->write(buf.data(), static_cast<std::streamsize>(buf.size()));
     buf.clear();
   };
   std::vector<char> checked(tree.symbols().frame_count(), 0);
   std::vector<std::size_t> length_at(1, 0);  // path length at each level
   std::string path;                          // built only when written
-  std::string counts;                        // of the line being written
   preorder(tree_view(tree), [&](node_id n, std::uint32_t level) {
     if (level == 0) return;
     frame_id f = tree.frame(n);
@@ -283,9 +282,15 @@ std::uint64_t write_folded_to(std::ostream* out, const Tree& t) {
     if (level == 1 && name.front() == '#')
       throw error("top-level frame '" + std::string(name.substr(0, 80)) + "' would read back as a comment");
     const std::size_t length = length_at[level - 1] + (level > 1 ? 1 : 0) + name.size();
+    // The lines of its subtree are longer still, and it has one (a leaf's at least): refused
+    // now, before the path grows further.
+    if (length > max_line)
+      throw error("the stack of '" + std::string(name.substr(0, 80)) + "' (depth " + std::to_string(level) + ") is " +
+                  std::to_string(length) + " bytes, more than the " + std::to_string(max_line) +
+                  " read_folded accepts in a line: write .cctb or speedscope, whose size does not grow with the depth");
     length_at.resize(level + 1);
     length_at[level] = length;
-    if (out) {
+    if constexpr (Write) {
       path.resize(length_at[level - 1]);
       if (level > 1) path += ';';
       path += name;
@@ -296,28 +301,27 @@ std::uint64_t write_folded_to(std::ostream* out, const Tree& t) {
     if (!emit) return;
     if (is_blank(name.back()))
       throw error("frame '" + std::string(name.substr(0, 80)) + "' ends in a blank, which a folded line cannot hold");
-    counts.clear();
+    if constexpr (Write) buf += path;
+    else bytes += length;
+    const std::size_t counts_at = buf.size();
     t.for_each_column([&](std::string_view, auto column) {
       if constexpr (std::is_floating_point_v<typename decltype(column)::value_type>)
         if (!std::isfinite(column[n]))
           throw error("non-finite metric value at '" + std::string(name.substr(0, 80)) + "' (depth " +
                       std::to_string(level) + ")");
-      counts += ' ';
-      append_number(counts, column[n]);
+      buf += ' ';
+      append_number(buf, column[n]);
     });
-    if (length + counts.size() > max_line)
-      throw error("the line of '" + std::string(name.substr(0, 80)) + "' (depth " + std::to_string(level) +
-                  ") would be " + std::to_string(length + counts.size()) + " bytes, more than the " +
-                  std::to_string(max_line) + " read_folded accepts: write .cctb or speedscope, whose size does not "
-                  "grow with the depth");
-    if (out) buf += path;
-    else bytes += length;
-    buf += counts;
+    // Checked before the line leaves the buffer.
+    if (const std::size_t line = length + (buf.size() - counts_at); line > max_line)
+      throw error("the line of '" + std::string(name.substr(0, 80)) + "' (depth " + std::to_string(level) + ") is " +
+                  std::to_string(line) + " bytes, more than the " + std::to_string(max_line) +
+                  " read_folded accepts in a line: write .cctb or speedscope, whose size does not grow with the depth");
     buf += '\n';
     if (buf.size() >= (std::size_t{1} << 20)) flush();
   });
   flush();
-  if (out && !*out) throw error("write error");
+  if (Write && !*out) throw error("write error");
   return bytes;
 }
 
@@ -332,21 +336,22 @@ std::uint64_t write_folded_to(std::ostream* out, const Tree& t) {
 /// the root, a frame name with ';' or a control character, a line ending in a frame whose
 /// name ends in a blank, a non-finite value, a metric name with a blank, a line longer than
 /// read_folded accepts by default (folded_options::max_line_bytes, 64 MiB: long names on a
-/// deep stack). O(total length of the written paths); memory: the tree's depth and 1 MiB.
+/// deep stack). O(total length of the written paths); memory: the longest path and 1 MiB.
 template <metric_tree Tree>
 void write_folded(std::ostream& out, const Tree& t) {
-  (void)detail::write_folded_to(&out, t);
+  (void)detail::write_folded_to<true>(&out, t);
 }
 
 /// The bytes write_folded writes for `t`, without writing them (or what it would throw). A
 /// folded file holds every written context's whole stack, so the size is up to depth x
-/// contexts x name length: a 200,000-deep chain with a value on every context is 160 GB.
+/// contexts x name length: a 200,000-deep chain of one-letter names with a value on every
+/// context is 40 GB.
 /// O(contexts x metrics): the paths are measured, not built.
 ///
 ///     if (ccrc::folded_size(p) > (std::uint64_t{1} << 30)) { /* write .cctb instead */ }
 template <metric_tree Tree>
 [[nodiscard]] std::uint64_t folded_size(const Tree& t) {
-  return detail::write_folded_to(nullptr, t);
+  return detail::write_folded_to<false>(nullptr, t);
 }
 
 }  // namespace ccrc
