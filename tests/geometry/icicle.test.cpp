@@ -4,6 +4,7 @@
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
 
+#include "support/chain.hpp"
 #include "support/figure1.hpp"
 #include "support/random.hpp"
 #include "support/rings.hpp"
@@ -160,15 +161,7 @@ TEST_CASE("icicle culling: a box narrower than min_width_px becomes a line, its 
 
 TEST_CASE("icicle culling merges adjacent narrow siblings into one line per min_width_px") {
   // 1000 callees of 1 and one of 1000 on 1999 px: each small callee is 0.9995 px wide.
-  ccrc::profile p;
-  ccrc::frame_id main = p.intern("main");
-  std::vector<double> one{1};
-  for (int k = 0; k < 1000; ++k) {
-    ccrc::frame_id frames[] = {main, p.intern("m" + std::to_string(k))};
-    p.add_path(frames, one);
-  }
-  ccrc::frame_id big[] = {main, p.intern("big")};
-  p.add_path(big, std::vector<double>{1000});
+  ccrc::profile p = test::thin_callees();
   auto ag = ccrc::inclusive(p.tree(), p.column(0));
   auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
   ccrc::icicle_layout chart = ccrc::icicle_chart(v, ag, {.width = 1999, .height = 40});
@@ -395,10 +388,9 @@ TEST_CASE("icicle beyond_edge: the last row's boxes whose contexts have callees"
 }
 
 TEST_CASE("icicle of a 1,000,000-deep chain: no recursion, every row a box") {
-  ccrc::call_tree t;
-  ccrc::frame_id f = t.intern("f");
-  ccrc::node_id n = ccrc::root_node;
-  for (int i = 0; i < 1'000'000; ++i) n = t.find_or_add_child(n, f);
+  test::calls_cct chain = test::call_chain(1'000'000, {"f"});
+  const ccrc::call_tree& t = chain.tree();
+  ccrc::node_id n = static_cast<ccrc::node_id>(t.size() - 1);  // the leaf
   std::vector<double> ag(t.size(), 1.0);
   ccrc::icicle_layout chart = ccrc::icicle_chart(ccrc::tree_view(t), ag, {.width = 1000, .height = 1000});
   CHECK(chart.rows() == 1'000'000);

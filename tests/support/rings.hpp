@@ -40,6 +40,21 @@ inline random_chart_input random_input(rng& r, std::size_t stacks, std::uint32_t
   return in;
 }
 
+/// main with 1000 callees of 1 and one, "big", of 1000: the small ones, half of main's span,
+/// are culled into lines on a chart of the right size.
+inline ccrc::profile thin_callees() {
+  ccrc::profile p;
+  ccrc::frame_id main = p.intern("main");
+  std::vector<double> one{1};
+  for (int k = 0; k < 1000; ++k) {
+    ccrc::frame_id frames[] = {main, p.intern("m" + std::to_string(k))};
+    p.add_path(frames, one);
+  }
+  ccrc::frame_id big[] = {main, p.intern("big")};
+  p.add_path(big, std::vector<double>{1000});
+  return p;
+}
+
 /// `o` with the sizing and the child order of round `round`: nine rounds try every pair.
 inline ccrc::ring_options varied(int round, ccrc::ring_options o) {
   o.sizing = static_cast<ccrc::ring_sizing>(round % 3);

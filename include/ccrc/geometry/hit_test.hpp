@@ -10,8 +10,24 @@
 #include <cstddef>
 #include <numbers>
 #include <optional>
+#include <vector>
 
 namespace ccrc {
+
+namespace detail {
+
+// The only segment of a level, segs[first, last) sorted by where their spans start, that can
+// hold the point `at` along the level: the last one starting at or before it (segs.size() if
+// none does). O(log(last - first)).
+template <class Segment, class Start>
+std::size_t last_starting_at(const std::vector<Segment>& segs, std::size_t first, std::size_t last, double at,
+                             Start start) noexcept {
+  auto begin = segs.begin() + static_cast<std::ptrdiff_t>(first), end = segs.begin() + static_cast<std::ptrdiff_t>(last);
+  auto after = std::upper_bound(begin, end, at, [&](double x, const Segment& s) { return x < start(s); });
+  return after == begin ? segs.size() : static_cast<std::size_t>(after - segs.begin()) - 1;
+}
+
+}  // namespace detail
 
 /// The angle of the point (x, y) seen from the chart's centre, in radians clockwise from
 /// twelve o'clock, brought into [start_angle, start_angle + 2π): the range segment angles
@@ -46,13 +62,9 @@ namespace ccrc {
   auto d = static_cast<std::size_t>(std::upper_bound(chart.radii.begin(), chart.radii.end(), r) - chart.radii.begin());
   if (d + 1 >= chart.ring_begin.size()) return std::nullopt;
   double a = ring_angle(chart, x, y);
-  auto first = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d]);
-  auto last = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.ring_begin[d + 1]);
-  // The last segment of the ring starting at or before a is the only candidate.
-  auto after = std::upper_bound(first, last, a, [](double angle, const ring_segment& s) { return angle < s.a0; });
-  if (after == first) return std::nullopt;
-  auto i = static_cast<std::size_t>(after - chart.segments.begin()) - 1;
-  if (!covers(chart.segments[i], r, a)) return std::nullopt;
+  std::size_t i = detail::last_starting_at(chart.segments, chart.ring_begin[d], chart.ring_begin[d + 1], a,
+                                           [](const ring_segment& s) { return s.a0; });
+  if (i == chart.segments.size() || !covers(chart.segments[i], r, a)) return std::nullopt;
   return i;
 }
 
@@ -76,13 +88,9 @@ namespace ccrc {
   auto above = static_cast<std::size_t>(std::upper_bound(chart.edges.begin(), chart.edges.end(), y) - chart.edges.begin());
   if (above == 0 || above >= chart.edges.size()) return std::nullopt;
   std::size_t d = chart.root_at_bottom ? chart.rows() - (above - 1) : above - 1;
-  auto first = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.row_begin[d]);
-  auto last = chart.segments.begin() + static_cast<std::ptrdiff_t>(chart.row_begin[d + 1]);
-  // The last segment of the row starting at or left of x is the only candidate.
-  auto after = std::upper_bound(first, last, x, [](double at, const icicle_segment& s) { return at < s.x0; });
-  if (after == first) return std::nullopt;
-  auto i = static_cast<std::size_t>(after - chart.segments.begin()) - 1;
-  if (!covers(chart.segments[i], x, y)) return std::nullopt;
+  std::size_t i = detail::last_starting_at(chart.segments, chart.row_begin[d], chart.row_begin[d + 1], x,
+                                           [](const icicle_segment& s) { return s.x0; });
+  if (i == chart.segments.size() || !covers(chart.segments[i], x, y)) return std::nullopt;
   return i;
 }
 
