@@ -24,7 +24,8 @@ struct first_view_options {
   /// The thinnest ring shown, pixels: the view is cut as deep as keeps every ring at least this
   /// thick (12 px holds a 9-10 px label along the ring).
   double min_ring_px = 12;
-  /// The lowest icicle row shown, pixels (16 px holds an 11 px label with room around it).
+  /// The least height of an icicle row shown, pixels (16 px hold an 11 px label with room
+  /// around it).
   double min_row_px = 16;
   /// The outermost ring (the deepest row) shown still holds visible arcs (boxes) covering at
   /// least this share of the circle (the width): deeper levels, holding only thin spikes (a
