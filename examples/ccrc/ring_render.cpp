@@ -22,6 +22,7 @@ namespace {
 constexpr double legend_width = 260;
 constexpr double margin = 8;
 constexpr double caption_height = 28;  // above an icicle: the breadcrumbs' line
+constexpr double max_row = 24;         // an icicle's rows, as a flame graph's, whatever the height
 
 std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
   return n == ccrc::root_node ? std::string_view("(root)") : t.name(n);
@@ -564,8 +565,9 @@ ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<d
 ccrc::icicle_layout layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
   const std::vector<double>& column = ag[r.metric];
   std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
-  ccrc::icicle_options o = icicle_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_width_px = r.min_px,
-                                                           .padding_px = r.padding, .heights = heights});
+  ccrc::icicle_options o = icicle_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .max_row_px = max_row,
+                                                           .min_width_px = r.min_px, .padding_px = r.padding,
+                                                           .heights = heights});
   return ccrc::icicle_chart(view_of(p, column, r, o), column, o);
 }
 

@@ -112,7 +112,8 @@ std::string summary(const std::string& path, const ccrc::profile& p, const ccrc:
 /// Where render places a chart on a width x height canvas: a legend column on the left, the
 /// chart centred in the rest with a small margin ...
 ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options = {});
-/// ... or an icicle filling the rest, below a line for the breadcrumbs.
+/// ... or an icicle filling the rest, below a line for the breadcrumbs (its rows, at most
+/// 24 px high, may end short of the bottom).
 ccrc::icicle_options icicle_area(double width, double height, ccrc::icicle_options options = {});
 
 }  // namespace render

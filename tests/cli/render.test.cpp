@@ -204,14 +204,15 @@ TEST_CASE("ccrc render --layout icicle -o chart.json: Figure 1's boxes, exactly"
   CHECK(j["mode"] == "angle");
   CHECK(j["total"] == 3238);
   // The legend's 260 px on the left, 28 px for the breadcrumbs on top, 8 px margins: the
-  // chart is 1164 x 864 from (268, 28), main's bar and five rows of 144 px.
+  // chart is 1164 px wide from (268, 28), main's bar and five rows of 24 px (864 px would
+  // leave 144 px a row: rows are at most 24 px).
   CHECK(j["x0"] == 268);
   CHECK(j["x1"] == 1432);
   CHECK(j["root_at_bottom"] == false);
   CHECK(j["rows"] == 5);
   auto edges = j["edges"].get<std::vector<double>>();
   REQUIRE(edges.size() == 7);
-  for (std::size_t k = 0; k < edges.size(); ++k) CHECK(edges[k] == doctest::Approx(28 + 144.0 * static_cast<double>(k)));
+  for (std::size_t k = 0; k < edges.size(); ++k) CHECK(edges[k] == doctest::Approx(28 + 24.0 * static_cast<double>(k)));
   REQUIRE(j["segments"].size() == 18);
   const json& main = j["segments"][0];
   CHECK(main["kind"] == "root");
@@ -233,8 +234,8 @@ TEST_CASE("ccrc render --layout icicle -o chart.json: Figure 1's boxes, exactly"
     double depth = seg["depth"].get<double>();
     CHECK(seg["x0"].get<double>() == doctest::Approx(268 + 1164 * box.first / 3238));
     CHECK(seg["x1"].get<double>() - seg["x0"].get<double>() == doctest::Approx(1164 * box.second / 3238));
-    CHECK(seg["y0"].get<double>() == doctest::Approx(28 + 144 * depth));
-    CHECK(seg["y1"].get<double>() == doctest::Approx(172 + 144 * depth));
+    CHECK(seg["y0"].get<double>() == doctest::Approx(28 + 24 * depth));
+    CHECK(seg["y1"].get<double>() == doctest::Approx(52 + 24 * depth));
     CHECK(seg["value"] == box.second);
     if (path != "main") CHECK(seg["kind"] == "box");
   }

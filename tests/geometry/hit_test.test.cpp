@@ -163,6 +163,7 @@ TEST_CASE("hit_test on icicles agrees with a brute-force point-in-box test on ra
                            .origin = {40, 30},
                            .width = 700,
                            .height = 500,
+                           .max_row_px = round % 4 < 2 ? 12.0 : std::numeric_limits<double>::infinity(),
                            .root_at_bottom = round % 2 == 1,
                            .min_width_px = round % 3 == 0 ? 0.0 : 3.0,
                            .padding_px = round % 6 == 0 ? 1.0 : 0.0};

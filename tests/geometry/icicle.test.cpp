@@ -103,6 +103,26 @@ TEST_CASE("an icicle with the root at the bottom is a flame graph: the same span
   CHECK(up.segments[0].y1 == 620);  // main's bar at the bottom
 }
 
+TEST_CASE("max_row_px: rows no higher than asked, stacked from the root's edge") {
+  figure1_icicle f;
+  ccrc::icicle_layout capped = f.chart({.origin = {0, 10}, .width = 3238, .height = 600, .max_row_px = 30,
+                                        .min_width_px = 0});
+  test::check_invariants(f.p.tree(), capped);
+  CHECK(capped.edges == std::vector<double>{10, 40, 70, 100, 130, 160, 190});
+  CHECK(capped.row_height() == 30);
+  ccrc::icicle_layout flame = f.chart({.origin = {0, 10}, .width = 3238, .height = 600, .max_row_px = 30,
+                                       .root_at_bottom = true, .min_width_px = 0});
+  test::check_invariants(f.p.tree(), flame);
+  CHECK(flame.edges == std::vector<double>{430, 460, 490, 520, 550, 580, 610});
+  CHECK(flame.segments[0].y0 == 580);
+  CHECK(flame.segments[0].y1 == 610);
+  // A bound above the share, or none (0, NaN), leaves the rows filling the height.
+  for (double bound : {200.0, 0.0, std::nan("")}) {
+    ccrc::icicle_layout filled = f.chart({.width = 3238, .height = 600, .max_row_px = bound, .min_width_px = 0});
+    CHECK(filled.edges == std::vector<double>{0, 100, 200, 300, 400, 500, 600});
+  }
+}
+
 TEST_CASE("icicle sizing: equal thirds, and area laid out as angle") {
   figure1_icicle f;
   ccrc::icicle_layout equal = f.chart({.sizing = ccrc::ring_sizing::equal, .width = 900, .height = 600, .min_width_px = 0});

@@ -13,6 +13,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <ranges>
 #include <span>
 #include <vector>
@@ -59,8 +60,12 @@ struct icicle_options {
   /// The chart's top-left corner, pixels (not finite: 0).
   point origin{};
   /// The chart's size, pixels (not finite or < 0: 0). The root's row and every row below it
-  /// share the height equally.
+  /// share the height equally ...
   double width = 100, height = 100;
+  /// ... but are at most this high, pixels (not a number or <= 0: no bound), so that a view of
+  /// a few levels does not stretch them: the rows then end short of the height, stacked from
+  /// the root's edge (the top, or the bottom with root_at_bottom).
+  double max_row_px = std::numeric_limits<double>::infinity();
   /// The root's row at the bottom and callees above it, as a flame graph is drawn; false (the
   /// default): the root at the top, callees below, an icicle.
   bool root_at_bottom = false;
@@ -156,7 +161,8 @@ struct icicle_projection {
 /// from left to right. No NaN or infinity reaches a segment, whatever the values or options.
 ///
 /// Rows: the view's (depth limit, height), then, with options.fit_visible, down to the deepest
-/// that holds a box; the root's row and the rest share options.height equally.
+/// that holds a box; the root's row and the rest share options.height equally, each at most
+/// options.max_row_px high.
 ///
 /// Cost: O(s log k) for s segments and k children per visible parent, plus the children of
 /// visible parents, plus O(nodes of v) to count the rows unless options.heights or
@@ -203,11 +209,14 @@ template <metric_column C>
     while (end > 0 && segs[end - 1].depth > rows) --end;
     segs.resize(end);
   }
-  // Closed forms top + k h, the last edge set exactly: no error accumulates over many rows.
+  // Closed forms first + k h, the last edge set exactly: no error accumulates over many rows.
+  const double bands = static_cast<double>(rows) + 1;
+  const double h = options.max_row_px > 0 ? std::min(height / bands, options.max_row_px) : height / bands;
+  const double used = h < height / bands ? h * bands : height;
+  const double first = options.root_at_bottom ? top + height - used : top;
   out.edges.resize(std::size_t{rows} + 2);
-  const double h = height / (static_cast<double>(rows) + 1);
-  for (std::size_t k = 0; k + 1 < out.edges.size(); ++k) out.edges[k] = top + static_cast<double>(k) * h;
-  out.edges.back() = top + height;
+  for (std::size_t k = 0; k + 1 < out.edges.size(); ++k) out.edges[k] = first + static_cast<double>(k) * h;
+  out.edges.back() = first + used;
   for (icicle_segment& s : segs) {
     std::size_t band = options.root_at_bottom ? rows - s.depth : s.depth;
     s.y0 = out.edges[band];
