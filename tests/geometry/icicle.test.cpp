@@ -28,11 +28,7 @@ template <class Layout>
 concept has_row = requires(Layout&& l) { std::forward<Layout>(l).row(0); };
 
 // Figure 1 on a chart 3238 px wide, one pixel per bytecode, with rows of 100 px.
-struct figure1_icicle {
-  ccrc::profile p = test::figure1();
-  std::vector<double> ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
-  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
-
+struct figure1_icicle : test::figure1_view {
   ccrc::icicle_layout chart(ccrc::icicle_options o = {.width = 3238, .height = 600, .min_width_px = 0}) const {
     return ccrc::icicle_chart(view, ag, o);
   }

@@ -23,11 +23,7 @@ namespace {
 template <class Layout>
 concept has_ring = requires(Layout&& l) { std::forward<Layout>(l).ring(0); };
 
-struct figure1_chart {
-  ccrc::profile p = test::figure1();
-  std::vector<double> ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
-  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
-
+struct figure1_chart : test::figure1_view {
   ccrc::ring_layout chart(ccrc::ring_options o = {.outer_radius = 600, .min_arc_px = 0}) const {
     return ccrc::ring_chart(view, ag, o);
   }

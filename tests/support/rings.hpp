@@ -40,6 +40,14 @@ inline random_chart_input random_input(rng& r, std::size_t stacks, std::uint32_t
   return in;
 }
 
+/// Figure 1, its ag(bytecodes) and the view ring_chart_view centres on main: what the charts'
+/// tests lay out.
+struct figure1_view {
+  ccrc::profile p = figure1();
+  std::vector<double> ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
+};
+
 /// main with 1000 callees of 1 and one, "big", of 1000: the small ones, half of main's span,
 /// are culled into lines on a chart of the right size.
 inline ccrc::profile thin_callees() {
