@@ -7,6 +7,7 @@
 #include <ccrc/diff/diff.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/graph/bottom_up.hpp>
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
@@ -65,12 +67,14 @@ struct shown_tree {
 
 // The contract with the page: the fields of a segment's record, declared here once. The page
 // reads these names and the enums' codes from ccrc_contract(), so that no offset or code is
-// written twice. Floats: the radii and angles, H of a comparison, and its label's font size,
-// radius and angle (ccrc::ring_label). Ints: the node, its kind (ccrc::segment_kind), ring,
+// written twice. Floats: a ring segment's radii and angles or an icicle box's edges, H of a
+// comparison, and its label's font size and place (ccrc::ring_label's radius and angle, or
+// ccrc::box_label's start). Ints: the node, its kind (ccrc::segment_kind), ring,
 // parent segment, contexts, highlight (ccrc::highlight_state), label (label_codes), diff class
 // (0 without a comparison, else 1 + the ccrc::diff_status), fill colour (0xrrggbb: the
 // palette's or the diff class's), cut at the edge (ccrc::beyond_edge: 1).
-constexpr std::string_view float_fields[] = {"r0", "r1", "a0", "a1", "height", "label_font", "label_radius", "label_angle"};
+constexpr std::string_view float_fields[] = {"r0", "r1", "a0",         "a1",          "x0",          "x1",      "y0",
+                                             "y1", "height", "label_font", "label_radius", "label_angle", "label_x", "label_y"};
 constexpr std::string_view int_fields[] = {"node",      "kind", "depth", "parent", "contexts",
                                            "highlight", "label", "diff", "fill",   "edge"};
 constexpr std::size_t floats_per_segment = std::size(float_fields);
@@ -89,6 +93,8 @@ consteval std::size_t field(const std::string_view (&fields)[N], std::string_vie
 constexpr int tree_as_read = -1, tree_display = 3;
 constexpr int depth_first_view = -1, depth_all = 0;
 constexpr int table_top_down = 0, table_bottom_up = 1;
+// ccrc_layout's charts.
+constexpr int chart_ring = 0, chart_icicle = 1;
 
 // A label's code: how it runs, plus flags.
 struct label_codes {
@@ -129,7 +135,7 @@ struct viewer {
   std::size_t metric = 0;
   ccrc::color_by colours = ccrc::color_by::method;
   std::optional<ccrc::tree_view> view;  // of the last layout (a first view's: without its depth)
-  ccrc::ring_layout chart;
+  std::variant<ccrc::ring_layout, ccrc::icicle_layout> chart;  // the last layout
   std::vector<float> floats;
   std::vector<std::int32_t> ints;
   std::string labels;

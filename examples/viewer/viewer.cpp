@@ -15,6 +15,7 @@
 #include <ccrc/geometry/first_view.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/label.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
@@ -34,7 +35,9 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "state.hpp"
@@ -42,17 +45,57 @@
 namespace viewer_module {
 namespace {
 
+// An icicle's rows are at most this high, as a flame graph's, whatever the canvas (as `ccrc
+// render --layout icicle` draws them).
+constexpr double max_row_px = 24;
+
+// The contract's segment kinds serve both charts.
+static_assert(static_cast<int>(ccrc::icicle_kind::root) == static_cast<int>(ccrc::segment_kind::center) &&
+              static_cast<int>(ccrc::icicle_kind::box) == static_cast<int>(ccrc::segment_kind::arc) &&
+              static_cast<int>(ccrc::icicle_kind::line) == static_cast<int>(ccrc::segment_kind::line));
+
+// Writes a segment's place into its floats: a ring segment's radii and angles, or an icicle
+// box's edges.
+void put_geometry(float* f, const ccrc::ring_segment& s) {
+  f[field(float_fields, "r0")] = static_cast<float>(s.r0);
+  f[field(float_fields, "r1")] = static_cast<float>(s.r1);
+  f[field(float_fields, "a0")] = static_cast<float>(s.a0);
+  f[field(float_fields, "a1")] = static_cast<float>(s.a1);
+}
+
+void put_geometry(float* f, const ccrc::icicle_segment& s) {
+  f[field(float_fields, "x0")] = static_cast<float>(s.x0);
+  f[field(float_fields, "x1")] = static_cast<float>(s.x1);
+  f[field(float_fields, "y0")] = static_cast<float>(s.y0);
+  f[field(float_fields, "y1")] = static_cast<float>(s.y1);
+}
+
+int put_label(float* f, const ccrc::ring_label& l) {
+  f[field(float_fields, "label_radius")] = static_cast<float>(l.radius);
+  f[field(float_fields, "label_angle")] = static_cast<float>(l.angle);
+  return (l.fit == ccrc::label_fit::along ? label_codes::along : label_codes::across) + (l.reversed ? label_codes::reversed : 0);
+}
+
+int put_label(float* f, const ccrc::box_label& l) {
+  f[field(float_fields, "label_x")] = static_cast<float>(l.x);
+  f[field(float_fields, "label_y")] = static_cast<float>(l.y);
+  return label_codes::along;
+}
+
 // The label of a segment (ccrc::fit_label of the frame's display name): appends its text to
-// `texts` and returns its code for the page (label_codes).
-int label_of(const ccrc::call_tree& t, const ccrc::ring_segment& s, ccrc::ring_label& l, std::string& texts) {
+// `texts`, writes its font and place into the segment's floats and returns its code for the
+// page (label_codes).
+template <class Segment>
+int label_of(const ccrc::call_tree& t, const Segment& s, float* f, std::string& texts) {
   // Most segments of a large chart have no room for a label: no name is shortened for them.
   if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) return 0;
   std::string name = s.node == ccrc::root_node ? std::string("(root)") : ccrc::display_name(t.name(s.node));
-  l = ccrc::fit_label(s, name);
+  auto l = ccrc::fit_label(s, name);
   if (l.fit == ccrc::label_fit::none) return 0;
   texts += l.text(name);
   texts += '\n';
-  return (l.fit == ccrc::label_fit::along ? label_codes::along : label_codes::across) + (l.reversed ? label_codes::reversed : 0);
+  f[field(float_fields, "label_font")] = static_cast<float>(l.font_px);
+  return put_label(f, l);
 }
 
 // Brings v.diff up to date for the tree and metric shown; leaves it empty (and says why in
@@ -98,12 +141,18 @@ void run_query() {
   v.marks.emplace(s.order, std::move(v.found.positions));  // count and share stay in found
 }
 
+std::size_t segment_count() {
+  return std::visit([](const auto& chart) { return chart.segments.size(); }, the().chart);
+}
+
 // Writes each segment's highlight of the current search (0 without one) into v.ints.
 void export_marks() {
   viewer& v = the();
   std::vector<ccrc::highlight_state> marks;
-  if (v.query && v.marks) marks = ccrc::highlight(v.chart, v.current->profile.tree(), v.current->ag[v.metric], *v.marks);
-  for (std::size_t i = 0; i < v.chart.segments.size(); ++i)
+  if (v.query && v.marks)
+    marks = std::visit([&](const auto& chart) { return ccrc::highlight(chart, v.current->profile.tree(), v.current->ag[v.metric], *v.marks); },
+                       v.chart);
+  for (std::size_t i = 0; i < segment_count(); ++i)
     v.ints[i * ints_per_segment + field(int_fields, "highlight")] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
 }
 
@@ -113,31 +162,25 @@ const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::co
   return *palette;
 }
 
-// Fills the segment arrays and labels from v.chart, with the current highlight.
-void export_chart() {
+// Fills the segment arrays and labels from `chart`, v's last layout, with the current highlight.
+template <class Layout>
+void export_chart(const Layout& chart) {
   viewer& v = the();
   const ccrc::call_tree& t = v.current->profile.tree();
   const ccrc::chart_colors& palette = palette_of(*v.current, v.metric, v.colours);
-  const auto& segs = v.chart.segments;
+  const auto& segs = chart.segments;
   std::vector<ccrc::diff_ring_segment> classes;
-  if (comparing()) classes = ccrc::diff_ring(*v.diff, v.chart);
+  if (comparing()) classes = ccrc::diff_ring(*v.diff, chart);
   v.floats.assign(segs.size() * floats_per_segment, 0.0f);
   v.ints.assign(segs.size() * ints_per_segment, 0);
   v.labels.clear();
   for (std::size_t i = 0; i < segs.size(); ++i) {
-    const ccrc::ring_segment& s = segs[i];
+    const auto& s = segs[i];
     float* f = &v.floats[i * floats_per_segment];
     std::int32_t* n = &v.ints[i * ints_per_segment];
-    ccrc::ring_label label;
-    n[field(int_fields, "label")] = label_of(t, s, label, v.labels);
-    f[field(float_fields, "r0")] = static_cast<float>(s.r0);
-    f[field(float_fields, "r1")] = static_cast<float>(s.r1);
-    f[field(float_fields, "a0")] = static_cast<float>(s.a0);
-    f[field(float_fields, "a1")] = static_cast<float>(s.a1);
+    n[field(int_fields, "label")] = label_of(t, s, f, v.labels);
+    put_geometry(f, s);
     f[field(float_fields, "height")] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
-    f[field(float_fields, "label_font")] = static_cast<float>(label.font_px);
-    f[field(float_fields, "label_radius")] = static_cast<float>(label.radius);
-    f[field(float_fields, "label_angle")] = static_cast<float>(label.angle);
     ccrc::rgb fill = classes.empty() ? palette.of(t, s.node) : ccrc::diff_color(classes[i].status);
     if (n[field(int_fields, "label")] != label_codes::none && ccrc::label_color(fill) != ccrc::label_color(ccrc::neutral_color))
       n[field(int_fields, "label")] += label_codes::light;
@@ -148,9 +191,33 @@ void export_chart() {
     n[field(int_fields, "contexts")] = static_cast<std::int32_t>(s.contexts);
     n[field(int_fields, "diff")] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
     n[field(int_fields, "fill")] = fill.r << 16 | fill.g << 8 | fill.b;
-    n[field(int_fields, "edge")] = ccrc::beyond_edge(v.chart, t, s) ? 1 : 0;
+    n[field(int_fields, "edge")] = ccrc::beyond_edge(chart, t, s) ? 1 : 0;
   }
   export_marks();
+}
+
+// Lays out `view` (a first view when asked) on `canvas`, a ring chart's or an icicle's options,
+// into v.chart, and returns the view laid out.
+template <class Options>
+ccrc::tree_view lay_out(ccrc::tree_view view, bool first, bool skip_trunk, const Options& canvas) {
+  viewer& v = the();
+  const std::vector<double>& ag = v.current->ag[v.metric];
+  auto draw = [&](const ccrc::tree_view& shown) {
+    if constexpr (std::is_same_v<Options, ccrc::ring_options>)
+      return ccrc::ring_chart(shown, ag, canvas);
+    else
+      return ccrc::icicle_chart(shown, ag, canvas);
+  };
+  if (!first) {
+    v.chart = draw(view);
+    return view;
+  }
+  auto opening = ccrc::first_view(view, ag, canvas, {.skip_trunk = skip_trunk});
+  if (opening.chart)
+    v.chart = std::move(*opening.chart);
+  else
+    v.chart = draw(opening.view);
+  return opening.view;
 }
 
 std::string error_text(const std::exception& e) { return e.what(); }
@@ -180,7 +247,7 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     v.marks.reset();
     v.searched = nullptr;
     v.view.reset();
-    v.chart = {};
+    v.chart = ccrc::ring_layout{};
     v.flat_of = {};
     v.top_down = {};
     v.bottom_up = {};
@@ -261,16 +328,17 @@ VIEWER_API const char* ccrc_profile_info() {
   return hand_out(std::move(s));
 }
 
-/// Lays out the ring chart on a width x height canvas (CSS pixels): centred on the calling
+/// Lays out the ring chart (`chart` 0) or the icicle (1: a flame graph, root on top) on a
+/// width x height canvas (CSS pixels): centred on the calling
 /// context `path` (frames separated by ';'; empty or not found: the profile's top, as
 /// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`; -1: the
 /// first view, ccrc::first_view: from where the profile branches when no path is given, as deep
-/// as rings stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
+/// as rings or rows stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
 /// `tree`: the profile as read (-1), with its recursion eliminated under a policy (0 all, 1
 /// direct, 2 drop_repeats), or its call graph's display tree (3, masters chosen by `metric`);
 /// coloured by method (0) or package (1). Segments thinner than min_px are lines.
 /// Returns the number of segments (-1 without a profile). The search, if any, is highlighted.
-VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by,
+VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by, int chart,
                            double width, double height, double min_px) {
   viewer& v = the();
   if (!v.original) return -1;
@@ -305,26 +373,27 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     const std::vector<double>& ag = v.current->ag[v.metric];
     auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
     ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
-    ccrc::ring_options o = ccrc::on_canvas(width, height,
-                                           {.sizing = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2)),
-                                            .min_arc_px = min_px,
-                                            .index = &v.current->index[v.metric]});
-    o.outer_radius = std::max(0.0, o.outer_radius - 6);
+    auto sized = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2));
+    const ccrc::ring_index* index = &v.current->index[v.metric];
     ccrc::tree_view view = centre == ccrc::null_node
                                ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
                                : ccrc::tree_view(p.tree(), centre, limit);
-    std::optional<ccrc::ring_layout> laid;
-    if (depth == depth_first_view) {
-      ccrc::opening_view first = ccrc::first_view(view, ag, o, {.skip_trunk = centre == ccrc::null_node});
-      view = first.view;
-      laid = std::move(first.chart);
+    bool first = depth == depth_first_view, skip_trunk = centre == ccrc::null_node;
+    if (chart == chart_icicle) {
+      view = lay_out(view, first, skip_trunk,
+                     ccrc::icicle_options{.sizing = sized, .origin = {6, 6}, .width = std::max(0.0, width - 12),
+                                          .height = std::max(0.0, height - 12), .max_row_px = max_row_px,
+                                          .min_width_px = min_px, .index = index});
+    } else {
+      ccrc::ring_options o = ccrc::on_canvas(width, height, {.sizing = sized, .min_arc_px = min_px, .index = index});
+      o.outer_radius = std::max(0.0, o.outer_radius - 6);
+      view = lay_out(view, first, skip_trunk, o);
     }
-    v.chart = laid ? std::move(*laid) : ccrc::ring_chart(view, ag, o);
     // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
     // depth it is cut at is the chart's room, not the user's choice.
-    v.view = depth == depth_first_view ? ccrc::tree_view(p.tree(), view.root()) : view;
-    export_chart();
-    return static_cast<int>(v.chart.segments.size());
+    v.view = first ? ccrc::tree_view(p.tree(), view.root()) : view;
+    std::visit([](const auto& laid) { export_chart(laid); }, v.chart);
+    return static_cast<int>(segment_count());
   } catch (const std::exception& e) {
     hand_out(error_text(e));
     return -1;
@@ -341,7 +410,7 @@ VIEWER_API int ccrc_highlight() {
   try {
     if (v.searched != v.current || v.search_stale) run_query();
     export_marks();
-    return static_cast<int>(v.chart.segments.size());
+    return static_cast<int>(segment_count());
   } catch (const std::exception& e) {
     hand_out(error_text(e));
     return -1;
@@ -353,7 +422,7 @@ VIEWER_API int ccrc_highlight() {
 /// or reads: "kind" (ccrc::segment_kind), "highlight" (ccrc::highlight_state), "label"
 /// (label_codes), "sizing" (ccrc::ring_sizing), "tree" (ccrc_layout's trees), "colour"
 /// (ccrc::color_by), "depth" (ccrc_layout's depths), "match" and "part" (ccrc_search's), "table"
-/// (ccrc_table's kinds). viewer.js takes every offset and code from it.
+/// (ccrc_table's kinds), "chart" (ccrc_layout's charts). viewer.js takes every offset and code from it.
 VIEWER_API const char* ccrc_contract() {
   auto names = [](std::string& out, std::span<const std::string_view> fields) {
     out += '[';
@@ -403,6 +472,8 @@ VIEWER_API const char* ccrc_contract() {
               {"class", code(ccrc::name_part::class_name)}, {"method", code(ccrc::name_part::method)}});
   out += ",\"table\":";
   codes(out, {{"calltree", table_top_down}, {"bottomup", table_bottom_up}});
+  out += ",\"chart\":";
+  codes(out, {{"ring", chart_ring}, {"icicle", chart_icicle}});
   return hand_out(out + '}');
 }
 
@@ -411,9 +482,23 @@ VIEWER_API const char* ccrc_contract() {
 VIEWER_API const float* ccrc_segment_floats() { return the().floats.data(); }
 VIEWER_API const std::int32_t* ccrc_segment_ints() { return the().ints.data(); }
 VIEWER_API const char* ccrc_labels() { return the().labels.c_str(); }
-VIEWER_API double ccrc_center_x() { return the().chart.center.x; }
-VIEWER_API double ccrc_center_y() { return the().chart.center.y; }
-VIEWER_API int ccrc_rings() { return static_cast<int>(the().chart.rings()); }
+/// The ring chart's centre (0 for an icicle), and its rings or the icicle's rows.
+VIEWER_API double ccrc_center_x() {
+  const auto* ring = std::get_if<ccrc::ring_layout>(&the().chart);
+  return ring ? ring->center.x : 0;
+}
+VIEWER_API double ccrc_center_y() {
+  const auto* ring = std::get_if<ccrc::ring_layout>(&the().chart);
+  return ring ? ring->center.y : 0;
+}
+VIEWER_API int ccrc_rings() {
+  return std::visit([](const auto& chart) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(chart)>, ccrc::ring_layout>)
+      return static_cast<int>(chart.rings());
+    else
+      return static_cast<int>(chart.rows());
+  }, the().chart);
+}
 
 /// The path of a node of the tree shown ("main;f"), for the URL and the breadcrumbs.
 VIEWER_API const char* ccrc_path(int node) {
@@ -427,7 +512,7 @@ VIEWER_API const char* ccrc_display_name(const char* name) { return hand_out(ccr
 
 /// The segment at canvas point (x, y) of the last layout, or -1.
 VIEWER_API int ccrc_hit(double x, double y) {
-  auto i = ccrc::hit_test(the().chart, x, y);
+  auto i = std::visit([&](const auto& chart) { return ccrc::hit_test(chart, x, y); }, the().chart);
   return i ? static_cast<int>(*i) : -1;
 }
 
@@ -435,9 +520,12 @@ VIEWER_API int ccrc_hit(double x, double y) {
 /// "aggregated"}], "share": ag / ag(centre) of the shown metric, "contexts": k}.
 VIEWER_API const char* ccrc_tooltip(int segment) {
   viewer& v = the();
-  if (!v.current || segment < 0 || static_cast<std::size_t>(segment) >= v.chart.segments.size()) return hand_out("null");
-  const ccrc::ring_segment& s = v.chart.segments[static_cast<std::size_t>(segment)];
-  ccrc::node_tooltip tip = ccrc::tooltip(v.current->profile, v.current->ag, s.node);
+  if (!v.current || segment < 0 || static_cast<std::size_t>(segment) >= segment_count()) return hand_out("null");
+  auto [node, contexts, centre] = std::visit([&](const auto& chart) {
+    const auto& s = chart.segments[static_cast<std::size_t>(segment)];
+    return std::tuple(s.node, s.contexts, chart.segments[0].node);
+  }, v.chart);
+  ccrc::node_tooltip tip = ccrc::tooltip(v.current->profile, v.current->ag, node);
   std::string out = "{\"stack\":[";
   for (std::size_t i = 0; i < tip.call_stack.size(); ++i) {
     if (i) out += ',';
@@ -455,10 +543,10 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   }
   const std::vector<double>& ag = v.current->ag[v.metric];
   out += "],\"share\":";
-  append_number(out, ag[v.chart.segments[0].node] > 0 ? ag[s.node] / ag[v.chart.segments[0].node] : 0);
-  out += ",\"contexts\":" + std::to_string(s.contexts);
+  append_number(out, ag[centre] > 0 ? ag[node] / ag[centre] : 0);
+  out += ",\"contexts\":" + std::to_string(contexts);
   if (comparing()) {
-    ccrc::node_id d = v.diff->matching.from_second[s.node];
+    ccrc::node_id d = v.diff->matching.from_second[node];
     out += ",\"diff\":{\"status\":";
     append_json_string(out, ccrc::to_string(v.diff->status[d]));
     out += ",\"height\":";

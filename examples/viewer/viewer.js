@@ -24,8 +24,10 @@
   // The view: the sizing, tree, colouring and part searched by name (the contract's names; their
   // codes are the module's), the depth as ccrc_layout takes it.
   let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'cct', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
-  const SHOWS = ['ring', 'calltree', 'bottomup', 'butterfly'];
-  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0};
+  const SHOWS = ['ring', 'icicle', 'calltree', 'bottomup', 'butterfly'];
+  // Whether the view shown is a chart (the ring or the icicle) rather than a table.
+  const charted = () => view.show === 'ring' || view.show === 'icicle';
+  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false};
   let size = {w: 0, h: 0};
   let searchInfo = '';
   const timings = [];  // {what, ms}: every interaction's layout and drawing, for the tests
@@ -75,8 +77,11 @@
 
   // ---- layout and drawing
   function layout() {
-    const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour], size.w, size.h, 1);
+    const icicle = view.show === 'icicle';
+    const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour],
+      C.chart[icicle ? 'icicle' : 'ring'], size.w, size.h, 1);
     if (n < 0) { chart.count = 0; return; }
+    chart.icicle = icicle;
     viewSegments(n);
     chart.labels = m.UTF8ToString(api.labels()).split('\n');
     chart.cx = api.cx(); chart.cy = api.cy(); chart.rings = api.rings();
@@ -103,7 +108,8 @@
     drawSegments(ctx, () => NORMAL);
     drawEdges(ctx);
   }
-  // A dark band along the outer arc of each segment whose callees lie beyond the edge.
+  // A dark band along the outer arc (the lower side, in an icicle) of each segment whose callees
+  // lie beyond the edge.
   function drawEdges(c) {
     const F = chart.floats, I = chart.ints, Q = Math.PI / 2;
     const byColour = new Map();
@@ -116,6 +122,12 @@
     for (const [key, batch] of byColour) {
       c.beginPath();
       for (const i of batch) {
+        if (chart.icicle) {
+          const y = F[i * FLOATS + FF.y1] - 1.5;
+          c.moveTo(F[i * FLOATS + FF.x0] + 0.5, y);
+          c.lineTo(F[i * FLOATS + FF.x1] - 0.5, y);
+          continue;
+        }
         const r = F[i * FLOATS + FF.r1] - 1.5, a0 = F[i * FLOATS + FF.a0], a1 = F[i * FLOATS + FF.a1];
         const inset = Math.min(0.5 / Math.max(r, 1), (a1 - a0) / 4);
         c.moveTo(chart.cx + r * Math.sin(a0 + inset), chart.cy - r * Math.cos(a0 + inset));
@@ -185,9 +197,10 @@
       }
     });
   }
-  // Adds segment i to the path being built: its sector, ring or disc drawn `inset` pixels
+  // Adds segment i to the path being built: its sector, ring, disc or box drawn `inset` pixels
   // inside its bounds, or its line.
   function shape(p, i, inset) {
+    if (chart.icicle) { box(p, i, inset); return; }
     const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, Q = Math.PI / 2, TURN = 2 * Math.PI;
     const r0 = F[i * FLOATS + FF.r0], r1 = F[i * FLOATS + FF.r1], a0 = F[i * FLOATS + FF.a0], a1 = F[i * FLOATS + FF.a1], kind = I[i * INTS + IF.kind];
     if (kind === KIND_LINE) {
@@ -222,9 +235,21 @@
     p.closePath();
   }
 
+  function box(p, i, inset) {
+    const F = chart.floats, x0 = F[i * FLOATS + FF.x0], x1 = F[i * FLOATS + FF.x1], y0 = F[i * FLOATS + FF.y0], y1 = F[i * FLOATS + FF.y1];
+    if (chart.ints[i * INTS + IF.kind] === KIND_LINE) {
+      p.moveTo((x0 + x1) / 2, y0);
+      p.lineTo((x0 + x1) / 2, y1);
+      return;
+    }
+    const dx = Math.min(inset, (x1 - x0) / 4);
+    p.rect(x0 + dx, y0 + inset, Math.max(0, x1 - x0 - 2 * dx), Math.max(0, y1 - y0 - 2 * inset));
+  }
+
   // The labels the library fitted (ccrc::fit_label): in the centre horizontally; across a ring
   // along the middle ray; along a ring curved on its middle circle, glyph by glyph (straight
-  // where the arc is flatter than half a pixel under the text), the way it reads upright.
+  // where the arc is flatter than half a pixel under the text), the way it reads upright; in an
+  // icicle's box, from its left edge.
   const glyphWidths = new Map();  // font size -> character -> width
   const painted = [];  // the labels drawn last, for the tests
   function glyphWidth(c, font, ch) {
@@ -236,8 +261,9 @@
   }
   function drawLabels(c) {
     const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, dpr = window.devicePixelRatio || 1;
-    c.textAlign = 'center';
+    c.textAlign = chart.icicle ? 'left' : 'center';
     c.textBaseline = 'middle';
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
     painted.length = 0;
     let k = 0, font = 0;
     for (let i = 0; i < chart.count; ++i) {
@@ -249,6 +275,7 @@
       c.fillStyle = (fit & C.label.light) || (searching && I[i * INTS + IF.highlight] === MATCH) ? '#ffffff' : '#1a1a1a';
       const reversed = (fit & C.label.reversed) !== 0, along = (fit & (C.label.along | C.label.across)) === C.label.along;
       painted.push({segment: i, text, font: size, colour: c.fillStyle, along});
+      if (chart.icicle) { c.fillText(text, F[i * FLOATS + FF.label_x], F[i * FLOATS + FF.label_y]); continue; }
       if (I[i * INTS + IF.kind] === KIND_CENTER) { c.setTransform(dpr, 0, 0, dpr, 0, 0); c.fillText(text, cx, cy); continue; }
       const x = cx + r * Math.sin(angle), y = cy - r * Math.cos(angle);
       if (!along) {
@@ -350,10 +377,10 @@
   function render(what, options = {}) {
     const t0 = performance.now();
     if (options.search) search();
-    ui.chartBox.style.display = view.show === 'ring' ? '' : 'none';
-    ui.tables.style.display = view.show === 'ring' ? 'none' : 'flex';
-    if (view.show === 'ring') fitCanvas();
-    if (view.show !== 'ring') {
+    ui.chartBox.style.display = charted() ? '' : 'none';
+    ui.tables.style.display = charted() ? 'none' : 'flex';
+    if (charted()) fitCanvas();
+    if (!charted()) {
       // Laid out still, undrawn: the breadcrumbs, the table on the right and the search follow the view.
       layout();
       crumbs();
@@ -556,7 +583,7 @@
   }
   function resize() {
     sizeStale = true;
-    if (view.show === 'ring') fitCanvas();
+    if (charted()) fitCanvas();
     if (api && chart.count >= 0 && metrics.length) render('resize', {table: false});
   }
   window.addEventListener('resize', resize);
@@ -594,7 +621,7 @@
     const tip = JSON.parse(m.UTF8ToString(api.tooltip(i)));
     const tail = [];
     for (const r of tip.metrics) tail.push(`${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`);
-    tail.push(`${(100 * tip.share).toFixed(2)} % of the centre`);
+    tail.push(`${(100 * tip.share).toFixed(2)} % of the ${chart.icicle ? 'top bar' : 'centre'}`);
     if (tip.contexts > 1) tail.push(`(and ${tip.contexts - 1} more callees, too thin to draw)`);
     if (tip.diff) {
       const pct = (x) => (100 * x).toFixed(2) + ' %';
@@ -733,7 +760,8 @@
     open, openBaseline, get view() { return view; }, get contract() { return C; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
     // Segment i as the library laid it out: path, kind, depth, highlight, the colour it is
-    // filled with, its radii and angles, whether it is cut at the edge, and its middle point.
+    // filled with, its radii and angles (or its box's edges), whether it is cut at the edge,
+    // and its middle point.
     segments() {
       const out = [];
       for (let i = 0; i < chart.count; ++i) {
@@ -741,6 +769,13 @@
         const r = (F[i * FLOATS + FF.r0] + F[i * FLOATS + FF.r1]) / 2, a = (F[i * FLOATS + FF.a0] + F[i * FLOATS + FF.a1]) / 2;
         const box = canvas.getBoundingClientRect();
         const kind = I[i * INTS + IF.kind];
+        if (chart.icicle) {
+          const x0 = F[i * FLOATS + FF.x0], x1 = F[i * FLOATS + FF.x1], y0 = F[i * FLOATS + FF.y0], y1 = F[i * FLOATS + FF.y1];
+          out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
+            diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
+            x0, x1, y0, y1, edge: I[i * INTS + IF.edge] === 1, x: box.left + (x0 + x1) / 2, y: box.top + (y0 + y1) / 2});
+          continue;
+        }
         out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
           diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
           r0: F[i * FLOATS + FF.r0], r1: F[i * FLOATS + FF.r1], a0: F[i * FLOATS + FF.a0], a1: F[i * FLOATS + FF.a1], edge: I[i * INTS + IF.edge] === 1,
@@ -773,7 +808,7 @@
     [KIND_CENTER, KIND_LINE, MATCH] = [C.kind.center, C.kind.line, C.highlight.match];
     api = {
       load: m._ccrc_load, errorText: m._ccrc_error_text, info: m._ccrc_profile_info,
-      layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
+      layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
       floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y, rings: m._ccrc_rings, displayName: m.cwrap('ccrc_display_name', 'number', ['string']),
       table: m._ccrc_table, tableRows: m._ccrc_table_rows, tableToggle: m._ccrc_table_toggle,
       tableReveal: m.cwrap('ccrc_table_reveal', 'number', ['string']), tableFunction: m._ccrc_table_function,

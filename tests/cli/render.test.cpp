@@ -227,7 +227,8 @@ TEST_CASE("ccrc render --layout icicle -o chart.json: Figure 1's boxes, exactly"
       {"main;g;g;h", {1682, 110}},  {"main;g;h;i", {1882, 50}},   {"main;f;g;g;h", {0, 110}}, {"main;f;g;h;i", {200, 50}},
       {"main;g;g;h;i", {1682, 50}}, {"main;f;g;g;h;i", {0, 50}}};
   auto s = by_path(j);
-  for (const auto& [path, box] : boxes) {
+  for (const auto& [path_text, box] : boxes) {
+    const std::string& path = path_text;  // clang 14 cannot capture a structured binding
     CAPTURE(path);
     REQUIRE(s.count(path) == 1);
     const json& seg = s[path];

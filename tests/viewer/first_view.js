@@ -4,7 +4,8 @@
 // the SVG: rings at least 10 px thick; at least 80 % of the segments with room for a label
 // (80 px of arc at mid-radius, 10 px thick) labelled; every label the frame's display name or a
 // prefix of it ending in "…", at least 9 px, contrasting 4.5:1 with its fill; the table's first
-// eight colours CIE76 12 apart. Returns {failures, log}.
+// eight colours CIE76 12 apart; then its icicle, with rows at least 10 px high and the same
+// measures of labels on boxes 80 px wide. Returns {failures, log}.
 (async () => {
   const failures = [], log = [];
   const check = (ok, what) => { if (!ok) failures.push(what); };
@@ -42,14 +43,9 @@
   };
   const cie76 = (a, b) => Math.hypot(...lab(a).map((v, k) => v - lab(b)[k]));
 
-  for (const url of new URLSearchParams(location.search).get('profiles').split(',')) {
-    const name = url.slice(url.lastIndexOf('/') + 1);
-    check(V.open(await load(url), name), `${name}: ${V.error()}`);
-    check(V.view.depth === V.contract.depth.auto, `${name}: opens on the first view, not depth ${V.view.depth}`);
-    V.flushTable();
-    const segments = V.segments(), labels = V.labels(), radii = V.radii();
-    for (let k = 1; k < radii.length; ++k)
-      check(radii[k] - radii[k - 1] >= 10 - 1e-3, `${name}: a ring ${(radii[k] - radii[k - 1]).toFixed(2)} px thick`);
+  // Every label a display name or a prefix of it ending in "…", at least 9 px, contrasting with
+  // its fill; at least 80 % of the segments with room (`roomy`) labelled. Returns [roomy, labelled].
+  const checkLabels = (name, segments, labels, isRoomy) => {
     const labelled = new Set();
     for (const l of labels) {
       const s = segments[l.segment];
@@ -66,18 +62,38 @@
     }
     let roomy = 0, roomyLabelled = 0;
     segments.forEach((s, i) => {
-      if (s.kind !== 1 || (s.r0 + s.r1) / 2 * (s.a1 - s.a0) < 80 || s.r1 - s.r0 < 10) return;
+      if (s.kind !== 1 || !isRoomy(s)) return;
       ++roomy;
       if (labelled.has(i)) ++roomyLabelled;
     });
     check(roomyLabelled >= 0.8 * roomy, `${name}: ${roomyLabelled} of ${roomy} roomy segments labelled`);
+    return [roomy, roomyLabelled];
+  };
+
+  for (const url of new URLSearchParams(location.search).get('profiles').split(',')) {
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    check(V.open(await load(url), name), `${name}: ${V.error()}`);
+    check(V.view.depth === V.contract.depth.auto, `${name}: opens on the first view, not depth ${V.view.depth}`);
+    V.flushTable();
+    const segments = V.segments(), labels = V.labels(), radii = V.radii();
+    for (let k = 1; k < radii.length; ++k)
+      check(radii[k] - radii[k - 1] >= 10 - 1e-3, `${name}: a ring ${(radii[k] - radii[k - 1]).toFixed(2)} px thick`);
+    const [roomy, roomyLabelled] = checkLabels(name, segments, labels,
+      (s) => (s.r0 + s.r1) / 2 * (s.a1 - s.a0) >= 80 && s.r1 - s.r0 >= 10);
+    // The icicle of the same profile: rows at least 10 px high, boxes 80 px wide labelled alike.
+    document.querySelector('[data-show="icicle"]').click();
+    const boxes = V.segments(), boxLabels = V.labels();
+    check(V.view.show === 'icicle' && boxes.length > 0 && boxes[0].x1 > boxes[0].x0, `${name}: no icicle`);
+    for (const s of boxes) check(s.y1 - s.y0 >= 10 - 1e-3, `${name}: an icicle row ${(s.y1 - s.y0).toFixed(2)} px high`);
+    const [roomyBoxes, boxesLabelled] = checkLabels(name + ' (icicle)', boxes, boxLabels, (s) => s.x1 - s.x0 >= 80 && s.y1 - s.y0 >= 10);
+    document.querySelector('[data-show="ring"]').click();
     const swatches = V.swatches().slice(0, 8);
     check(swatches.length > 0, `${name}: no colours in the table`);
     for (let i = 0; i < swatches.length; ++i)
       for (let j = i + 1; j < swatches.length; ++j)
         check(cie76(swatches[i], swatches[j]) >= 12, `${name}: the table's colours ${i} and ${j} ${cie76(swatches[i], swatches[j]).toFixed(1)} apart`);
     log.push(`${name}: ${radii.length - 1} rings, ${segments.length} segments, ${labels.length} labels, ` +
-      `${roomyLabelled} of ${roomy} roomy segments labelled`);
+      `${roomyLabelled} of ${roomy} roomy segments labelled; icicle: ${boxes.length} boxes, ${boxesLabelled} of ${roomyBoxes} roomy labelled`);
   }
   return {failures, log};
 })()

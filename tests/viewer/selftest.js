@@ -124,6 +124,21 @@
   check(rowOf('f').classList.contains('picked'), 'call tree f: its row picked');
   show('ring');
   check(V.segments().length === 9 && V.segments()[0].path === 'main;f', `ring after the call tree: ${V.segments().length} segments around ${V.segments()[0].path}`);
+  // The icicle of the same view: the same contexts, each box's share of the top bar's width
+  // its sector's share of the circle; a click on a box selects its context.
+  const sectors = new Map(V.segments().map((s) => [s.path, (s.a1 - s.a0) / (2 * Math.PI)]));
+  show('icicle');
+  const boxes = V.segments(), bar = boxes[0];
+  check(location.hash.includes('show=icicle') && boxes.length === 9 && bar.path === 'main;f', `icicle: ${boxes.length} boxes under ${bar.path}`);
+  for (const b of boxes.slice(1))
+    check(Math.abs((b.x1 - b.x0) / (bar.x1 - bar.x0) - sectors.get(b.path)) < 1e-4 && b.y0 >= bar.y1 - 1e-3,
+      `icicle box ${b.path}: ${((b.x1 - b.x0) / (bar.x1 - bar.x0)).toFixed(4)} of the width, its sector ${sectors.get(b.path)}`);
+  const fg = boxes.find((b) => b.path === 'main;f;g');
+  mouse('click', fg.x, fg.y);
+  check(V.view.path === 'main;f;g' && V.view.show === 'icicle' && V.segments()[0].path === 'main;f;g', `icicle click: ${V.view.path}`);
+  history.back();
+  await until(() => V.view.path === 'main;f', 'back to main;f');
+  show('ring');
   show('bottomup');
   // main, at the top level, has no callers to open.
   check(tableRows().map(cells).join(' / ') === 'main|1066|32.9 %|1066|32.9 % / ▸h|792|24.5 %|792|24.5 % / ▸i|660|20.4 %|660|20.4 % / ▸g|540|16.7 %|540|16.7 % / ▸f|180|5.6 %|180|5.6 %',
@@ -362,7 +377,7 @@
     const viewSteps = [
       () => show('calltree'), () => click(tableRows()[Math.min(3, tableRows().length - 1)].querySelector('.twisty')),
       () => show('bottomup'), () => click(tableRows()[1].querySelector('.twisty')), () => click(tableRows()[2]),
-      () => show('butterfly'), () => { const rows = tableRows(); click(rows[rows.length - 1]); }, () => show('ring'),
+      () => show('butterfly'), () => { const rows = tableRows(); click(rows[rows.length - 1]); }, () => show('icicle'), () => show('ring'),
     ];
     for (let i = 0; i < 64; ++i) {
       await frames();

@@ -31,18 +31,19 @@ struct diff_ring_segment {
   return neutral_color;
 }
 
-/// The class and H of every segment of `chart`, a ring chart laid out over the second run's
-/// tree of `d` (`diff(first, second)`): a renderer colours the second run's chart by them, so
+/// The class and H of every segment of `chart`, a ring chart or an icicle laid out over the
+/// second run's tree of `d` (`diff(first, second)`): a renderer colours the second run's chart by them, so
 /// that the blueprint's story reads on the ring chart (red where a context's share grew,
 /// green where it shrank, yellow where it is new). A line that stands for several thin
 /// siblings takes its first context's. O(segments).
 ///
 ///     auto chart = ccrc::ring_chart(ccrc::ring_chart_view(ccrc::tree_view(second.tree()), ag), ag, o);
 ///     auto classes = ccrc::diff_ring(d, chart);  // classes[i] for chart.segments[i]
-[[nodiscard]] inline std::vector<diff_ring_segment> diff_ring(const cct_diff& d, const ring_layout& chart) {
+template <class Layout>
+[[nodiscard]] std::vector<diff_ring_segment> diff_ring(const cct_diff& d, const Layout& chart) {
   std::vector<diff_ring_segment> out;
   out.reserve(chart.segments.size());
-  for (const ring_segment& s : chart.segments) {
+  for (const auto& s : chart.segments) {
     CCRC_ASSERT(s.node < d.matching.from_second.size(), "ccrc: the chart must be of the diff's second run");
     node_id n = d.matching.from_second[s.node];
     out.push_back({d.status[n], d.height[n]});
