@@ -1,7 +1,9 @@
 // _ccrc, the compiled part of the Python package ccrc (docs/python.md): the library's profiles,
 // algorithms and renderers bound with pybind11. Columns cross as numpy arrays filled here,
-// never one Python object per calling context; ccrc/__init__.py makes the DataFrames. The
-// work runs without the GIL (a profile is never changed once made, so threads may share it).
+// never one Python object per calling context; ccrc/__init__.py makes the DataFrames. Reading
+// and computing run without the GIL (a profile is never changed once made, so threads may
+// share it); writing a file holds it (the tool's output_file numbers its temporary files
+// with a counter of its own).
 #include "cli.hpp"
 #include "command.hpp"
 #include "ring_render.hpp"
@@ -248,7 +250,9 @@ py::dict rows_of(const view& v, std::span<const ccrc::node_id> nodes) {
 // its contexts, and per metric its self values summed and its total, the ag(M) of its
 // outermost contexts in the view (those with no caller of the same method between them and
 // the view's root), so that recursion counts once: the call graph's c_t, within the view.
-// One depth-first pass with a per-method count of the method's contexts on the current path.
+// One depth-first pass marks the view's contexts and the outermost ones (a per-method count
+// of the method's contexts on the current path), then a sweep in id order sums: the columns
+// are read in order, not in the walk's.
 py::dict flat(const view& v, std::size_t metric) {
   const ccrc::profile& p = v.profile();
   const ccrc::call_tree& t = p.tree();
@@ -260,25 +264,33 @@ py::dict flat(const view& v, std::size_t metric) {
     py::gil_scoped_release unlocked;
     ccrc::tree_view tv = v.tree_view();
     for (const auto& e : ccrc::flat(tv, p.column(metric))) order.push_back(e.method);
-    std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
     std::size_t methods = t.symbols().method_count();
-    std::vector<double> self_sum(methods * k), total_sum(methods * k);
-    std::vector<std::uint64_t> count(methods);
+    constexpr std::uint8_t in_view = 1, outermost = 2;
+    std::vector<std::uint8_t> flags(t.size(), 0);
     std::vector<std::uint32_t> on_path(methods);
     ccrc::depth_first(
         tv,
         [&](ccrc::node_id n, std::uint32_t) {
-          ccrc::method_id m = t.method(n);
-          bool outermost = on_path[m]++ == 0 || n == ccrc::root_node;
-          ++count[m];
-          for (std::size_t j = 0; j < k; ++j) {
-            double s = p.column(j)[n];
-            self_sum[m * k + j] += s;
-            // The synthetic root is no method: its total is its own value.
-            if (outermost) total_sum[m * k + j] += n == ccrc::root_node ? s : ag[j][n];
-          }
+          // The synthetic root is no method: its total is its own value.
+          bool outer = on_path[t.method(n)]++ == 0 && n != ccrc::root_node;
+          flags[n] = static_cast<std::uint8_t>(in_view | (outer ? outermost : 0));
         },
         [&](ccrc::node_id n, std::uint32_t) { --on_path[t.method(n)]; });
+    std::vector<double> self_sum(methods * k), total_sum(methods * k);
+    std::vector<std::uint64_t> count(methods);
+    std::vector<double> ag(t.size());
+    for (std::size_t j = 0; j < k; ++j) {
+      std::span<const double> column = p.column(j);
+      std::copy(column.begin(), column.end(), ag.begin());
+      ccrc::inclusive_in_place(t, std::span(ag));
+      for (ccrc::node_id n = 0; n < t.size(); ++n) {
+        if (!(flags[n] & in_view)) continue;
+        ccrc::method_id m = t.method(n);
+        count[m] += j == 0;
+        self_sum[m * k + j] += column[n];
+        total_sum[m * k + j] += flags[n] & outermost ? ag[n] : n == ccrc::root_node ? column[n] : 0;
+      }
+    }
     contexts.reserve(order.size());
     for (ccrc::method_id m : order) {
       contexts.push_back(count[m]);
@@ -882,16 +894,14 @@ PYBIND11_MODULE(_ccrc, m) {
       })
       .def("viewer_html", [](const view& v, std::optional<view> baseline) { return text(viewer_html(v, baseline)); })
       .def("write_viewer", [](const view& v, const std::string& path, std::optional<view> baseline) {
-        v.require_whole("view()");
-        if (baseline) baseline->require_whole("view()");
-        py::gil_scoped_release unlocked;
+        v.require_whole("write_viewer()");
+        if (baseline) baseline->require_whole("write_viewer()");
         write_viewer(path, v.profile(), v.src->name, baseline ? &baseline->profile() : nullptr,
                      baseline ? baseline->src->name : "");
       })
       .def("write", [](const view& v, const std::string& path) {
         v.require_whole("write()");
         cli::check_output_path(path);
-        py::gil_scoped_release unlocked;
         cli::timings unused;
         cli::save_profile(path, v.profile(), unused);
       });
