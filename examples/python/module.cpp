@@ -138,8 +138,19 @@ struct context_table {
   std::size_t offset = 0;  // the rows start at this element of each column
 };
 
-// The methods of `nodes`, numbered densely in method id order.
-void method_codes(const ccrc::call_tree& t, std::span<const ccrc::node_id> nodes, context_table& out) {
+// The structure of `nodes`: their ids, callers (-1 for a top-level context), depths, and
+// their methods numbered densely in method id order.
+void structure_of(const ccrc::call_tree& t, std::span<const ccrc::node_id> nodes, context_table& out) {
+  std::vector<std::uint32_t> depths = ccrc::depths(t);
+  out.node.reserve(nodes.size());
+  out.parent.reserve(nodes.size());
+  out.depth.reserve(nodes.size());
+  for (ccrc::node_id n : nodes) {
+    ccrc::node_id up = t.parent(n);
+    out.node.push_back(n);
+    out.parent.push_back(up == ccrc::root_node ? -1 : std::int64_t{up});
+    out.depth.push_back(depths[n]);
+  }
   const ccrc::symbol_table& syms = t.symbols();
   std::vector<std::int32_t> code(syms.method_count(), -1);
   for (ccrc::node_id n : nodes) code[t.method(n)] = 0;
@@ -153,24 +164,18 @@ void method_codes(const ccrc::call_tree& t, std::span<const ccrc::node_id> nodes
   for (std::size_t i = 0; i < nodes.size(); ++i) out.codes[i] = code[t.method(nodes[i])];
 }
 
-// The table of the whole tree, every context in id order: columns copied as they are.
+// Every calling context of a tree, in id order.
+std::vector<ccrc::node_id> all_contexts(const ccrc::call_tree& t) {
+  std::vector<ccrc::node_id> all(t.size() - 1);
+  for (std::size_t i = 1; i < t.size(); ++i) all[i - 1] = static_cast<ccrc::node_id>(i);
+  return all;
+}
+
+// The table of the whole tree, every context in id order: the metric columns copied as they
+// are (from element 1: the root is no context).
 context_table whole_table(const ccrc::profile& p) {
-  const ccrc::call_tree& t = p.tree();
-  std::size_t n = t.size();
   context_table out;
-  out.node.resize(n - 1);
-  out.parent.resize(n - 1);
-  out.depth.resize(n - 1);
-  std::vector<std::uint32_t> depths = ccrc::depths(t);
-  for (std::size_t i = 1; i < n; ++i) {
-    ccrc::node_id up = t.parent(static_cast<ccrc::node_id>(i));
-    out.node[i - 1] = static_cast<std::int64_t>(i);
-    out.parent[i - 1] = up == ccrc::root_node ? -1 : std::int64_t{up};
-    out.depth[i - 1] = depths[i];
-  }
-  std::vector<ccrc::node_id> all(n - 1);
-  for (std::size_t i = 1; i < n; ++i) all[i - 1] = static_cast<ccrc::node_id>(i);
-  method_codes(t, all, out);
+  structure_of(p.tree(), all_contexts(p.tree()), out);
   out.inc = ccrc::inclusive_columns(p);
   p.for_each_column([&](std::string_view, std::span<const double> c) { out.self.emplace_back(c.begin(), c.end()); });
   out.offset = 1;
@@ -179,16 +184,8 @@ context_table whole_table(const ccrc::profile& p) {
 
 // The table of `nodes`, in that order.
 context_table table_of(const ccrc::profile& p, std::span<const ccrc::node_id> nodes) {
-  const ccrc::call_tree& t = p.tree();
   context_table out;
-  std::vector<std::uint32_t> depths = ccrc::depths(t);
-  for (ccrc::node_id n : nodes) {
-    ccrc::node_id up = t.parent(n);
-    out.node.push_back(n);
-    out.parent.push_back(up == ccrc::root_node ? -1 : std::int64_t{up});
-    out.depth.push_back(depths[n]);
-  }
-  method_codes(t, nodes, out);
+  structure_of(p.tree(), nodes, out);
   std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
   for (std::size_t j = 0; j < p.metric_count(); ++j) {
     std::span<const double> self = p.column(j);
@@ -370,8 +367,8 @@ std::optional<ccrc::threshold> threshold_of(const std::optional<std::pair<double
   return ccrc::threshold{t->first, t->second};
 }
 
-// The contexts of the view that match, hottest first (ag(M) of `metric`, then id), as
-// `ccrc search` lists them; and what they cover of the whole profile.
+// The contexts of the view that match, hottest first (ag(M) of `metric`, NaN last, then id),
+// as `ccrc search` lists them; and what they cover of the whole profile.
 py::tuple search(const view& v, std::size_t metric, const std::string& query, int match, int part, bool ignore_case,
                  std::optional<std::pair<double, bool>> min_self, std::optional<std::pair<double, bool>> min_total) {
   ccrc::search_query q{{query, static_cast<ccrc::name_match>(match), static_cast<ccrc::name_part>(part), ignore_case},
@@ -381,7 +378,8 @@ py::tuple search(const view& v, std::size_t metric, const std::string& query, in
     py::gil_scoped_release unlocked;
     r = ccrc::search(v.tree_view(), v.profile().column(metric), q);
     std::vector<double> ag = ccrc::inclusive(v.tree(), v.profile().column(metric));
-    std::stable_sort(r.nodes.begin(), r.nodes.end(), [&](ccrc::node_id a, ccrc::node_id b) { return ag[a] > ag[b]; });
+    auto key = [&](ccrc::node_id n) { return std::isnan(ag[n]) ? -std::numeric_limits<double>::infinity() : ag[n]; };
+    std::stable_sort(r.nodes.begin(), r.nodes.end(), [&](ccrc::node_id a, ccrc::node_id b) { return key(a) > key(b); });
   }
   return py::make_tuple(rows_of(v, r.nodes), r.covered, r.total);
 }
@@ -668,16 +666,8 @@ py::dict diff(const view& old_v, const view& new_v, const std::optional<std::str
                               {.epsilon = epsilon, .modified = modified, .matching = {.max_chain = max_chain}}));
     const ccrc::cct_diff& d = *result;
     const ccrc::call_tree& t = d.tree();
-    std::vector<ccrc::node_id> nodes(t.size() - 1);
-    for (std::size_t i = 1; i < t.size(); ++i) nodes[i - 1] = static_cast<ccrc::node_id>(i);
-    std::vector<std::uint32_t> depths = ccrc::depths(t);
-    for (ccrc::node_id n : nodes) {
-      ccrc::node_id up = t.parent(n);
-      table.node.push_back(n);
-      table.parent.push_back(up == ccrc::root_node ? -1 : std::int64_t{up});
-      table.depth.push_back(depths[n]);
-    }
-    method_codes(t, nodes, table);
+    std::vector<ccrc::node_id> nodes = all_contexts(t);
+    structure_of(t, nodes, table);
     std::vector<std::uint8_t> hot(t.size(), 0);
     for (ccrc::node_id n : ccrc::delta_hot_path(d)) hot[n] = 1;
     constexpr double absent = std::numeric_limits<double>::quiet_NaN();

@@ -155,8 +155,20 @@ def test_metric_arguments(figure1):
         figure1.flat("time")
     with pytest.raises(ccrc.Error, match="no metric 2"):
         figure1.flat(2)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="metric .* must be 0 or more"):
         figure1.flat(-1)
+    with pytest.raises(TypeError, match="metric .* must be a whole number"):
+        figure1.flat(1.5)
+
+
+def test_numpy_integers_are_ids(figure1):
+    df = figure1.to_pandas()
+    f = df["node"].iloc[1]  # a numpy.int64
+    assert len(figure1.subtree(f)) == 9 and figure1.path(f) == "main;f"
+    assert len(figure1.depth_limited(df["depth"].iloc[1])) == 4
+    assert figure1.flat(df["depth"].iloc[0])["calls"].sum() == 345
+    with pytest.raises(TypeError):
+        figure1.depth_limited(True)
 
 
 def test_read_bytes_and_pathlike(figure1_path):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import html
+import operator
 import os
 import warnings
 
@@ -52,6 +53,19 @@ def _choice(value, names, what):
         return names.index(value)
     except ValueError:
         raise ValueError(f"{what} must be one of {', '.join(names)}, not {value!r}") from None
+
+
+def _whole(value, what):
+    # A whole number 0 or more, of any integer type (numpy's included), not a bool.
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a whole number, not {value!r}") from None
+    if number < 0:
+        raise ValueError(f"{what} must be 0 or more, not {number}")
+    return number
 
 
 def _names(names):
@@ -187,9 +201,7 @@ class Profile:
             return 0
         if isinstance(metric, str):
             return self._core.metric_index(_encoded(metric))
-        if not isinstance(metric, int) or isinstance(metric, bool) or metric < 0:
-            raise TypeError(f"metric must be a metric's name or index, not {metric!r}")
-        return metric
+        return _whole(metric, "metric (a name or an index)")
 
     # ---- Tables.
 
@@ -273,7 +285,7 @@ class Profile:
 
     def path(self, node):
         """The calling context of `node` as text: its methods from the top, joined by ';'."""
-        return self._core.path(int(node))
+        return self._core.path(_whole(node, "node"))
 
     def node(self, path):
         """The node id of the calling context `path` ("main;f;g"); ccrc.Error naming the first
@@ -286,15 +298,13 @@ class Profile:
         """A view of the calling context `path` ("main;f;g", or a node id) and everything it
         called: the papers' subtree selection. Shares this profile's data (and keeps it alive);
         aggregated values are not recomputed. Of a view, the context must be in the view."""
-        node = path if isinstance(path, int) else self.node(path)
+        node = self.node(path) if isinstance(path, (str, bytes, os.PathLike)) else _whole(path, "node")
         return Profile(self._core.subtree(node))
 
     def depth_limited(self, levels):
         """A view of the `levels` levels below this one's root (of a whole profile, the
         synthetic root is level 0: 2 keeps the top-level contexts and their callees)."""
-        if not isinstance(levels, int) or levels < 0:
-            raise ValueError(f"levels must be a whole number, 0 or more, not {levels!r}")
-        return Profile(self._core.depth_limited(min(levels, 2**32 - 1)))
+        return Profile(self._core.depth_limited(min(_whole(levels, "levels"), 2**32 - 1)))
 
     # ---- Transforms: new profiles (of a whole profile).
 
@@ -307,9 +317,7 @@ class Profile:
     def invert(self, max_depth=None):
         """The inverted (bottom-up) profile: top-level contexts are the methods where cost was
         spent, their children their callers; `max_depth` keeps that many levels of callers."""
-        depth = 2**32 - 1 if max_depth is None else max_depth
-        if not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"max_depth must be None or a whole number, not {max_depth!r}")
+        depth = 2**32 - 1 if max_depth is None else min(_whole(max_depth, "max_depth"), 2**32 - 1)
         return Profile(self._core.invert(depth))
 
     def focus(self, names):
@@ -481,9 +489,7 @@ def merge(profiles, threads=None):
     their metrics (matched by name; a metric only some have is zero in the others). On
     `threads` threads (default: every core). Whole profiles only."""
     cores = [p._core for p in profiles]
-    count = 0 if threads is None else int(threads)
-    if count < 0:
-        raise ValueError("threads must be None or a whole number")
+    count = 0 if threads is None else min(_whole(threads, "threads"), 2**32 - 1)
     return Profile(_ccrc.merge(cores, count))
 
 
@@ -514,7 +520,7 @@ def diff(old, new, *, metric=None, new_metric=None, calls=None, modified=(), eps
         None if calls is None else _encoded(calls),
         [_encoded(m) for m in _names(modified)],
         float(epsilon),
-        int(max_chain),
+        min(_whole(max_chain, "max_chain"), 2**32 - 1),
     )
     frame = _columns(
         [
