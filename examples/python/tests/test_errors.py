@@ -123,3 +123,13 @@ def test_too_large_for_memory_is_a_memory_error(tmp_path):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     result = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=env, timeout=120)
     assert result.stdout == "MemoryError, and still running\n", result.stderr
+
+
+def test_metrics_named_like_columns():
+    # Metric names are the file's: a metric called "name" or "depth" gets its columns beside
+    # the table's own, none replacing another.
+    p = ccrc.read(b"# metrics: name depth\nmain;f 1 2\n")
+    df = p.to_pandas()
+    assert list(df.columns) == ["node", "parent", "depth", "name", "name", "name (inc)", "depth", "depth (inc)"]
+    assert df.iloc[1].tolist()[4:] == [1, 1, 2, 2] and df.iloc[1].tolist()[2] == 2
+    assert list(p.flat("depth").columns) == ["contexts", "name", "name (inc)", "depth", "depth (inc)"]

@@ -73,8 +73,8 @@ def _names(names):
 
 
 def _encoded(text):
-    # Names and paths cross to C++ as bytes: a name that was not valid UTF-8 came to Python
-    # with its bytes as lone surrogates, and goes back as those bytes.
+    # Paths and names cross to C++ as bytes: a file name that is not UTF-8 comes to Python with
+    # its bytes as lone surrogates (os.fsdecode), and goes back as those bytes.
     return os.fsencode(text) if isinstance(text, (str, os.PathLike)) else bytes(text)
 
 
@@ -132,7 +132,7 @@ class Profile:
     """A calling context profile, or a view of one (a subtree, or the levels above a depth).
 
     Made by :func:`read`, :func:`merge` and the transforms; never changed once made. Metric
-    values are floats. Node ids are the C++ library's: 1 to len - 1 for a whole profile (0 is
+    values are floats. Node ids are the C++ library's: 1 to len(p) for a whole profile (0 is
     the synthetic root, which is not a calling context); a view keeps the ids of the profile
     it views. Aggregated values ("M (inc)", ag(M)) are always those of the complete profile:
     a view selects contexts, it does not recompute them.
