@@ -1,9 +1,7 @@
 // _ccrc, the compiled part of the Python package ccrc (docs/python.md): the library's profiles,
 // algorithms and renderers bound with pybind11. Columns cross as numpy arrays filled here,
-// never one Python object per calling context; ccrc/__init__.py makes the DataFrames. Reading
-// and computing run without the GIL (a profile is never changed once made, so threads may
-// share it); writing a file holds it (the tool's output_file numbers its temporary files
-// with a counter of its own).
+// never one Python object per calling context; ccrc/__init__.py makes the DataFrames. The
+// work runs without the GIL (a profile is never changed once made, so threads may share it).
 #include "cli.hpp"
 #include "command.hpp"
 #include "ring_render.hpp"
@@ -886,12 +884,14 @@ PYBIND11_MODULE(_ccrc, m) {
       .def("write_viewer", [](const view& v, const std::string& path, std::optional<view> baseline) {
         v.require_whole("write_viewer()");
         if (baseline) baseline->require_whole("write_viewer()");
+        py::gil_scoped_release unlocked;
         write_viewer(path, v.profile(), v.src->name, baseline ? &baseline->profile() : nullptr,
                      baseline ? baseline->src->name : "");
       })
       .def("write", [](const view& v, const std::string& path) {
         v.require_whole("write()");
         cli::check_output_path(path);
+        py::gil_scoped_release unlocked;
         cli::timings unused;
         cli::save_profile(path, v.profile(), unused);
       });

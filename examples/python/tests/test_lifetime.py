@@ -29,19 +29,22 @@ def test_results_outlive_the_profile(figure1_path):
     np.testing.assert_array_equal(column, df["bytecodes (inc)"].to_numpy())
 
 
-def test_threads_share_a_profile(figure1):
+def test_threads_share_a_profile(figure1, tmp_path):
     # The work runs without the GIL on a profile that never changes: the same answers from
-    # eight threads at once as from one.
+    # eight threads at once as from one, and as many whole files written.
     from concurrent.futures import ThreadPoolExecutor
 
     def work(i):
+        figure1.write(tmp_path / f"{i % 8}.cctb")
         return (
             figure1.to_pandas()["bytecodes (inc)"].sum(),
             figure1.flat("bytecodes").loc["g", "bytecodes (inc)"],
             len(figure1.eliminate_recursion()),
             len(figure1.ring_chart()),
+            len(ccrc.read(tmp_path / f"{i % 8}.cctb")),
         )
 
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(work, range(64)))
     assert set(results) == {work(0)} and work(0)[1] == 980
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{i}.cctb" for i in range(8)]
