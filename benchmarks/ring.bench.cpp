@@ -1,6 +1,7 @@
 // Ring chart geometry at the papers' screen size (1440x900, 001 §7.2): layout with and without
 // culling at full depth and at depths 2..150 (Figures 13-16), with and without a ring_index,
-// segment counts, and hit testing against a linear scan.
+// segment counts, and hit testing against a linear scan; beside it the icicle of the same view
+// (the same partition in Cartesian coordinates) on the same canvas.
 #include "support/ccrc_trees.hpp"
 #include "support/hit_test.hpp"
 #include "support/main.hpp"
@@ -8,6 +9,7 @@
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/geometry/hit_test.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
 
@@ -56,6 +58,13 @@ void report(benchmark::State& state, const ccrc::ring_layout& chart) {
   bench::set_items(state, chart.segments.size());
 }
 
+void report(benchmark::State& state, const ccrc::icicle_layout& chart) {
+  state.counters["segments"] = static_cast<double>(chart.segments.size());
+  state.counters["lines"] = static_cast<double>(chart.count(ccrc::icicle_kind::line));
+  state.counters["rows"] = static_cast<double>(chart.rows());
+  bench::set_items(state, chart.segments.size());
+}
+
 void layout(benchmark::State& state, double min_px, help with) {
   const prepared& p = prepared_of(bench::size_of(state));
   ccrc::tree_view v = view_of(state, p);
@@ -69,6 +78,22 @@ void layout(benchmark::State& state, double min_px, help with) {
   }
   report(state, chart);
 }
+
+// The icicle of the same view on the same 1440x900 canvas, with the index.
+void icicle(benchmark::State& state, double min_px) {
+  const prepared& p = prepared_of(bench::size_of(state));
+  ccrc::tree_view v = view_of(state, p);
+  ccrc::icicle_options o{.width = 1440, .height = 900, .min_width_px = min_px, .index = p.index.get()};
+  ccrc::icicle_layout chart;
+  for (auto _ : state) {
+    chart = ccrc::icicle_chart(v, p.ag, o);
+    benchmark::DoNotOptimize(chart.segments.data());
+  }
+  report(state, chart);
+}
+
+void icicle_culled(benchmark::State& state) { icicle(state, 1); }
+void icicle_uncut(benchmark::State& state) { icicle(state, 0); }
 
 // Culling at 1 px with a ring_index: what a viewer redraws on every click or resize.
 void layout_culled(benchmark::State& state) { layout(state, 1, help::index); }
@@ -97,6 +122,11 @@ ccrc::ring_layout chart_of(const benchmark::State& state) {
 
 // Hit tests at random points of the 1440x900 canvas of the culled, full-depth chart.
 void hit_test(benchmark::State& state) { bench::hit_test_loop(state, chart_of(state)); }
+
+void icicle_hit_test(benchmark::State& state) {
+  const prepared& p = prepared_of(bench::size_of(state));
+  bench::hit_test_loop(state, ccrc::icicle_chart(view_of(state, p), p.ag, {.width = 1440, .height = 900, .index = p.index.get()}));
+}
 
 // The baseline: every segment tested in turn.
 void hit_test_linear(benchmark::State& state) {
@@ -136,8 +166,12 @@ BENCHMARK(layout_culled_sort)->Args({1'000'000, 2})->Args({10'000'000, 2})->Unit
 BENCHMARK(layout_culled_walk)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(layout_uncut)->Apply(sizes)->Unit(benchmark::kMillisecond);
 BENCHMARK(layout_uncut)->Args({1'000'000, 10})->Args({10'000'000, 10})->Unit(benchmark::kMillisecond);
+BENCHMARK(icicle_culled)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+BENCHMARK(icicle_culled)->Args({1'000'000, 20})->Args({10'000'000, 20})->Unit(benchmark::kMicrosecond);
+BENCHMARK(icicle_uncut)->Args({1'000'000, 10})->Args({10'000'000, 10})->Unit(benchmark::kMillisecond);
 BENCHMARK(index_build)->Apply(sizes)->Unit(benchmark::kMillisecond);
 BENCHMARK(hit_test)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+BENCHMARK(icicle_hit_test)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(hit_test_linear)->Args({10'000, 0})->Args({10'000'000, 0})->Unit(benchmark::kMicrosecond);
 
 CCRC_BENCHMARK_MAIN();

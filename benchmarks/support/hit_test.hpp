@@ -19,8 +19,10 @@ inline std::vector<ccrc::point> random_points(std::size_t n) {
   return points;
 }
 
-/// The benchmark loop of ccrc::hit_test at 4,096 random points of `chart`.
-inline void hit_test_loop(benchmark::State& state, const ccrc::ring_layout& chart) {
+/// The benchmark loop of ccrc::hit_test at 4,096 random points of `chart` (a ring chart or an
+/// icicle).
+template <class Layout>
+void hit_test_loop(benchmark::State& state, const Layout& chart) {
   auto points = random_points(4096);
   std::size_t hits = 0;
   for (auto _ : state) {

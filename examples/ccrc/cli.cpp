@@ -18,6 +18,9 @@
 #include <filesystem>
 #include <iostream>
 #include <mutex>
+#include <new>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace cli {
 
@@ -115,12 +118,20 @@ std::optional<std::uint64_t> whole(const args& a, std::string_view name, double 
   return static_cast<std::uint64_t>(*v);
 }
 
+ccrc::formats::read_options read_options_of(const args& a) {
+  ccrc::formats::read_options options;
+  options.profile = a.value("--profile").value_or("");
+  if (auto bytes = whole(a, "--max-document-bytes")) options.max_document_bytes = *bytes;
+  return options;
+}
+
 ccrc::formats::read_result load(const std::string& path, timings& t, const args& a) {
   t.phase("read");
-  return read(path, {a.value("--profile").value_or("")});
+  return read(path, read_options_of(a));
 }
 
 ccrc::formats::read_result read(const std::string& path, const ccrc::formats::read_options& options) {
+  const std::string name = path == "-" ? "<stdin>" : path;
   try {
     ccrc::formats::read_result r;
     if (path != "-") {
@@ -134,13 +145,24 @@ ccrc::formats::read_result read(const std::string& path, const ccrc::formats::re
     for (const std::string& w : r.warnings)
       std::fprintf(stderr, "ccrc: %s: warning: %s\n", path == "-" ? "<stdin>" : path.c_str(), w.c_str());
     return r;
+  } catch (const ccrc::formats::document_too_large& e) {
+    throw ccrc::error(name + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
+                      " bytes (inflated, if the file is gzip-compressed): ccrc holds this format whole to read it, "
+                      "up to --max-document-bytes (default 2 GiB), which raises the bound");
   } catch (const ccrc::parse_error& e) {
-    throw ccrc::error((path == "-" ? "<stdin>" : path) + ": " + e.what());
+    throw ccrc::error(name + ": " + e.what());
+  } catch (const ccrc::capacity_error& e) {
+    throw ccrc::error(name + ": " + e.what());
   } catch (const ccrc::error& e) {
     if (path != "-") throw;  // the reader's message names the file
     std::string what = e.what();
     if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
     throw ccrc::error("<stdin>: " + what);
+  } catch (const std::bad_alloc&) {
+    // What the reader held is freed by now: the message can be made.
+    throw ccrc::error(name + ": not enough memory to read it");
+  } catch (const std::length_error&) {
+    throw ccrc::error(name + ": not enough memory to read it (a size beyond what one allocation can hold)");
   }
 }
 
@@ -173,8 +195,32 @@ namespace {
 
 }  // namespace
 
-void save_profile(const std::string& path, const ccrc::profile& p, timings& t) {
+namespace {
+
+// Refuses folded stacks or pprof above max_stack_output_bytes, their size computed in
+// O(contexts) from the tree (see save_profile).
+void check_stack_output_size(const std::string& path, const ccrc::profile& p) {
+  using ccrc::formats::format;
+  const format f = path == "-" ? format::folded : ccrc::formats::writable_format(path).value_or(format::cctb);
+  if (f != format::folded && f != format::pprof) return;
+  const std::uint64_t bytes = f == format::folded ? ccrc::folded_size(p) : ccrc::pprof_size(p);
+  if (bytes <= max_stack_output_bytes) return;
+  char gib[32];
+  std::snprintf(gib, sizeof gib, "%.1f", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
+  const bool folded = f == format::folded;
+  throw ccrc::error((path == "-" ? std::string("stdout") : path) + " would take " + std::to_string(bytes) + " bytes of " +
+                    (folded ? "folded stacks" : "pprof (before gzip)") + " (" + gib +
+                    " GiB), more than the 1 GiB written without --force: " +
+                    (folded ? "a folded line" : "a pprof sample") +
+                    " holds its context's whole stack, so the size grows with depth x contexts. Write .cctb or "
+                    ".speedscope.json, which hold each context once, or pass --force");
+}
+
+}  // namespace
+
+void save_profile(const std::string& path, const ccrc::profile& p, timings& t, const args& a) {
   t.phase("write");
+  if (!a.flag("--force")) check_stack_output_size(path, p);
   if (path == "-") {
     std::ostream& out = std::cout;
     errno = 0;

@@ -68,6 +68,8 @@ class timings {
   void phase(std::string name);
   /// Ends the current phase.
   void stop();
+  /// The phase under way ("" if none).
+  [[nodiscard]] const std::string& current() const noexcept { return current_; }
   [[nodiscard]] std::string json() const;
 
  private:
@@ -76,8 +78,13 @@ class timings {
   clock::time_point start_ = clock::now(), phase_start_ = start_;
 };
 
+/// The read options the command line gives: --profile NAME|INDEX and --max-document-bytes N
+/// (every command that reads a profile takes them).
+ccrc::formats::read_options read_options_of(const args& a);
+
 /// Reads a profile with ccrc::formats::read_profile (any format, gzip or not, told by the
-/// content; "-" reads stdin), the one --profile picks if given, an error in it prefixed with
+/// content; "-" reads stdin) with read_options_of(a), every error in it (malformed content,
+/// a document too large, a tree beyond its capacity, memory exhausted) a ccrc::error naming
 /// the path.
 ccrc::formats::read_result load(const std::string& path, timings& t, const args& a);
 
@@ -111,10 +118,17 @@ class output_file {
   ccrc_files::whole_file file_;
 };
 
+/// The largest folded-stacks or pprof output save_profile writes without --force: 1 GiB.
+/// Both formats write each context with its whole stack, so they grow with depth x contexts
+/// (a 200,000-deep chain with a value on every context: 160 GB of folded stacks).
+inline constexpr std::uint64_t max_stack_output_bytes = std::uint64_t{1} << 30;
+
 /// Writes a profile in the format its name asks for (ccrc::formats::writable_format: .cct,
 /// .cctb, .pb.gz, or folded stacks for .folded, .collapsed and .txt; "-": folded stacks on
-/// stdout). Another name is a usage_error.
-void save_profile(const std::string& path, const ccrc::profile& p, timings& t);
+/// stdout). Another name is a usage_error. Folded stacks or pprof above
+/// max_stack_output_bytes (the size computed first, O(contexts)) are a ccrc::error giving
+/// the size and the formats that do not grow with depth, unless `a` has --force.
+void save_profile(const std::string& path, const ccrc::profile& p, timings& t, const args& a);
 
 /// The usage_error save_profile would throw for `path`, thrown before any work is done.
 void check_output_path(const std::string& path);

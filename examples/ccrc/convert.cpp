@@ -12,7 +12,7 @@ int run(const cli::args& a, cli::timings& t) {
   const std::string& out = o ? *o : a.positional(1, "OUT");
   cli::check_output_path(out);
   ccrc::profile p = cli::load_profile(in, t, a);
-  cli::save_profile(out, p, t);
+  cli::save_profile(out, p, t, a);
   return 0;
 }
 
@@ -21,7 +21,7 @@ int run(const cli::args& a, cli::timings& t) {
 const command convert_command{
     "convert",
     "converts a profile: any format ccrc reads, to folded, .cct, .cctb, pprof or speedscope",
-    "usage: ccrc convert IN -o OUT [--profile NAME|INDEX]   (or: ccrc convert IN OUT)\n"
+    "usage: ccrc convert IN -o OUT [--profile NAME|INDEX] [--force]   (or: ccrc convert IN OUT)\n"
     "\n"
     "Reads IN (any format ccrc reads, gzip or not, told by its content) and writes OUT in the\n"
     "format its name asks for: .cctb (binary), .cct (text), .folded, .collapsed or .txt\n"
@@ -30,7 +30,12 @@ const command convert_command{
     "stacks to stdout. Node ids, metrics and call sites survive .cct and .cctb; folded stacks,\n"
     "pprof and speedscope keep the contexts and metrics (pprof: integers only; speedscope: no\n"
     "negative values). perf script text is read, not written. --profile picks one profile of a\n"
-    "file of several.\n",
-    {{"--profile", "-o"}, {}},
+    "file of several.\n"
+    "\n"
+    "Folded stacks and pprof write every context with a value with its whole stack: their size\n"
+    "grows with depth x contexts. One that would exceed 1 GiB (its size is computed first) is\n"
+    "refused, with its size, unless --force is given; .cctb and speedscope grow with the\n"
+    "contexts alone.\n",
+    {{"--profile", "-o"}, {"--force"}},
     run,
 };

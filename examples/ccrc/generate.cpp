@@ -69,7 +69,7 @@ int run(const cli::args& a, cli::timings& t) {
   }
   t.phase("generate");
   ccrc::profile p = ccrc::generate_cct(shape, seed, model);
-  cli::save_profile(*out, p, t);
+  cli::save_profile(*out, p, t, a);
   if (*out != "-") {
     print(what + " (seed " + std::to_string(seed) + "): " + std::to_string(shape.nodes) + " contexts, depth " +
           std::to_string(shape.max_depth) + ", " + std::to_string(shape.methods) + " methods, " +
@@ -105,9 +105,10 @@ const command generate_command{
     "  --seed S      the random seed (default 1)\n"
     "  -o FILE       the output; its extension says the format: .cctb (binary), .cct (text),\n"
     "                .folded (folded stacks: large for deep trees), .pb.gz (pprof); '-'\n"
-    "                writes folded stacks to stdout\n",
+    "                writes folded stacks to stdout\n"
+    "  --force       writes folded stacks or pprof above 1 GiB (see convert)\n",
     {{"--like", "--scale", "--contexts", "--nodes", "--depth", "--methods", "--calls", "--recursion-free-nodes",
       "--recursion-free-depth", "--seed", "-o"},
-     {}},
+     {"--force"}},
     run,
 };

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ constexpr std::string_view overview =
     "(binary), perf script text, pprof, speedscope, Trace Event, V8 .cpuprofile/.heapprofile,\n"
     "Firefox's Gecko profile, callgrind; or '-' for stdin. A file of several profiles (threads,\n"
     "processes) gives them all, each under a frame named after it; --profile NAME|INDEX picks\n"
-    "one (`ccrc stats` lists them).\n"
+    "one (`ccrc stats` lists them). pprof and JSON are read whole: one larger than 2 GiB once\n"
+    "inflated is refused, unless --max-document-bytes N raises the bound.\n"
     "--timings prints the duration of each phase as one JSON line on stderr.\n"
     "\n"
     "commands:\n";
@@ -77,15 +79,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   rest.erase(rest.begin());
+  cli::timings t;
   try {
     cli::option_spec spec = cmd->options;
     spec.flags.insert(spec.flags.end(), {"--help", "-h", "--timings"});
+    spec.with_value.push_back("--max-document-bytes");
     cli::args a(rest, spec);
     if (a.flag("--help") || a.flag("-h")) {
       print(cmd->usage);
       return checked_stdout(argv[1], 0);
     }
-    cli::timings t;
     int status = checked_stdout(argv[1], cmd->run(a, t));
     t.stop();
     if (a.flag("--timings")) std::fprintf(stderr, "%s\n", t.json().c_str());
@@ -94,6 +97,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ccrc %s: %s\n\n%.*s", argv[1], e.what(), static_cast<int>(cmd->usage.size()),
                  cmd->usage.data());
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Reading names its input (cli::read); what runs out of memory after it says where.
+    std::fprintf(stderr, "ccrc %s: not enough memory%s%s%s\n", argv[1], t.current().empty() ? "" : " (in phase '",
+                 t.current().c_str(), t.current().empty() ? "" : "')");
+    return 1;
   } catch (const std::exception& e) {
     // Library messages carry no prefix: the tool names itself and the command.
     std::fprintf(stderr, "ccrc %s: %s\n", argv[1], e.what());

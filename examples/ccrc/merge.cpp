@@ -112,7 +112,7 @@ int run(const cli::args& a, cli::timings& t) {
   if (paths.empty()) throw ccrc::error("no input to merge: the directories and lists given are empty");
   const auto threads = static_cast<unsigned>(cli::whole(a, "--threads").value_or(0));
   const bool keep_going = a.flag("--keep-going"), runs = a.flag("--runs");
-  const ccrc::formats::read_options options{a.value("--profile").value_or("")};
+  const ccrc::formats::read_options options = cli::read_options_of(a);
 
   t.phase("read and merge");
   std::vector<std::string> errors(paths.size());  // with --keep-going, why input i was skipped
@@ -138,7 +138,7 @@ int run(const cli::args& a, cli::timings& t) {
   if (skipped != 0) std::fprintf(stderr, "ccrc merge: skipped %zu of %zu inputs\n", skipped, paths.size());
   if (skipped == paths.size()) throw ccrc::error("no input could be read");
   check_units(merged, names, paths);
-  cli::save_profile(*out, merged, t);
+  cli::save_profile(*out, merged, t, a);
   return 0;
 }
 
@@ -148,6 +148,7 @@ const command merge_command{
     "merge",
     "merges many profiles into one, on every core",
     "usage: ccrc merge IN... -o OUT [--threads N] [--runs] [--keep-going] [--profile NAME|INDEX]\n"
+    "                  [--force]\n"
     "\n"
     "Reads every IN (any format ccrc reads) and writes to OUT the profile in which each calling\n"
     "context holds the sum of its metrics over the inputs. An IN may be a profile, a directory\n"
@@ -162,7 +163,8 @@ const command merge_command{
     "                 input is itself a merge made with --runs)\n"
     "  --keep-going   skips an input that cannot be read (naming it and why) instead of\n"
     "                 stopping at it; fails only when none can be read\n"
-    "  --profile      picks one profile of each input, as for the other commands\n",
-    {{"-o", "--threads", "--profile"}, {"--runs", "--keep-going"}},
+    "  --profile      picks one profile of each input, as for the other commands\n"
+    "  --force        writes folded stacks or pprof above 1 GiB (see convert)\n",
+    {{"-o", "--threads", "--profile"}, {"--runs", "--keep-going", "--force"}},
     run,
 };

@@ -1,4 +1,4 @@
-// ccrc render: a Calling Context Ring Chart as SVG, HTML or JSON.
+// ccrc render: a Calling Context Ring Chart, or an icicle, as SVG, HTML or JSON.
 #include "command.hpp"
 #include "ring_render.hpp"
 
@@ -64,6 +64,7 @@ int run(const cli::args& a, cli::timings& t) {
   r.format = format_of(*out);
   static constexpr const char* orders[] = {"value", "name", "insertion"};
   static constexpr const char* colourings[] = {"method", "package"};
+  r.layout = choice(a, "--layout", render::layout_names, render::chart_kind::ring);
   r.sizing = choice(a, "--mode", render::mode_names, ccrc::ring_sizing::angle);
   r.order = choice(a, "--order", orders, ccrc::child_order::value);
   r.colours = choice(a, "--colour-by", colourings, ccrc::color_by::method);
@@ -85,7 +86,8 @@ int run(const cli::args& a, cli::timings& t) {
   cli::output_file file(*out);
   file.stream() << d.text;
   file.commit();
-  print(render::summary(*out, p, d.chart) + "\n");
+  print((r.layout == render::chart_kind::icicle ? render::summary(*out, p, d.icicle) : render::summary(*out, p, d.chart)) +
+        "\n");
   return 0;
 }
 
@@ -93,8 +95,9 @@ int run(const cli::args& a, cli::timings& t) {
 
 const command render_command{
     "render",
-    "a calling context ring chart as SVG, HTML or JSON",
-    "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json [--mode equal|angle|area]\n"
+    "a calling context ring chart, or an icicle, as SVG, HTML or JSON",
+    "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json [--layout ring|icicle]\n"
+    "                   [--mode equal|angle|area]\n"
     "                   [--metric NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
@@ -105,19 +108,23 @@ const command render_command{
     "By default the chart opens where the profile branches (a chain of single callees at the top\n"
     "is shown above the chart instead) and shows as many levels as keep every ring 12 px thick;\n"
     "segments whose callees lie beyond the edge are marked there. --root and --depth say otherwise.\n"
+    "--layout icicle draws the same partition as rows of boxes (a flame graph with its root on top).\n"
     "\n"
     "  -o FILE          the output; its extension chooses the format: .svg (one element per\n"
     "                   segment with a tooltip), .html (the SVG and a hover panel) or .json (the\n"
     "                   segment list)\n"
+    "  --layout L       ring (default): rings around the root; icicle: the root's bar on top,\n"
+    "                   each row of callees below their caller, rows at least 16 px high\n"
     "  --mode M         equal: callees share their caller's angle equally; angle (default):\n"
     "                   angle proportional to the aggregated metric; area: area proportional\n"
+    "                   (in an icicle: equal widths, or width proportional, for angle and area)\n"
     "  --metric NAME    the metric that sizes the segments (default: the profile's first)\n"
     "  --root PATH      the subtree of the calling context PATH (frames separated by ';')\n"
     "  --depth N|all    N levels below the root, as in 'ccrc stats' (without --root the\n"
     "                   synthetic root is level 0, so --depth 3 shows main and two rings);\n"
     "                   all: every level, however thin the rings\n"
-    "  --min-px X       segments whose outer arc is shorter than X pixels are drawn as lines\n"
-    "                   and their callees left out (default 1; 0 draws everything)\n"
+    "  --min-px X       segments whose outer arc (box width) is shorter than X pixels are lines\n"
+    "                   and their callees are left out (default 1; 0 draws everything)\n"
     "  --size WxH       the canvas in pixels (default 1440x900): a legend on the left, the\n"
     "                   chart in the rest\n"
     "  --highlight Q    highlight the contexts whose method matches Q, as in 'ccrc search':\n"
@@ -127,7 +134,7 @@ const command render_command{
     "  --order O        callees clockwise by value (default), name, or insertion order\n"
     "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
     "  --colour-by C    one colour per method (default) or per package/namespace\n",
-    {{"--profile", "-o", "--output", "--mode", "--metric", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
+    {{"--profile", "-o", "--output", "--layout", "--mode", "--metric", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
       "--padding", "--colour-by"},
      {"--method", "--class", "--package", "-i", "--ignore-case"}},
     run,

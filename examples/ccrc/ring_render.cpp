@@ -14,19 +14,36 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <type_traits>
 
 namespace render {
 namespace {
 
 constexpr double legend_width = 260;
 constexpr double margin = 8;
+constexpr double caption_height = 28;  // above an icicle: the breadcrumbs' line
+constexpr double max_row = 24;         // an icicle's rows, as a flame graph's, whatever the height
 
 std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
   return n == ccrc::root_node ? std::string_view("(root)") : t.name(n);
 }
 
+// What differs between the two charts' pictures, beside their shapes: words and kinds.
+bool is_line(const ccrc::ring_segment& s) { return s.kind == ccrc::segment_kind::line; }
+bool is_line(const ccrc::icicle_segment& s) { return s.kind == ccrc::icicle_kind::line; }
+
+std::string levels_text(const ccrc::ring_layout& chart) { return std::to_string(chart.rings()) + " rings"; }
+std::string levels_text(const ccrc::icicle_layout& chart) { return std::to_string(chart.rows()) + " rows"; }
+
+template <class Layout>
+std::size_t lines_in(const Layout& chart) {
+  return static_cast<std::size_t>(
+      std::count_if(chart.segments.begin(), chart.segments.end(), [](const auto& s) { return is_line(s); }));
+}
+
 // The fill of segment i: its method's palette colour, or a diff's class.
-ccrc::rgb fill_of(const ring_picture& pic, const ccrc::chart_colors& colors, std::size_t i) {
+template <class Layout>
+ccrc::rgb fill_of(const chart_picture<Layout>& pic, const ccrc::chart_colors& colors, std::size_t i) {
   return pic.fills.empty() ? colors.of(pic.profile.tree(), pic.chart.segments[i].node) : pic.fills[i];
 }
 
@@ -35,7 +52,8 @@ struct palette {
   std::string fill, line;
 };
 
-palette colours_of(const ring_picture& pic, const ccrc::chart_colors& colors, std::size_t i) {
+template <class Layout>
+palette colours_of(const chart_picture<Layout>& pic, const ccrc::chart_colors& colors, std::size_t i) {
   ccrc::rgb fill = fill_of(pic, colors, i);
   return {ccrc::hex(fill), ccrc::hex(ccrc::shade(fill, 0.6))};
 }
@@ -49,7 +67,8 @@ std::string percent(double part, double whole) {
 
 // The tooltip: the call stack, one frame a line (abbreviated: see stack_text.hpp), then
 // every metric. O(head + tail + metrics), whatever the depth of n.
-std::string tooltip_text(const ring_picture& pic, const stack_text::abbreviator& stacks, ccrc::node_id n) {
+template <class Layout>
+std::string tooltip_text(const chart_picture<Layout>& pic, const stack_text::abbreviator& stacks, ccrc::node_id n) {
   std::vector<std::string> frames = stacks.frames(n);
   std::string s;
   if (frames.empty()) s = "(root)\n";
@@ -117,31 +136,53 @@ std::string arc_path(const ccrc::ring_layout& chart, double r, double a0, double
   return d;
 }
 
-void segment_element(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors,
-                     const stack_text::abbreviator& stacks, std::size_t i) {
-  const ccrc::ring_layout& chart = pic.chart;
-  const ccrc::ring_segment& s = chart.segments[i];
-  palette c = colours_of(pic, colors, i);
-  ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
-  bool dim = !pic.highlight.empty() && h == ccrc::highlight_state::none;
-  bool marked = h == ccrc::highlight_state::match || (s.kind == ccrc::segment_kind::line && h != ccrc::highlight_state::none);
+void line_stroke(svg::document& doc, bool marked, const palette& c) {
+  doc.attr("stroke", marked ? "#d62728" : c.line).attr("stroke-width", marked ? 1.5 : 0.75);
+}
+
+// Opens segment s's element with its geometry (and a line's stroke); returns its tag.
+const char* open_shape(svg::document& doc, const ccrc::ring_layout& chart, const ccrc::ring_segment& s, bool marked,
+                       const palette& c) {
   switch (s.kind) {
     case ccrc::segment_kind::center:
       doc.raw("<circle").attr("cx", chart.center.x).attr("cy", chart.center.y).attr("r", s.r1);
-      break;
+      return "circle";
     case ccrc::segment_kind::arc:
       doc.raw("<path").attr("d", sector_path(chart, s));
       if (s.a1 - s.a0 >= 2 * std::numbers::pi - 1e-9) doc.attr("fill-rule", "evenodd");
-      break;
-    case ccrc::segment_kind::line: {
-      double mid = (s.a0 + s.a1) / 2;
-      ccrc::point p0 = ccrc::ring_point(chart, s.r0, mid), p1 = ccrc::ring_point(chart, s.r1, mid);
-      doc.raw("<line").attr("x1", p0.x).attr("y1", p0.y).attr("x2", p1.x).attr("y2", p1.y);
-      doc.attr("stroke", marked ? "#d62728" : c.line).attr("stroke-width", marked ? 1.5 : 0.75);
-      break;
-    }
+      return "path";
+    case ccrc::segment_kind::line: break;
   }
-  if (s.kind != ccrc::segment_kind::line) {
+  double mid = (s.a0 + s.a1) / 2;
+  ccrc::point p0 = ccrc::ring_point(chart, s.r0, mid), p1 = ccrc::ring_point(chart, s.r1, mid);
+  doc.raw("<line").attr("x1", p0.x).attr("y1", p0.y).attr("x2", p1.x).attr("y2", p1.y);
+  line_stroke(doc, marked, c);
+  return "line";
+}
+
+const char* open_shape(svg::document& doc, const ccrc::icicle_layout&, const ccrc::icicle_segment& s, bool marked,
+                       const palette& c) {
+  if (s.kind != ccrc::icicle_kind::line) {
+    doc.raw("<rect").attr("x", s.x0).attr("y", s.y0).attr("width", s.x1 - s.x0).attr("height", s.y1 - s.y0);
+    return "rect";
+  }
+  double mid = (s.x0 + s.x1) / 2;
+  doc.raw("<line").attr("x1", mid).attr("y1", s.y0).attr("x2", mid).attr("y2", s.y1);
+  line_stroke(doc, marked, c);
+  return "line";
+}
+
+template <class Layout>
+void segment_element(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::chart_colors& colors,
+                     const stack_text::abbreviator& stacks, std::size_t i) {
+  const Layout& chart = pic.chart;
+  const auto& s = chart.segments[i];
+  palette c = colours_of(pic, colors, i);
+  ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
+  bool dim = !pic.highlight.empty() && h == ccrc::highlight_state::none;
+  bool marked = h == ccrc::highlight_state::match || (is_line(s) && h != ccrc::highlight_state::none);
+  const char* tag = open_shape(doc, chart, s, marked, c);
+  if (!is_line(s)) {
     doc.attr("fill", h == ccrc::highlight_state::match ? ccrc::hex(ccrc::highlight_color) : c.fill);
     if (h == ccrc::highlight_state::match) doc.attr("stroke", "#7a1a0f").attr("stroke-width", 1.2);
   }
@@ -152,36 +193,95 @@ void segment_element(svg::document& doc, const ring_picture& pic, const ccrc::ch
     tip += "\n(and " + std::to_string(s.contexts - 1) + " more callees of " +
            stack_text::brief(name_of(pic.profile.tree(), chart.segments[s.parent].node)) + ", too thin to draw)";
   if (ccrc::beyond_edge(chart, pic.profile.tree(), s)) tip += "\n(its callees lie beyond the edge)";
-  doc.raw(" data-node=\"").raw(std::to_string(s.node)).raw("\"><title>").text(tip).raw("</title></");
-  doc.raw(s.kind == ccrc::segment_kind::center ? "circle" : s.kind == ccrc::segment_kind::arc ? "path" : "line").raw(">\n");
+  doc.raw(" data-node=\"").raw(std::to_string(s.node)).raw("\"><title>").text(tip).raw("</title></").raw(tag).raw(">\n");
 }
 
-// A mark on the outer edge of each segment whose callees the depth limit leaves out: a dark
-// band along its outer arc, as a flame graph marks a frame cut at its edge.
-void edge_marks(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors) {
-  const ccrc::ring_layout& chart = pic.chart;
+// A segment's edge mark: a dark band along its outer arc (the box's edge towards its callees),
+// as a flame graph marks a frame cut at its edge.
+void edge_mark(svg::document& doc, const ccrc::ring_layout& chart, const ccrc::ring_segment& s, const std::string& colour) {
+  double r = s.r1 - 1.5, inset = std::min(0.5 / std::max(r, 1.0), (s.a1 - s.a0) / 4);
+  doc.raw("<path").attr("d", arc_path(chart, r, s.a0 + inset, s.a1 - inset)).attr("stroke", colour).raw("/>\n");
+}
+
+void edge_mark(svg::document& doc, const ccrc::icicle_layout& chart, const ccrc::icicle_segment& s,
+               const std::string& colour) {
+  double y = chart.root_at_bottom ? s.y0 + 1.5 : s.y1 - 1.5, inset = std::min(0.5, (s.x1 - s.x0) / 4);
+  doc.raw("<line").attr("x1", s.x0 + inset).attr("y1", y).attr("x2", s.x1 - inset).attr("y2", y);
+  doc.attr("stroke", colour).raw("/>\n");
+}
+
+// A mark on the far edge of each segment whose callees the depth limit leaves out.
+template <class Layout>
+void edge_marks(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::chart_colors& colors) {
+  const Layout& chart = pic.chart;
   doc.raw("<g id=\"beyond\" fill=\"none\" stroke-width=\"3\" pointer-events=\"none\">\n");
-  for (std::size_t i = 0; i < chart.segments.size(); ++i) {
-    const ccrc::ring_segment& s = chart.segments[i];
-    if (!ccrc::beyond_edge(chart, pic.profile.tree(), s)) continue;
-    double r = s.r1 - 1.5, inset = std::min(0.5 / std::max(r, 1.0), (s.a1 - s.a0) / 4);
-    doc.raw("<path").attr("d", arc_path(chart, r, s.a0 + inset, s.a1 - inset)).attr("stroke", colours_of(pic, colors, i).line).raw("/>\n");
-  }
+  for (std::size_t i = 0; i < chart.segments.size(); ++i)
+    if (ccrc::beyond_edge(chart, pic.profile.tree(), chart.segments[i]))
+      edge_mark(doc, chart, chart.segments[i], colours_of(pic, colors, i).line);
   doc.raw("</g>\n");
 }
 
+// Places label l of segment i (attributes, text, closing tag): along a ring, curved on an arc
+// of its middle circle centred on the label (defined in `defs`), drawn the way the text reads
+// (clockwise above the centre, counter-clockwise below); across the rings, along the middle
+// ray, read outwards on the right, inwards on the left; in the centre, horizontally.
+void place_label(std::string& texts, std::string& defs, const ccrc::ring_layout& chart, const ccrc::ring_segment& s,
+                 const ccrc::ring_label& l, std::size_t i, const std::string& text) {
+  if (l.fit == ccrc::label_fit::along && s.kind == ccrc::segment_kind::arc) {
+    double half = std::min(s.a1 - s.a0, 2 * std::numbers::pi - 1e-3) / 2;
+    std::string id = "l" + std::to_string(i);
+    defs += "<path id=\"" + id + "\" d=\"" +
+            arc_path(chart, l.radius, l.reversed ? l.angle + half : l.angle - half, l.reversed ? l.angle - half : l.angle + half) +
+            "\"/>\n";
+    texts += "><textPath href=\"#" + id + "\" startOffset=\"50%\">";
+    svg::append_escaped(texts, text);
+    texts += "</textPath></text>\n";
+    return;
+  }
+  ccrc::point at = s.kind == ccrc::segment_kind::center ? chart.center : ccrc::ring_point(chart, l.radius, l.angle);
+  svg::append_attr(texts, "x", at.x);
+  svg::append_attr(texts, "y", at.y);
+  if (s.kind != ccrc::segment_kind::center) {
+    double degrees = l.angle * 180 / std::numbers::pi - 90 + (l.reversed ? 180 : 0);
+    std::string rotate = "rotate(";
+    svg::append_number(rotate, std::fmod(degrees, 360.0));
+    rotate += ' ';
+    svg::append_number(rotate, at.x);
+    rotate += ' ';
+    svg::append_number(rotate, at.y);
+    svg::append_attr(texts, "transform", rotate + ")");
+  }
+  texts += ">";
+  svg::append_escaped(texts, text);
+  texts += "</text>\n";
+}
+
+// In a box: horizontally, from its left edge.
+void place_label(std::string& texts, std::string&, const ccrc::icicle_layout&, const ccrc::icicle_segment&,
+                 const ccrc::box_label& l, std::size_t, const std::string& text) {
+  svg::append_attr(texts, "x", l.x);
+  svg::append_attr(texts, "y", l.y);
+  texts += ">";
+  svg::append_escaped(texts, text);
+  texts += "</text>\n";
+}
+
+constexpr const char* label_anchor(const ccrc::ring_layout&) { return "middle"; }
+constexpr const char* label_anchor(const ccrc::icicle_layout&) { return "start"; }
+
 // Each segment's label where the library's fit_label finds room: the frame's display name,
-// curved along the ring or straight across it, cut with "…" where only part fits.
-void labels(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors) {
-  const ccrc::ring_layout& chart = pic.chart;
+// cut with "…" where only part fits.
+template <class Layout>
+void labels(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::chart_colors& colors) {
+  const Layout& chart = pic.chart;
   const ccrc::call_tree& t = pic.profile.tree();
   std::string defs, texts;
   for (std::size_t i = 0; i < chart.segments.size(); ++i) {
-    const ccrc::ring_segment& s = chart.segments[i];
+    const auto& s = chart.segments[i];
     // Most segments of a large chart have no room for a label: no name is shortened for them.
     if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) continue;
     std::string name = s.node == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(s.node));
-    ccrc::ring_label l = ccrc::fit_label(s, name);
+    auto l = ccrc::fit_label(s, name);
     if (l.fit == ccrc::label_fit::none) continue;
     ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
     ccrc::rgb fill = h == ccrc::highlight_state::match ? ccrc::highlight_color : fill_of(pic, colors, i);
@@ -189,46 +289,19 @@ void labels(svg::document& doc, const ring_picture& pic, const ccrc::chart_color
     svg::append_attr(texts, "data-segment", static_cast<double>(i));
     svg::append_attr(texts, "font-size", l.font_px);
     if (ccrc::label_color(fill) != ccrc::rgb{0x1a, 0x1a, 0x1a}) svg::append_attr(texts, "fill", ccrc::hex(ccrc::label_color(fill)));
-    if (l.fit == ccrc::label_fit::along && s.kind == ccrc::segment_kind::arc) {
-      // Along the ring: on an arc of its middle circle centred on the label, drawn the way the
-      // text reads (clockwise above the centre, counter-clockwise below).
-      double half = std::min(s.a1 - s.a0, 2 * std::numbers::pi - 1e-3) / 2;
-      std::string id = "l" + std::to_string(i);
-      defs += "<path id=\"" + id + "\" d=\"" +
-              arc_path(chart, l.radius, l.reversed ? l.angle + half : l.angle - half, l.reversed ? l.angle - half : l.angle + half) +
-              "\"/>\n";
-      texts += "><textPath href=\"#" + id + "\" startOffset=\"50%\">";
-      svg::append_escaped(texts, l.text(name));
-      texts += "</textPath></text>\n";
-      continue;
-    }
-    ccrc::point at = s.kind == ccrc::segment_kind::center ? chart.center : ccrc::ring_point(chart, l.radius, l.angle);
-    svg::append_attr(texts, "x", at.x);
-    svg::append_attr(texts, "y", at.y);
-    if (s.kind != ccrc::segment_kind::center) {
-      // Across the rings: along the middle ray, read outwards on the right, inwards on the left.
-      double degrees = l.angle * 180 / std::numbers::pi - 90 + (l.reversed ? 180 : 0);
-      std::string rotate = "rotate(";
-      svg::append_number(rotate, std::fmod(degrees, 360.0));
-      rotate += ' ';
-      svg::append_number(rotate, at.x);
-      rotate += ' ';
-      svg::append_number(rotate, at.y);
-      svg::append_attr(texts, "transform", rotate + ")");
-    }
-    texts += ">";
-    svg::append_escaped(texts, l.text(name));
-    texts += "</text>\n";
+    place_label(texts, defs, chart, s, l, i, l.text(name));
   }
   doc.raw("<defs>\n").raw(defs).raw("</defs>\n");
-  doc.raw("<g id=\"labels\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#1a1a1a\" pointer-events=\"none\">\n")
+  doc.raw("<g id=\"labels\" text-anchor=\"").raw(label_anchor(chart))
+      .raw("\" dominant-baseline=\"central\" fill=\"#1a1a1a\" pointer-events=\"none\">\n")
       .raw(texts)
       .raw("</g>\n");
 }
 
 // Above the chart, the way to its centre from the top: the trunk the first view left out,
 // or a chosen centre's callers, as breadcrumbs of display names (a long way abbreviated).
-void caption(svg::document& doc, const ring_picture& pic) {
+template <class Layout>
+void caption(svg::document& doc, const chart_picture<Layout>& pic) {
   const ccrc::call_tree& t = pic.profile.tree();
   std::vector<ccrc::node_id> way;  // the centre and its callers, innermost first
   for (ccrc::node_id n = pic.chart.segments[0].node; n != ccrc::root_node; n = t.parent(n)) way.push_back(n);
@@ -249,22 +322,41 @@ void caption(svg::document& doc, const ring_picture& pic) {
   doc.text(line).raw("</text>\n");
 }
 
-std::string sizing_text(std::string_view mode, std::string_view metric) {
+std::string sizing_text(const ccrc::ring_layout&, std::string_view mode, std::string_view metric) {
   if (mode == "equal") return "sizing: equal angles per caller";
   return std::string("sizing: ") + (mode == "area" ? "area" : "angle") + " \xe2\x88\x9d ag(" + std::string(metric) + ")";
 }
 
-void legend(svg::document& doc, const ring_picture& pic, const ccrc::chart_colors& colors) {
+// An icicle's rows have one height: area sizing is width sizing.
+std::string sizing_text(const ccrc::icicle_layout&, std::string_view mode, std::string_view metric) {
+  if (mode == "equal") return "sizing: equal widths per caller";
+  return "sizing: width \xe2\x88\x9d ag(" + std::string(metric) + ")";
+}
+
+// Where the chart begins on the left: the legend's text ends before it.
+double chart_left(const ccrc::ring_layout& chart) { return chart.center.x - (chart.radii.empty() ? 0 : chart.radii.back()); }
+double chart_left(const ccrc::icicle_layout& chart) { return chart.x0; }
+
+template <class Layout>
+void legend(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::chart_colors& colors) {
   const ccrc::call_tree& t = pic.profile.tree();
-  const ccrc::ring_layout& chart = pic.chart;
+  const Layout& chart = pic.chart;
   ccrc::node_id center = chart.segments[0].node;
   std::string_view metric = pic.profile.metric_name(pic.metric);
+  // How many glyphs of a name fit in a legend line from x, after `used` others and before the
+  // chart (12 px text, a glyph taken as 0.6 em as labels are): an icicle starts right of the
+  // legend's column, a ring leaves room beside it.
+  auto room = [&](double x, std::size_t used, std::size_t most) {
+    double glyphs = std::floor((chart_left(chart) - margin - x) / (0.6 * 12)) - static_cast<double>(used);
+    return static_cast<std::size_t>(std::clamp(glyphs, 8.0, static_cast<double>(most)));
+  };
+  std::string total = std::string(metric) + " total " + cli::format_value(pic.aggregated[pic.metric][center]) + " (ag of ";
   std::vector<std::string> lines = {
-      std::string(metric) + " total " + cli::format_value(pic.aggregated[pic.metric][center]) + " (ag of " +
-          svg::shorten(center == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(center)), 40) + ")",
-      sizing_text(pic.mode, metric),
-      std::to_string(chart.segments.size()) + " segments (" + std::to_string(chart.count(ccrc::segment_kind::line)) +
-          " lines) in " + std::to_string(chart.rings()) + " rings"};
+      total + svg::shorten(center == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(center)),
+                           room(12, svg::code_points(total) + 1, 40)) + ")",
+      sizing_text(chart, pic.mode, metric),
+      std::to_string(chart.segments.size()) + " segments (" + std::to_string(lines_in(chart)) + " lines) in " +
+          levels_text(chart)};
   if (!pic.highlight.empty())
     lines.push_back(std::to_string(std::count(pic.highlight.begin(), pic.highlight.end(), ccrc::highlight_state::match)) +
                     " highlighted segments");
@@ -298,59 +390,15 @@ void legend(svg::document& doc, const ring_picture& pic, const ccrc::chart_color
     doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\"").attr("fill", ccrc::hex(fill)).raw("/>");
     char pct[32];
     std::snprintf(pct, sizeof pct, "%6.2f %%  ", entries[k].percent);
-    doc.raw("<text x=\"28\"").attr("y", y).raw(">").text(std::string(pct) + svg::shorten(ccrc::display_name(name), 31)).raw("</text></g>\n");
+    doc.raw("<text x=\"28\"").attr("y", y).raw(">").text(std::string(pct) + svg::shorten(ccrc::display_name(name), room(28, 10, 31))).raw("</text></g>\n");
     y += 16;
   }
   doc.raw("</g>\n");
 }
 
-}  // namespace
-
-ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
-  const std::vector<double>& column = ag[r.metric];
-  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
-  ccrc::ring_options o = chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
-                                                        .padding_px = r.padding, .heights = heights});
-  ccrc::tree_view view = r.view.value_or(ccrc::tree_view(p.tree()));
-  if (!r.skip_trunk && !r.fit_depth) return ccrc::ring_chart(ccrc::ring_chart_view(view, column), column, o);
-  ccrc::opening_view first = ccrc::first_view(view, column, o, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth});
-  return first.chart ? std::move(*first.chart) : ccrc::ring_chart(first.view, column, o);
-}
-
-drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
-  t.phase("aggregate");
-  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
-  t.phase("layout");
-  drawing d;
-  d.chart = layout(p, ag, r);
-  std::vector<ccrc::highlight_state> marks;
-  if (r.highlight) {
-    t.phase("highlight");
-    ccrc::method_set methods = ccrc::match_methods(p.symbols(), *r.highlight);
-    marks = ccrc::highlight(d.chart, p.tree(), ag[r.metric], ccrc::contexts_of(ccrc::tree_view(p.tree()), methods));
-  }
-  t.phase("render");
-  ring_picture picture{p, d.chart, ag, r.metric, mode_names[static_cast<int>(r.sizing)], r.width, r.height, r.title,
-                       std::move(marks), r.colours};
-  d.text = r.format == format::svg ? ring_svg(picture) : r.format == format::html ? ring_html(picture) : ring_json(picture);
-  return d;
-}
-
-std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart) {
-  ccrc::node_id centre = chart.segments[0].node;
-  return path + ": " + std::to_string(chart.segments.size()) + " segments (" +
-         std::to_string(chart.count(ccrc::segment_kind::line)) + " lines) in " + std::to_string(chart.rings()) +
-         " rings around " + (centre == ccrc::root_node ? std::string("the root") : std::string(p.tree().name(centre)));
-}
-
-ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options) {
-  double left = std::min(legend_width, width * 0.3);
-  options.center = {left + (width - left) / 2, height / 2};
-  options.outer_radius = std::max(0.0, std::min(width - left, height) / 2 - margin);
-  return options;
-}
-
-std::string ring_svg(const ring_picture& pic) {
+// The SVG of a chart: its segments, edge marks, labels, breadcrumbs and legend.
+template <class Layout>
+std::string svg_of(const chart_picture<Layout>& pic) {
   svg::document doc(pic.width, pic.height);
   ccrc::chart_colors colors(pic.profile.tree(), pic.profile.column(pic.metric), pic.colours);
   doc.raw("<g id=\"segments\" stroke=\"#ffffff\" stroke-width=\"0.5\">\n");
@@ -364,14 +412,17 @@ std::string ring_svg(const ring_picture& pic) {
   return doc.finish();
 }
 
-std::string ring_html(const ring_picture& pic) {
-  std::string svg = ring_svg(pic);
+template <class Layout>
+std::string html_of(const chart_picture<Layout>& pic, std::string_view what) {
+  std::string svg = svg_of(pic);
   svg.erase(0, svg.find("<svg"));  // inline SVG takes no XML declaration
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>";
   svg::append_escaped(page, pic.title);
+  page += " - ccrc ";
+  page += what;
   page +=
-      " - ccrc ring chart</title>\n<style>\n"
+      "</title>\n<style>\n"
       "body { font-family: sans-serif; margin: 0; display: flex; }\n"
       "#info { margin: 12px; white-space: pre; font-family: monospace; font-size: 13px; min-width: 24em; }\n"
       "#segments > :hover { stroke: #000000; stroke-width: 1.5; }\n"
@@ -397,35 +448,63 @@ std::string ring_html(const ring_picture& pic) {
   return page;
 }
 
-std::string ring_json(const ring_picture& pic) {
+// The JSON fields of each chart's geometry: the chart's, then one segment's.
+void geometry_fields(cli::json& j, const ccrc::ring_layout& chart) {
+  j.key("center")
+      .begin_array()
+      .value(chart.center.x)
+      .value(chart.center.y)
+      .end_array()
+      .field("start_angle", chart.start_angle)
+      .field("rings", std::uint64_t{chart.rings()})
+      .key("radii")
+      .begin_array();
+  for (double r : chart.radii) j.value(r);
+  j.end_array();
+}
+
+void geometry_fields(cli::json& j, const ccrc::icicle_layout& chart) {
+  j.field("x0", chart.x0)
+      .field("x1", chart.x1)
+      .field("root_at_bottom", chart.root_at_bottom)
+      .field("rows", std::uint64_t{chart.rows()})
+      .key("edges")
+      .begin_array();
+  for (double e : chart.edges) j.value(e);
+  j.end_array();
+}
+
+void geometry_fields(cli::json& j, const ccrc::ring_segment& s) {
+  static constexpr const char* kinds[] = {"center", "arc", "line"};
+  j.field("r0", s.r0).field("r1", s.r1).field("a0", s.a0).field("a1", s.a1).field("kind", kinds[static_cast<int>(s.kind)]);
+}
+
+void geometry_fields(cli::json& j, const ccrc::icicle_segment& s) {
+  static constexpr const char* kinds[] = {"root", "box", "line"};
+  j.field("x0", s.x0).field("x1", s.x1).field("y0", s.y0).field("y1", s.y1).field("kind", kinds[static_cast<int>(s.kind)]);
+}
+
+template <class Layout>
+std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
   const ccrc::call_tree& t = pic.profile.tree();
-  const ccrc::ring_layout& chart = pic.chart;
+  const Layout& chart = pic.chart;
   const std::vector<double>& ag = pic.aggregated[pic.metric];
   auto self = pic.profile.column(pic.metric);
   // Abbreviated paths keep the document linear in the segments; `parent` rebuilds any path.
   stack_text::abbreviator stacks(t);
   cli::json j;
   j.begin_object()
+      .field("layout", layout)
       .field("width", pic.width)
       .field("height", pic.height)
-      .key("center")
-      .begin_array()
-      .value(chart.center.x)
-      .value(chart.center.y)
-      .end_array()
       .field("mode", pic.mode)
       .field("metric", pic.profile.metric_name(pic.metric))
-      .field("total", ag[chart.segments[0].node])
-      .field("start_angle", chart.start_angle)
-      .field("rings", std::uint64_t{chart.rings()})
-      .key("radii")
-      .begin_array();
-  for (double r : chart.radii) j.value(r);
-  j.end_array().key("segments").begin_array();
-  static constexpr const char* kinds[] = {"center", "arc", "line"};
+      .field("total", ag[chart.segments[0].node]);
+  geometry_fields(j, chart);
+  j.key("segments").begin_array();
   static constexpr const char* states[] = {"none", "match", "contains_match"};
   for (std::size_t i = 0; i < chart.segments.size(); ++i) {
-    const ccrc::ring_segment& s = chart.segments[i];
+    const auto& s = chart.segments[i];
     j.begin_object()
         .field("node", std::uint64_t{s.node})
         .field("path", stacks.path(s.node))
@@ -436,19 +515,129 @@ std::string ring_json(const ring_picture& pic) {
       j.null();
     else
       j.value(std::uint64_t{s.parent});
-    j.field("r0", s.r0)
-        .field("r1", s.r1)
-        .field("a0", s.a0)
-        .field("a1", s.a1)
-        .field("kind", kinds[static_cast<int>(s.kind)])
-        .field("contexts", std::uint64_t{s.contexts})
-        .field("value", ag[s.node])
-        .field("self", self[s.node]);
+    geometry_fields(j, s);
+    j.field("contexts", std::uint64_t{s.contexts}).field("value", ag[s.node]).field("self", self[s.node]);
     if (!pic.highlight.empty()) j.field("highlight", states[static_cast<int>(pic.highlight[i])]);
     j.end_object();
   }
   j.end_array().end_object();
   return j.str() + "\n";
 }
+
+ccrc::ring_layout chart_of(const ccrc::tree_view& v, const std::vector<double>& column, const ccrc::ring_options& o) {
+  return ccrc::ring_chart(v, column, o);
+}
+
+ccrc::icicle_layout chart_of(const ccrc::tree_view& v, const std::vector<double>& column, const ccrc::icicle_options& o) {
+  return ccrc::icicle_chart(v, column, o);
+}
+
+// The chart `ccrc render` draws on `canvas` (a ring chart's or an icicle's options): of the
+// first view, which is often laid out already in finding it.
+template <class Options>
+auto first_chart(const ccrc::profile& p, const std::vector<double>& column, const request& r, const Options& canvas) {
+  ccrc::tree_view view = r.view.value_or(ccrc::tree_view(p.tree()));
+  if (!r.skip_trunk && !r.fit_depth) return chart_of(ccrc::ring_chart_view(view, column), column, canvas);
+  auto first = ccrc::first_view(view, column, canvas, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth});
+  return first.chart ? std::move(*first.chart) : chart_of(first.view, column, canvas);
+}
+
+template <class Layout>
+std::string document_of(const chart_picture<Layout>& pic, format f) {
+  bool ring = std::is_same_v<Layout, ccrc::ring_layout>;
+  switch (f) {
+    case format::svg: return svg_of(pic);
+    case format::html: return html_of(pic, ring ? "ring chart" : "icicle");
+    case format::json: break;
+  }
+  return json_of(pic, ring ? "ring" : "icicle");
+}
+
+template <class Layout>
+std::string summary_of(const std::string& path, const ccrc::profile& p, const Layout& chart, std::string_view where) {
+  ccrc::node_id root = chart.segments[0].node;
+  return path + ": " + std::to_string(chart.segments.size()) + " segments (" + std::to_string(lines_in(chart)) +
+         " lines) in " + levels_text(chart) + " " + std::string(where) + " " +
+         (root == ccrc::root_node ? std::string("the root") : std::string(p.tree().name(root)));
+}
+
+}  // namespace
+
+ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
+  const std::vector<double>& column = ag[r.metric];
+  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
+  ccrc::ring_options o = chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
+                                                        .padding_px = r.padding, .heights = heights});
+  return first_chart(p, column, r, o);
+}
+
+ccrc::icicle_layout layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
+  const std::vector<double>& column = ag[r.metric];
+  std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
+  ccrc::icicle_options o = icicle_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .max_row_px = max_row,
+                                                           .min_width_px = r.min_px, .padding_px = r.padding,
+                                                           .heights = heights});
+  return first_chart(p, column, r, o);
+}
+
+drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
+  t.phase("aggregate");
+  std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
+  t.phase("layout");
+  drawing d;
+  const bool icicle = r.layout == chart_kind::icicle;
+  if (icicle)
+    d.icicle = layout_icicle(p, ag, r);
+  else
+    d.chart = layout(p, ag, r);
+  std::vector<ccrc::highlight_state> marks;
+  if (r.highlight) {
+    t.phase("highlight");
+    ccrc::method_set methods = ccrc::match_methods(p.symbols(), *r.highlight);
+    std::vector<ccrc::node_id> found = ccrc::contexts_of(ccrc::tree_view(p.tree()), methods);
+    marks = icicle ? ccrc::highlight(d.icicle, p.tree(), ag[r.metric], found)
+                   : ccrc::highlight(d.chart, p.tree(), ag[r.metric], found);
+  }
+  t.phase("render");
+  std::string_view mode = mode_names[static_cast<int>(r.sizing)];
+  if (icicle)
+    d.text = document_of(icicle_picture{p, d.icicle, ag, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours},
+                         r.format);
+  else
+    d.text = document_of(ring_picture{p, d.chart, ag, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours},
+                         r.format);
+  return d;
+}
+
+std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart) {
+  return summary_of(path, p, chart, "around");
+}
+
+std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::icicle_layout& chart) {
+  return summary_of(path, p, chart, "below");
+}
+
+ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options) {
+  double left = std::min(legend_width, width * 0.3);
+  options.center = {left + (width - left) / 2, height / 2};
+  options.outer_radius = std::max(0.0, std::min(width - left, height) / 2 - margin);
+  return options;
+}
+
+ccrc::icicle_options icicle_area(double width, double height, ccrc::icicle_options options) {
+  double left = std::min(legend_width, width * 0.3);
+  double top = std::min(caption_height, height * 0.1);
+  options.origin = {left + margin, top};
+  options.width = std::max(0.0, width - left - 2 * margin);
+  options.height = std::max(0.0, height - top - margin);
+  return options;
+}
+
+std::string ring_svg(const ring_picture& pic) { return svg_of(pic); }
+std::string icicle_svg(const icicle_picture& pic) { return svg_of(pic); }
+std::string ring_html(const ring_picture& pic) { return html_of(pic, "ring chart"); }
+std::string icicle_html(const icicle_picture& pic) { return html_of(pic, "icicle"); }
+std::string ring_json(const ring_picture& pic) { return json_of(pic, "ring"); }
+std::string icicle_json(const icicle_picture& pic) { return json_of(pic, "icicle"); }
 
 }  // namespace render

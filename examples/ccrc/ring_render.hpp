@@ -1,5 +1,6 @@
-// The ccrc tool: ring charts drawn as SVG, HTML or JSON from a laid-out ccrc::ring_layout.
-// Not part of the library: the library stops at the segments, these are one way to draw them.
+// The ccrc tool: ring charts and icicles drawn as SVG, HTML or JSON from a laid-out
+// ccrc::ring_layout or ccrc::icicle_layout. Not part of the library: the library stops at the
+// segments, these are one way to draw them.
 #pragma once
 
 #include "cli.hpp"
@@ -7,6 +8,7 @@
 #include <ccrc/algorithm/search.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/profile.hpp>
 
@@ -18,10 +20,12 @@
 
 namespace render {
 
-/// Everything a ring chart picture shows.
-struct ring_picture {
+/// Everything a chart's picture shows: a ring chart's (ccrc::ring_layout) or an icicle's
+/// (ccrc::icicle_layout).
+template <class Layout>
+struct chart_picture {
   const ccrc::profile& profile;
-  const ccrc::ring_layout& chart;
+  const Layout& chart;
   /// ag(M) of every metric of the profile (ccrc::inclusive_columns), for the tooltips.
   const std::vector<std::vector<double>>& aggregated;
   std::size_t metric;      ///< the metric the chart is sized by
@@ -39,22 +43,32 @@ struct ring_picture {
   std::vector<std::pair<std::string, std::string>> key = {};
 };
 
+using ring_picture = chart_picture<ccrc::ring_layout>;
+using icicle_picture = chart_picture<ccrc::icicle_layout>;
+
 /// An SVG document: one element per segment (a circle for the centre, a path per arc, a line
 /// per culled segment) carrying a <title> tooltip with the call stack and every metric's self
 /// and aggregated value; the method's name where fit_label finds room; a legend with the
 /// metric, its total, the sizing and the largest methods.
 std::string ring_svg(const ring_picture& picture);
+/// The same for an icicle: a rect per box (the root's bar too), a line per culled segment.
+std::string icicle_svg(const icicle_picture& picture);
 
 /// An HTML page holding the SVG and a script that shows the hovered segment's tooltip text in
 /// a side panel, and pins it on click.
 std::string ring_html(const ring_picture& picture);
+std::string icicle_html(const icicle_picture& picture);
 
 /// The segment list as JSON (see docs/ring-charts.md for the fields).
 std::string ring_json(const ring_picture& picture);
+std::string icicle_json(const icicle_picture& picture);
 
-/// What `ccrc render` draws: a view of a profile, sized by one metric, in one format.
+/// What `ccrc render` draws: a view of a profile, sized by one metric, in one format, as a ring
+/// chart or an icicle.
 enum class format { svg, html, json };
+enum class chart_kind { ring, icicle };
 inline constexpr const char* mode_names[] = {"equal", "angle", "area"};  ///< by ccrc::ring_sizing
+inline constexpr const char* layout_names[] = {"ring", "icicle"};      ///< by chart_kind
 
 struct request {
   std::size_t metric = 0;
@@ -71,26 +85,35 @@ struct request {
   std::optional<ccrc::name_query> highlight = {};  ///< contexts to highlight, as `ccrc search` finds them
   std::string title = {};
   render::format format = format::svg;
+  chart_kind layout = chart_kind::ring;
 };
 
 struct drawing {
   std::string text;  ///< the SVG, HTML or JSON document
-  ccrc::ring_layout chart;
+  ccrc::ring_layout chart;    ///< the chart drawn, for chart_kind::ring ...
+  ccrc::icicle_layout icicle;  ///< ... or for chart_kind::icicle
 };
 
 /// The ring chart of `request` as `ccrc render` lays it out, from ag(M) of every metric
 /// (ccrc::inclusive_columns): centred by ring_chart_view, placed by chart_area.
 ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
+/// The same as an icicle, placed by icicle_area.
+ccrc::icicle_layout layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
 
-/// Lays out and draws the ring chart of `request` (phases "aggregate", "layout", "highlight",
+/// Lays out and draws the chart of `request` (phases "aggregate", "layout", "highlight",
 /// "render" in t): the whole of `ccrc render` but reading and writing.
 drawing draw(const ccrc::profile& p, const request& r, cli::timings& t);
 
-/// "OUT: N segments (L lines) in R rings around NAME", what `ccrc render` prints.
+/// "OUT: N segments (L lines) in R rings around NAME", what `ccrc render` prints ...
 std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart);
+/// ... or "OUT: N segments (L lines) in R rows below NAME" for an icicle.
+std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::icicle_layout& chart);
 
 /// Where render places a chart on a width x height canvas: a legend column on the left, the
-/// chart centred in the rest with a small margin.
+/// chart centred in the rest with a small margin ...
 ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options = {});
+/// ... or an icicle filling the rest, below a line for the breadcrumbs (its rows, at most
+/// 24 px high, may end short of the bottom).
+ccrc::icicle_options icicle_area(double width, double height, ccrc::icicle_options options = {});
 
 }  // namespace render

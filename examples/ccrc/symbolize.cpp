@@ -293,7 +293,7 @@ int run(const cli::args& a, cli::timings& t) {
     }
   }
   std::fprintf(stderr, "%s\n", report.c_str());
-  cli::save_profile(out, named, t);
+  cli::save_profile(out, named, t, a);
   return 0;
 }
 
@@ -303,6 +303,7 @@ const command symbolize_command{
     "symbolize",
     "names the functions a profile knows only as module+offset, from the binaries (addr2line)",
     "usage: ccrc symbolize PROFILE [BINARY...] [-o OUT] [--addr2line PROGRAM] [--profile NAME|INDEX]\n"
+    "                      [--force]\n"
     "\n"
     "Names every method of PROFILE written as MODULE+0xOFFSET (libccrc_instrument's name for a\n"
     "function the loader could not name: a static function, or any function of a program linked\n"
@@ -318,7 +319,8 @@ const command symbolize_command{
     "written in the format its name asks for, as by ccrc convert.\n"
     "  --addr2line PROGRAM  the symbolizer, a program with addr2line's arguments and output\n"
     "                       (default: addr2line, or else llvm-addr2line where it is the one\n"
-    "                       installed)\n",
-    {{"-o", "--addr2line", "--profile"}, {}},
+    "                       installed)\n"
+    "  --force              writes folded stacks or pprof above 1 GiB (see convert)\n",
+    {{"-o", "--addr2line", "--profile"}, {"--force"}},
     run,
 };

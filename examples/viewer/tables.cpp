@@ -243,10 +243,11 @@ VIEWER_API int ccrc_method(const char* name) {
 
 /// The butterfly of function `method` (Kaes's call graph of the tree shown, made on first
 /// use): {"total": the tree's total, "function": [method, display name, full name, self, total,
-/// contexts], "callers": [[method, display name, full name, self, total], ...], "callees": ...},
-/// in the shown metric, recursion counted once; a top-level call's caller is method 0, "".
-/// null for a method that is not a function of the tree.
-VIEWER_API const char* ccrc_butterfly(int method) {
+/// contexts], "callers": [[method, display name, full name, self, total], ...] (the first
+/// `limit`, by total), "callers_count": all of them, "callees": ..., "callees_count": ...}, in
+/// the shown metric, recursion counted once; a top-level call's caller is method 0, "". null for
+/// a method that is not a function of the tree.
+VIEWER_API const char* ccrc_butterfly(int method, int limit) {
   viewer& v = the();
   if (!v.current || method < 0) return hand_out("null");
   shown_tree& s = *v.current;
@@ -274,12 +275,12 @@ VIEWER_API const char* ccrc_butterfly(int method) {
       {"callers", ccrc::callers(g, f, v.metric)}, {"callees", ccrc::callees(g, f, v.metric)}};
   for (const auto& [side, calls] : sides) {
     out += ",\"" + std::string(side) + "\":[";
-    for (std::size_t k = 0; k < calls.size(); ++k) {
+    for (std::size_t k = 0; k < calls.size() && k < static_cast<std::size_t>(std::max(limit, 0)); ++k) {
       if (k) out += ',';
       entry(out, calls[k].function, calls[k].self, calls[k].total);
       out += ']';
     }
-    out += ']';
+    out += "],\"" + std::string(side) + "_count\":" + std::to_string(calls.size());
   }
   return hand_out(out + '}');
 }

@@ -357,12 +357,13 @@
       // Laid out still, undrawn: the breadcrumbs, the table on the right and the search follow the view.
       layout();
       crumbs();
-      showTable();
       const t1 = performance.now();
+      showTable();
+      const t2 = performance.now();
       searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
       status();
       syncControls();
-      timings.push({what, ms: t1 - t0, library_ms: t1 - t0, draw_ms: 0, segments: 0});
+      timings.push({what, ms: performance.now() - t0, library_ms: t1 - t0, draw_ms: t2 - t1, segments: 0});
       if (options.table !== false && tablePending === null) tablePending = setTimeout(flushTable, 0);
       return;
     }
@@ -407,6 +408,7 @@
   const ROW = 20, BUTTERFLY_ROWS = 200;
   let tableRowsShown = [];  // the rows on screen: {row, id, full, state}
   let selectedNode = -1;    // the call tree's row for the chart's centre
+  let tableTop = 0;         // the table's scroll position, as its scroll events tell it
   function percentOf(x, total) { return total > 0 ? (100 * x / total).toFixed(1) + ' %' : ''; }
   function rowHtml(attrs, depth, state, display, full, self, total, whole, picked) {
     const twisty = state === 2 ? '▾' : state === 1 ? '▸' : '';
@@ -429,11 +431,16 @@
     const rows = api.table(kind);
     ui.tableSpacer.style.height = `${rows * ROW}px`;
     if (selected >= 0) {
-      const box = ui.tableScroll.clientHeight;
-      if (selected * ROW < ui.tableScroll.scrollTop || (selected + 1) * ROW > ui.tableScroll.scrollTop + box)
-        ui.tableScroll.scrollTop = Math.max(0, selected * ROW - box / 3);
+      // The window's height bounds the table's, and the scroll is set in the next frame: no
+      // layout is read or forced here (after a switch of view the browser would lay the page out
+      // there and then, twice).
+      const box = window.innerHeight;
+      if (selected * ROW < tableTop || (selected + 1) * ROW > tableTop + box / 2) {
+        tableTop = Math.max(0, selected * ROW - box / 4);
+        requestAnimationFrame(() => { ui.tableScroll.scrollTop = tableTop; });
+      }
     }
-    const first = Math.floor(ui.tableScroll.scrollTop / ROW), shown = Math.ceil(ui.tableScroll.clientHeight / ROW) + 2;
+    const first = Math.floor(tableTop / ROW), shown = Math.ceil(window.innerHeight / ROW) + 2;
     const data = JSON.parse(m.UTF8ToString(api.tableRows(kind, first, shown)));
     let html = '';
     tableRowsShown = [];
@@ -450,32 +457,33 @@
     ui.tableSpacer.style.height = 'auto';
     ui.tableRows.style.top = '0px';
     tableRowsShown = [];
-    const b = view.fn ? JSON.parse(m.UTF8ToString(api.butterfly(api.method(view.fn)))) : null;
+    const b = view.fn ? JSON.parse(m.UTF8ToString(api.butterfly(api.method(view.fn), BUTTERFLY_ROWS))) : null;
     if (!b) {
       ui.tableRows.innerHTML = '<div class="section">Pick a function: in the bottom-up tree, the call tree, the table on the right, or search =NAME.</div>';
       return;
     }
     let html = '';
-    const list = (title, entries) => {
-      html += `<div class="section">${title} (${entries.length})</div>`;
-      entries.slice(0, BUTTERFLY_ROWS).forEach(([id, display, full, self, total]) => {
+    const list = (title, entries, count) => {
+      html += `<div class="section">${title} (${count})</div>`;
+      entries.forEach(([id, display, full, self, total]) => {
         tableRowsShown.push({id, full});
         html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, 1, 0, id === 0 ? '(top level)' : display, full, self, total, b.total, false);
       });
-      if (entries.length > BUTTERFLY_ROWS) html += `<div class="section">… ${entries.length - BUTTERFLY_ROWS} more</div>`;
+      if (count > entries.length) html += `<div class="section">… ${count - entries.length} more</div>`;
     };
-    list('callers', b.callers);
+    list('callers', b.callers, b.callers_count);
     const [id, display, full, self, total, contexts] = b.function;
     html += `<div class="section">the function, in ${contexts} calling contexts</div>`;
     tableRowsShown.push({id, full});
     html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, 0, 0, display, full, self, total, b.total, true);
-    list('callees', b.callees);
+    list('callees', b.callees, b.callees_count);
     ui.tableRows.innerHTML = html;
   }
   // Picking a function (a bottom-up row, a caller or callee, a row of the table on the right)
   // selects it everywhere: the butterfly shows it, the chart highlights its contexts.
   function pickFunction(name) { go({fn: name, search: '=' + name, part: 0}, 'pick', false); }
   ui.tableScroll.addEventListener('scroll', () => {
+    tableTop = ui.tableScroll.scrollTop;
     if (view.show === 'butterfly' || scrollPending) return;
     scrollPending = requestAnimationFrame(() => { scrollPending = 0; showTable(false); });
   });
@@ -529,8 +537,13 @@
   });
 
   // ---- sizing
-  // The canvases as large as their box (which a table shown in its place leaves empty).
+  // The canvases as large as their box (which a table shown in its place leaves empty): measured
+  // when the window's size changed, not at every switch back to the chart (a measure lays the
+  // page out).
+  let sizeStale = true;
   function fitCanvas() {
+    if (!sizeStale) return;
+    sizeStale = false;
     const box = canvas.parentElement.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(16, box.width), h = Math.max(16, box.height);
@@ -542,6 +555,7 @@
     }
   }
   function resize() {
+    sizeStale = true;
     if (view.show === 'ring') fitCanvas();
     if (api && chart.count >= 0 && metrics.length) render('resize', {table: false});
   }

@@ -53,11 +53,13 @@
 
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/geometry/label.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
+#include <ccrc/geometry/first_view.hpp>
 
 #include <ccrc/diff/match.hpp>
 #include <ccrc/diff/diff.hpp>

@@ -6,29 +6,16 @@
 #include <ccrc/tree/cct.hpp>
 #include <ccrc/tree/profile.hpp>
 
+#include "alloc/allocations.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstddef>
-#include <cstdlib>
 #include <new>
 #include <string>
 #include <vector>
 
-namespace {
-
-// Allocations left before one fails; negative: none fails.
-long allocations_left = -1;
-
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (allocations_left == 0) throw std::bad_alloc();
-  if (allocations_left > 0) --allocations_left;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+using test::allocations_left;
 
 namespace {
 

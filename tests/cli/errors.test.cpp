@@ -1,5 +1,7 @@
 // Issue 15: a failed command loses no file, lost output is not success, numbers print right at
 // any magnitude, and a directory given as a file is named in the error.
+#include "support/gzip.hpp"
+#include "support/sanitized.hpp"
 #include "support/tool.hpp"
 
 #include <doctest/doctest.h>
@@ -89,4 +91,36 @@ TEST_CASE("a directory given as a profile or as --modified is named in the error
   auto modified = test::run_tool("diff " + test::figure1_path + " " + test::figure1_path + " --modified '" + dir + "'");
   CHECK(modified.status == 1);
   CHECK(modified.err == "ccrc diff: cannot read " + dir + ": it is a directory\n");
+}
+
+TEST_CASE("a JSON or pprof input larger than --max-document-bytes is refused, naming it: compressed, on a pipe, endless") {
+  // Issue 37: these formats are held whole; a 183 KB .json.gz of 180 MiB of white space took
+  // 263 MB, endless JSON on stdin ended in a bare std::bad_alloc.
+  const std::string why = " bytes (inflated, if the file is gzip-compressed): ccrc holds this format whole to read it, up "
+                          "to --max-document-bytes (default 2 GiB), which raises the bound\n";
+  std::string spaces = test::write_temp("spaces.json.gz", test::gzip_repeated("[", ' ', 20'000'000, "]"));
+  auto r = test::run_tool("stats '" + spaces + "' --max-document-bytes 1000000");
+  CHECK(r.status == 1);
+  CHECK(r.err == "ccrc stats: " + spaces + ": a JSON document larger than 1000000" + why);
+  auto endless = test::run_tool("stats - --max-document-bytes 10000000", "(printf '['; tr '\\0' ' ' < /dev/zero) | ");
+  CHECK(endless.status == 1);
+  CHECK(endless.err == "ccrc stats: <stdin>: a JSON document larger than 10000000" + why);
+  // A pprof message, and a bound the file fits in.
+  std::string pprof = std::string(CCRC_SOURCE_DIR) + "/tests/data/pprof/cpu.pb.gz";
+  auto message = test::run_tool("stats '" + pprof + "' --max-document-bytes 1000");
+  CHECK(message.status == 1);
+  CHECK(message.err == "ccrc stats: " + pprof + ": a pprof message larger than 1000" + why);
+  CHECK(test::run_tool("stats '" + pprof + "' --max-document-bytes 2388").status == 0);  // its message's size
+  CHECK(test::run_tool("stats '" + spaces + "' --max-document-bytes 20000002").status == 0);
+  std::filesystem::remove(spaces);
+}
+
+TEST_CASE("an input that exhausts memory is named, not a bare std::bad_alloc" * doctest::skip(test::sanitized)) {
+  // Issue 37: a gzip bomb ended in "ccrc stats: std::bad_alloc". 256 MiB of white space in a
+  // 256 KB file, read with 256 MB of address space (AddressSanitizer needs terabytes of it).
+  std::string bomb = test::write_temp("bomb.json.gz", test::gzip_repeated("[", ' ', std::uint64_t{256} << 20, "]"));
+  test::measured_run r = test::run_tool_measured("stats '" + bomb + "'", 8192, 256 * 1024);
+  CHECK(r.status == 1);
+  CHECK(r.err == "ccrc stats: " + bomb + ": not enough memory to read it\n");
+  std::filesystem::remove(bomb);
 }

@@ -77,3 +77,59 @@ TEST_CASE("limits: every command on a 100,000-callee fan-out, in a 1 MB stack, m
   every_command_within_limits(in);
   std::filesystem::remove(in);
 }
+
+namespace {
+
+// A Trace Event file of `events` events of one kind and no B, E or X event, so no context:
+// `thread_name` metadata naming a thread each, or CPU profiles (Profile events) without
+// samples.
+std::string events_without_contexts(int events, bool thread_names) {
+  std::string text = "[";
+  for (int i = 0; i < events; ++i) {
+    const std::string n = std::to_string(i);
+    if (i) text += ",\n";
+    if (thread_names)
+      text += R"({"ph":"M","name":"thread_name","pid":1,"tid":)" + n + R"(,"args":{"name":"t)" + n + "\"}}";
+    else
+      text += R"({"ph":"P","name":"Profile","id":"0x)" + n + R"(","pid":1,"tid":)" + n + R"(,"ts":)" + n +
+              R"(,"args":{"data":{"startTime":)" + n + "}}}";
+  }
+  return text + "]\n";
+}
+
+}  // namespace
+
+TEST_CASE("limits: 100,000 thread names, or CPU profiles without samples, cost about their text, not kilobytes each") {
+  for (bool thread_names : {true, false}) {
+    CAPTURE(thread_names);
+    const std::string text = events_without_contexts(100'000, thread_names);
+    std::string in = test::write_temp("limits-no-contexts.json", text);
+    test::measured_run r = test::run_tool_measured("stats '" + in + "'", stack_kb);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    // The document is held whole; each event then costs about 100-250 bytes (1.5 KB and 3.5
+    // KB when every thread and profile allocated its empty deques).
+    const auto text_kb = static_cast<long>(text.size() / 1024);
+    CAPTURE(text_kb);
+    if (!sanitized) CHECK(r.peak_kb <= base_kb + text_kb);
+    std::filesystem::remove(in);
+  }
+}
+
+TEST_CASE("limits: pprof is written as it is made, its memory independent of its size") {
+  // A chain a;a;... of 20,000 contexts with a value on each: 200 MB of pprof, all held in
+  // memory before it was written (253 MB at its peak); written to /dev/null.
+  constexpr int depth = 20'000;
+  std::string text = "ccrc-cct 1\nmetrics samples\nframes 1\na\nnodes " + std::to_string(depth + 1) + "\n-1 0 0\n";
+  for (int n = 0; n < depth; ++n) text += std::to_string(n) + " 1 1\n";
+  std::string in = test::write_temp("limits-deep.cct", text);
+  for (const char* ext : {".pb", ".pb.gz"}) {
+    CAPTURE(ext);
+    std::string out = std::string(CCRC_TEST_TMP) + "/limits-null-" + std::to_string(getpid()) + ext;
+    std::filesystem::create_symlink("/dev/null", out);
+    test::measured_run r = test::run_tool_measured("convert '" + in + "' -o '" + out + "'", stack_kb);
+    CHECK_MESSAGE(r.status == 0, r.err);
+    if (!sanitized) CHECK(r.peak_kb <= base_kb + kb_per_context * depth);
+    std::filesystem::remove(out);
+  }
+  std::filesystem::remove(in);
+}

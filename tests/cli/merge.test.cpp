@@ -1,3 +1,5 @@
+#include "support/gzip.hpp"
+#include "support/sanitized.hpp"
 #include "support/tool.hpp"
 
 #include <doctest/doctest.h>
@@ -113,4 +115,35 @@ TEST_CASE("ccrc merge: a directory named in an @LIST is expanded as on the comma
   CHECK(test::run_tool("stats '" + listed + "'").out.find("total calls  100345\n") != std::string::npos);
   for (const auto& p : {list, listed, direct}) std::filesystem::remove(p);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ccrc merge --keep-going skips an input that exhausts memory or a tree's capacity, naming it" *
+          doctest::skip(test::sanitized)) {
+  // Issue 37: an allocation failure in one input aborted the whole merge, and a capacity error
+  // did not name its input. A gzip bomb (256 MiB of white space, read with 256 MB of address
+  // space), and a callgrind graph of 30 levels that unfolds into 2^30 contexts, beyond the
+  // reader's 10,000,000.
+  std::string bomb = test::write_temp("m-bomb.json.gz", test::gzip_repeated("[", ' ', std::uint64_t{256} << 20, "]"));
+  std::string graph = "events: Ir\n";
+  for (int i = 0; i < 30; ++i) {
+    const std::string f = "f" + std::to_string(i), next = "f" + std::to_string(i + 1), call = "\ncalls=1 0\n0 1000000000000000\n";
+    graph += "fn=" + f + "\n0 1\ncfn=a" + f + call + "cfn=b" + f + call + "fn=a" + f + "\ncfn=" + next + call + "fn=b" + f +
+             "\ncfn=" + next + call;
+  }
+  std::string unfolds = test::write_temp("m-unfolds.callgrind", graph);
+  std::string out = test::write_temp("m-out.folded", "");
+  const std::string figure1 = test::read_file(test::figure1_path).substr(test::read_file(test::figure1_path).find("# metrics"));
+  test::measured_run r = test::run_tool_measured(
+      "merge '" + bomb + "' " + test::figure1_path + " -o '" + out + "' --keep-going --threads 1", 8192, 256 * 1024);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("ccrc merge: skipped " + bomb + ": not enough memory to read it\n") != std::string::npos);
+  CHECK(r.err.find("ccrc merge: skipped 1 of 2 inputs\n") != std::string::npos);
+  CHECK(test::read_file(out) == figure1);
+  std::filesystem::remove(out);
+  test::run_result capacity = test::run_tool("merge '" + unfolds + "' " + test::figure1_path + " -o '" + out + "' --keep-going");
+  CHECK(capacity.status == 0);
+  CHECK(capacity.err.find("ccrc merge: skipped " + unfolds + ": callgrind: the call graph unfolds into more than 10000000 "
+                          "calling contexts (callgrind_options::max_contexts)\n") != std::string::npos);
+  CHECK(test::read_file(out) == figure1);
+  for (const auto& p : {bomb, unfolds, out}) std::filesystem::remove(p);
 }

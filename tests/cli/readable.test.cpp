@@ -1,6 +1,7 @@
-// The default ring chart of every real profile in tests/data, as `ccrc render` draws it with no
-// option: readable at first sight (issue 33's measures). Rings at least 10 px thick; at least
-// 80 % of the segments with room for a label (80 px of arc at mid-radius, 10 px thick)
+// The default ring chart and icicle of every real profile in tests/data, as `ccrc render` draws
+// them with no option but --layout: readable at first sight (issue 33's measures). Rings at
+// least 10 px thick, icicle rows 16 px high; at least 80 % of the segments with room for a
+// label (80 px of arc at mid-radius and 10 px thick; boxes 80 px wide and 10 px high)
 // labelled; every label the frame's display name or a prefix of it ending in "…", never empty,
 // at least 9 px, contrasting 4.5:1 with its fill; the legend's first eight colours CIE76 12
 // apart.
@@ -86,72 +87,100 @@ std::vector<label> labels_of(const std::string& svg) {
   return out;
 }
 
+// The thickness of each ring or row of a chart's JSON.
+std::vector<double> level_thickness(const json& chart) {
+  auto bounds = chart[chart["layout"] == "icicle" ? "edges" : "radii"].get<std::vector<double>>();
+  std::vector<double> out;
+  for (std::size_t d = 1; d < bounds.size(); ++d) out.push_back(bounds[d] - bounds[d - 1]);
+  return out;
+}
+
+// Whether a segment has room for a label: an arc 80 px long at mid-radius and 10 px thick, a
+// box 80 px wide and 10 px high.
+bool roomy(const json& s) {
+  if (s["kind"] == "box") return s["x1"].get<double>() - s["x0"].get<double>() >= 80 && s["y1"].get<double>() - s["y0"].get<double>() >= 10;
+  if (s["kind"] != "arc") return false;
+  double r0 = s["r0"], r1 = s["r1"], a0 = s["a0"], a1 = s["a1"];
+  return (r0 + r1) / 2 * (a1 - a0) >= 80 && r1 - r0 >= 10;
+}
+
+// Whether the root's segment has room for its label: a centre of 40 px radius, a bar of 80 px.
+bool roomy_root(const json& s) {
+  return s["kind"] == "center" ? s["r1"].get<double>() >= 40 : s["x1"].get<double>() - s["x0"].get<double>() >= 80;
+}
+
+void check_readable(const std::string& profile, const std::string& layout, double thinnest) {
+  CAPTURE(profile);
+  CAPTURE(layout);
+  std::string path = std::string(CCRC_SOURCE_DIR) + "/tests/data/" + profile;
+  std::string svg_file = test::write_temp("readable.svg", ""), json_file = test::write_temp("readable.json", "");
+  test::run_result svg_run = test::run_tool("render '" + path + "' --layout " + layout + " -o '" + svg_file + "'");
+  test::run_result json_run = test::run_tool("render '" + path + "' --layout " + layout + " -o '" + json_file + "'");
+  REQUIRE_MESSAGE(svg_run.status == 0, svg_run.err);
+  REQUIRE_MESSAGE(json_run.status == 0, json_run.err);
+  std::string svg = test::read_file(svg_file);
+  json chart = json::parse(test::read_file(json_file));
+  const json& segments = chart["segments"];
+
+  std::vector<double> levels = level_thickness(chart);
+  REQUIRE(!levels.empty());
+  for (double thickness : levels) CHECK(thickness >= thinnest);
+
+  // Segment fills, in segment order.
+  std::vector<std::size_t> shapes = elements(svg, "segments", "");
+  REQUIRE(shapes.size() == segments.size());
+
+  std::map<std::size_t, label> by_segment;
+  for (const label& l : labels_of(svg)) {
+    const json& s = segments[l.segment];
+    CAPTURE(l.text);
+    std::string name = s["name"].get<std::string>();
+    std::string shown = name == "(root)" ? name : ccrc::display_name(name);
+    CHECK(!l.text.empty());
+    if (l.text != shown) {
+      REQUIRE(l.text.ends_with("\xe2\x80\xa6"));
+      std::string prefix = l.text.substr(0, l.text.size() - 3);
+      CHECK(prefix.size() >= 3);
+      CHECK(shown.starts_with(prefix));
+    }
+    CHECK(l.font >= 9);
+    CHECK(ccrc::contrast_ratio(l.color, parse_hex(attribute(svg, shapes[l.segment], "fill"))) >= 4.5);
+    by_segment.emplace(l.segment, l);
+  }
+
+  // At least 80 % of the roomy segments labelled.
+  std::size_t room = 0, labelled = 0;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    if (!roomy(segments[i])) continue;
+    ++room;
+    labelled += by_segment.count(i);
+  }
+  if (roomy_root(segments[0])) CHECK(by_segment.count(0) == 1);
+  CHECK(labelled >= 0.8 * static_cast<double>(room));
+  MESSAGE(profile << " (" << layout << "): " << levels.size() << " levels, " << labelled << " of " << room
+                  << " roomy segments labelled, " << by_segment.size() << " labels");
+
+  // The legend's first eight colours told apart.
+  std::vector<ccrc::rgb> swatches;
+  for (std::size_t at : elements(svg, "legend", "g class=\"method\"")) {
+    std::size_t rect = svg.find("<rect", at);
+    swatches.push_back(parse_hex(attribute(svg, rect, "fill")));
+  }
+  CHECK(!swatches.empty());
+  for (std::size_t i = 0; i < 8 && i < swatches.size(); ++i)
+    for (std::size_t j = i + 1; j < 8 && j < swatches.size(); ++j) CHECK(ccrc::cie76(swatches[i], swatches[j]) >= 12);
+}
+
 }  // namespace
 
 TEST_CASE("the default ring chart of every real profile in tests/data is readable at first sight") {
   std::vector<std::string> profiles = real_profiles();
   REQUIRE(profiles.size() >= 13);
-  for (const std::string& profile : profiles) {
-    CAPTURE(profile);
-    std::string path = std::string(CCRC_SOURCE_DIR) + "/tests/data/" + profile;
-    std::string svg_file = test::write_temp("readable.svg", ""), json_file = test::write_temp("readable.json", "");
-    test::run_result svg_run = test::run_tool("render '" + path + "' -o '" + svg_file + "'");
-    test::run_result json_run = test::run_tool("render '" + path + "' -o '" + json_file + "'");
-    REQUIRE_MESSAGE(svg_run.status == 0, svg_run.err);
-    REQUIRE_MESSAGE(json_run.status == 0, json_run.err);
-    std::string svg = test::read_file(svg_file);
-    json chart = json::parse(test::read_file(json_file));
-    const json& segments = chart["segments"];
+  for (const std::string& profile : profiles) check_readable(profile, "ring", 10);
+}
 
-    // Rings at least 10 px thick.
-    auto radii = chart["radii"].get<std::vector<double>>();
-    REQUIRE(radii.size() >= 2);
-    for (std::size_t d = 1; d < radii.size(); ++d) CHECK(radii[d] - radii[d - 1] >= 10);
-
-    // Segment fills, in segment order.
-    std::vector<std::size_t> shapes = elements(svg, "segments", "");
-    REQUIRE(shapes.size() == segments.size());
-
-    std::map<std::size_t, label> by_segment;
-    for (const label& l : labels_of(svg)) {
-      const json& s = segments[l.segment];
-      CAPTURE(l.text);
-      std::string name = s["name"].get<std::string>();
-      std::string shown = name == "(root)" ? name : ccrc::display_name(name);
-      CHECK(!l.text.empty());
-      if (l.text != shown) {
-        REQUIRE(l.text.ends_with("\xe2\x80\xa6"));
-        std::string prefix = l.text.substr(0, l.text.size() - 3);
-        CHECK(prefix.size() >= 3);
-        CHECK(shown.starts_with(prefix));
-      }
-      CHECK(l.font >= 9);
-      CHECK(ccrc::contrast_ratio(l.color, parse_hex(attribute(svg, shapes[l.segment], "fill"))) >= 4.5);
-      by_segment.emplace(l.segment, l);
-    }
-
-    // At least 80 % of the roomy segments labelled.
-    std::size_t roomy = 0, labelled = 0;
-    for (std::size_t i = 0; i < segments.size(); ++i) {
-      const json& s = segments[i];
-      double r0 = s["r0"], r1 = s["r1"], a0 = s["a0"], a1 = s["a1"];
-      if (s["kind"] != "arc" || (r0 + r1) / 2 * (a1 - a0) < 80 || r1 - r0 < 10) continue;
-      ++roomy;
-      labelled += by_segment.count(i);
-    }
-    if (segments[0]["r1"].get<double>() >= 40) CHECK(by_segment.count(0) == 1);  // a centre with room
-    CHECK(labelled >= 0.8 * static_cast<double>(roomy));
-    MESSAGE(profile << ": " << radii.size() - 1 << " rings, " << labelled << " of " << roomy << " roomy segments labelled, "
-                    << by_segment.size() << " labels");
-
-    // The legend's first eight colours told apart.
-    std::vector<ccrc::rgb> swatches;
-    for (std::size_t at : elements(svg, "legend", "g class=\"method\"")) {
-      std::size_t rect = svg.find("<rect", at);
-      swatches.push_back(parse_hex(attribute(svg, rect, "fill")));
-    }
-    CHECK(!swatches.empty());
-    for (std::size_t i = 0; i < 8 && i < swatches.size(); ++i)
-      for (std::size_t j = i + 1; j < 8 && j < swatches.size(); ++j) CHECK(ccrc::cie76(swatches[i], swatches[j]) >= 12);
-  }
+TEST_CASE("the default icicle of every real profile in tests/data is readable at first sight") {
+  std::vector<std::string> profiles = real_profiles();
+  REQUIRE(profiles.size() >= 13);
+  for (const std::string& profile : profiles) check_readable(profile, "icicle", 16);
 }

@@ -197,6 +197,84 @@ TEST_CASE("ccrc render on degenerate profiles (empty, all zero, two top-level fr
   CHECK(j["segments"].size() == 5);
 }
 
+TEST_CASE("ccrc render --layout icicle -o chart.json: Figure 1's boxes, exactly") {
+  json j = render_json(test::figure1_path + " --metric bytecodes --layout icicle");
+  CHECK(j["layout"] == "icicle");
+  CHECK(j["width"] == 1440);
+  CHECK(j["mode"] == "angle");
+  CHECK(j["total"] == 3238);
+  // The legend's 260 px on the left, 28 px for the breadcrumbs on top, 8 px margins: the
+  // chart is 1164 px wide from (268, 28), main's bar and five rows of 24 px (864 px would
+  // leave 144 px a row: rows are at most 24 px).
+  CHECK(j["x0"] == 268);
+  CHECK(j["x1"] == 1432);
+  CHECK(j["root_at_bottom"] == false);
+  CHECK(j["rows"] == 5);
+  auto edges = j["edges"].get<std::vector<double>>();
+  REQUIRE(edges.size() == 7);
+  for (std::size_t k = 0; k < edges.size(); ++k) CHECK(edges[k] == doctest::Approx(28 + 24.0 * static_cast<double>(k)));
+  REQUIRE(j["segments"].size() == 18);
+  const json& main = j["segments"][0];
+  CHECK(main["kind"] == "root");
+  CHECK(main["path"] == "main");
+  CHECK(main["parent"].is_null());
+  // Each box from the bytecodes of its elder siblings and its callers' elder siblings: x0 =
+  // 268 + 1164 * before / 3238, as wide as its ag.
+  const std::map<std::string, std::pair<double, double>> boxes = {
+      {"main", {0, 3238}},          {"main;f", {0, 890}},         {"main;h", {890, 792}},     {"main;g", {1682, 490}},
+      {"main;f;g", {0, 490}},       {"main;f;h", {490, 220}},     {"main;h;i", {890, 360}},   {"main;g;g", {1682, 200}},
+      {"main;g;h", {1882, 110}},    {"main;f;g;g", {0, 200}},     {"main;f;g;h", {200, 110}}, {"main;f;h;i", {490, 100}},
+      {"main;g;g;h", {1682, 110}},  {"main;g;h;i", {1882, 50}},   {"main;f;g;g;h", {0, 110}}, {"main;f;g;h;i", {200, 50}},
+      {"main;g;g;h;i", {1682, 50}}, {"main;f;g;g;h;i", {0, 50}}};
+  auto s = by_path(j);
+  for (const auto& [path, box] : boxes) {
+    CAPTURE(path);
+    REQUIRE(s.count(path) == 1);
+    const json& seg = s[path];
+    double depth = seg["depth"].get<double>();
+    CHECK(seg["x0"].get<double>() == doctest::Approx(268 + 1164 * box.first / 3238));
+    CHECK(seg["x1"].get<double>() - seg["x0"].get<double>() == doctest::Approx(1164 * box.second / 3238));
+    CHECK(seg["y0"].get<double>() == doctest::Approx(28 + 24 * depth));
+    CHECK(seg["y1"].get<double>() == doctest::Approx(52 + 24 * depth));
+    CHECK(seg["value"] == box.second);
+    if (path != "main") CHECK(seg["kind"] == "box");
+  }
+  CHECK(s["main;f;g;g;h;i"]["depth"] == 5);
+  // --mode equal: thirds of main's width.
+  auto equal = by_path(render_json(test::figure1_path + " --metric bytecodes --layout icicle --mode equal"));
+  for (const char* callee : {"main;f", "main;g", "main;h"})
+    CHECK(equal[callee]["x1"].get<double>() - equal[callee]["x0"].get<double>() == doctest::Approx(388));
+}
+
+TEST_CASE("ccrc render --layout icicle -o chart.svg: a rect and a tooltip per box, labels from the left, a legend") {
+  rendered r = render(test::figure1_path + " --metric bytecodes --layout icicle --depth 3 --highlight =i", "icicle.svg");
+  REQUIRE(r.run.status == 0);
+  CHECK(r.run.out.find("9 segments (0 lines) in 2 rows below main") != std::string::npos);
+  CHECK(xmllint(r.text, "check-icicle.svg") == 0);
+  CHECK(count(r.text, "data-node=") == 9);
+  std::string segments = r.text.substr(r.text.find("<g id=\"segments\""));
+  segments = segments.substr(0, segments.find("</g>"));
+  CHECK(count(segments, "<rect x=") == 9);
+  CHECK(r.text.find("<title>main\n  f\ncalls: self 20, aggregated 130\nbytecodes: self 180, aggregated 890 "
+                    "(27.49 % of the centre)</title>") != std::string::npos);
+  // The boxes of row 2 with callees are marked at their bottom edge; main;h;i is a leaf.
+  std::string beyond = r.text.substr(r.text.find("<g id=\"beyond\""));
+  beyond = beyond.substr(0, beyond.find("</g>"));
+  CHECK(count(beyond, "<line") == 4);
+  CHECK(count(r.text, "(its callees lie beyond the edge)") == 4);
+  CHECK(r.text.find("text-anchor=\"start\"") != std::string::npos);
+  CHECK(r.text.find(">main</text>") != std::string::npos);
+  CHECK(r.text.find("sizing: width \xe2\x88\x9d ag(bytecodes)") != std::string::npos);
+  CHECK(r.text.find("1 highlighted segments") != std::string::npos);  // main;h;i: the other i lie below row 2
+  rendered html = render(test::figure1_path + " --layout icicle", "icicle.html");
+  REQUIRE(html.run.status == 0);
+  CHECK(xmllint(html.text, "check-icicle.html") == 0);
+  CHECK(html.text.find(" - ccrc icicle</title>") != std::string::npos);
+  auto bad = test::run_tool("render " + test::figure1_path + " -o x.svg --layout pie");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("--layout expects one of ring, icicle, not 'pie'") != std::string::npos);
+}
+
 TEST_CASE("ccrc render: bad arguments exit 2, bad input 1") {
   CHECK(test::run_tool("render " + test::figure1_path).status == 2);  // no -o
   auto r = test::run_tool("render " + test::figure1_path + " -o chart.png");

@@ -274,6 +274,12 @@ TEST_CASE("pprof: looks_like_pprof") {
   CHECK_FALSE(ccrc::formats::looks_like_pprof("java 12345/12346 [001] 1.0: cycles:\n\t4005d0 f (x)\n"));
   CHECK_FALSE(ccrc::formats::looks_like_pprof("\nmain;f 20\nmain;g 30\n" + std::string(200, 'x')));
   CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0x80})));  // a tag cut short: nothing seen
+  // A field Profile does not have is skipped, whatever its wire type, even cut short; a
+  // wire type protobuf does not have (3, 4: groups; 6, 7) is no message.
+  CHECK(ccrc::formats::looks_like_pprof(bytes({0xa2, 0x06, 0x02, 'x', 'y', 0xa8, 0x06, 0x07}) + smallest));
+  CHECK(ccrc::formats::looks_like_pprof(bytes({0xa2, 0x06, 0x7f, 'x', 'y'})));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0xa3, 0x06}) + smallest));
+  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0xa7, 0x06}) + smallest));
   std::string go = read_bytes(go_cpu_path);
   CHECK_FALSE(ccrc::formats::looks_like_pprof(go));  // gzip: inflate first
   CHECK(ccrc::formats::looks_like_pprof(written(ccrc::read_pprof(go), {.gzip = false}).substr(0, 64)));
@@ -381,6 +387,34 @@ TEST_CASE("pprof: writing then reading keeps every path and every metric: random
     CHECK(back.size() == p.size());
     CHECK(test::canonical(back) == test::canonical(p));
   }
+}
+
+TEST_CASE("pprof_size: the bytes of the message write_pprof writes, on random trees and on a chain by hand") {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    test::rng r(seed);
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(60), 2 + r.below(30), 1 + r.below(30), 1 + seed % 3),
+                                       1 + seed % 3);
+    CHECK(ccrc::pprof_size(p) == written(p, {.gzip = false}).size());
+  }
+  // A chain a;a;...;a of 1,000 contexts of 1 sample each. The fields, each a key byte, a
+  // length and the content: sample_type {type 1} (4 bytes); the sample at depth d {location_id
+  // [1 x d], value [1]}, its content 1 + len(d) + d + 3 bytes; location {id 1, line {function
+  // 1}} (8); function {id 1, name 2} (6); the strings "", "samples", "a" (2 + 9 + 3).
+  auto varint_bytes = [](std::uint64_t v) -> std::uint64_t { return v < 128 ? 1 : v < 16'384 ? 2 : 3; };
+  std::uint64_t expected = 4 + 8 + 6 + 14;
+  for (std::uint64_t d = 1; d <= 1'000; ++d) {
+    const std::uint64_t content = 1 + varint_bytes(d) + d + 3;
+    expected += 1 + varint_bytes(content) + content;
+  }
+  ccrc::profile chain;
+  const std::vector<ccrc::frame_id> a(1'000, chain.intern("a"));
+  for (std::size_t depth = 1; depth <= a.size(); ++depth)
+    chain.add_path(std::span<const ccrc::frame_id>(a.data(), depth), std::vector<double>{1});
+  CHECK(ccrc::pprof_size(chain) == expected);
+  const std::string message = written(chain, {.gzip = false});
+  CHECK(message.size() == expected);
+  CHECK(test::canonical(ccrc::read_pprof(message)) == test::canonical(chain));
+  CHECK(test::canonical(ccrc::read_pprof(written(chain, {.gzip = true}))) == test::canonical(chain));
 }
 
 TEST_CASE("pprof: the writer splits metric names into type and unit, and keeps negative values") {

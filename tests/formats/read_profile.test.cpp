@@ -5,8 +5,10 @@
 #include "support/gzip.hpp"
 #include "support/values.hpp"
 #include "support/figure1.hpp"
+#include "support/random.hpp"
 
 #include <doctest/doctest.h>
+#include <protozero/pbf_writer.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -107,6 +109,65 @@ TEST_CASE("formats::read_profile opens a gzip-compressed pprof file by its conte
   double samples = 0;
   for (double v : r.profile.column("samples_count")) samples += v;
   CHECK(samples == 116);
+}
+
+TEST_CASE("a pprof message with fields Profile does not have in its first bytes is pprof, as with them later") {
+  // Unknown fields are legal protobuf: field 100 (5,000 bytes, more than format detection
+  // looks at), then fields 101 (a varint) and 102 (32 bits), before Figure 1's message.
+  std::ostringstream written;
+  ccrc::write_pprof(written, test::figure1(), {.gzip = false});
+  const std::string message = written.str();
+  std::string unknown;
+  protozero::pbf_writer fields(unknown);
+  fields.add_string(100, std::string(5'000, 'x'));
+  fields.add_uint64(101, 7);
+  fields.add_fixed32(102, 9);
+  for (const std::string& bytes : {unknown + message, message + unknown}) {
+    for (bool gzip : {false, true}) {
+      CAPTURE(gzip);
+      auto r = read_text(gzip ? test::gzip(bytes) : bytes);
+      CHECK(r.detected == ccrc::formats::format::pprof);
+      CHECK(test::canonical(r.profile) == test::canonical(ccrc::read_pprof(message)));
+    }
+  }
+}
+
+TEST_CASE("read_options::max_document_bytes bounds the JSON or pprof document held whole, inflated or not") {
+  CHECK(ccrc::formats::read_options{}.max_document_bytes == std::uint64_t{2} << 30);
+  // A trace of 2,000 bytes (white space after the events), and Figure 1 as a pprof message.
+  const std::string trace = R"([{"ph":"X","name":"main","ts":0,"dur":10,"pid":1,"tid":1}])" + std::string(1'942, ' ');
+  REQUIRE(trace.size() == 2'000);
+  std::ostringstream message;
+  ccrc::write_pprof(message, test::figure1(), {.gzip = false});
+  std::string trace_file = write_file("bound.json", trace), pprof_file = write_file("bound.pb", message.str());
+  const std::size_t pprof_bytes = message.str().size();
+  auto too_large = [&](auto&& read, std::string_view what, std::uint64_t limit) {
+    try {
+      (void)read();
+    } catch (const ccrc::formats::document_too_large& e) {
+      CHECK(e.document() == what);
+      CHECK(e.limit() == limit);
+      return;
+    }
+    FAIL("read whole");
+  };
+  for (bool gzip : {false, true}) {
+    CAPTURE(gzip);
+    auto bytes = [&](const std::string& plain) { return gzip ? test::gzip(plain) : plain; };
+    too_large([&] { return read_text(bytes(trace), {.profile = "", .max_document_bytes = 1'999}); }, "JSON document", 1'999);
+    too_large([&] { return read_text(bytes(message.str()), {.profile = "", .max_document_bytes = pprof_bytes - 1}); },
+              "pprof message", pprof_bytes - 1);
+    CHECK(read_text(bytes(trace), {.profile = "", .max_document_bytes = 2'000}).profile.size() == 3);
+    CHECK(test::canonical(read_text(bytes(message.str()), {.profile = "", .max_document_bytes = pprof_bytes}).profile) ==
+          test::canonical(test::figure1()));
+  }
+  // A file's size is known: refused before it is read.
+  too_large([&] { return ccrc::formats::read_profile(trace_file, {.profile = "", .max_document_bytes = 1'999}); }, "JSON document",
+            1'999);
+  too_large([&] { return ccrc::formats::read_profile(pprof_file, {.profile = "", .max_document_bytes = 10}); }, "pprof message", 10);
+  // Formats read as they stream are not bounded: they never hold the whole file.
+  CHECK(read_text("main;f 3\n" + std::string(100, '\n'), {.profile = "", .max_document_bytes = 10}).profile.size() == 3);
+  for (const auto& p : {trace_file, pprof_file}) std::filesystem::remove(p);
 }
 
 TEST_CASE("formats::read_profile opens Firefox's Gecko profile, gzip or not, and picks a thread of it") {

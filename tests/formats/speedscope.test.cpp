@@ -185,6 +185,18 @@ TEST_CASE("malformed speedscope files: parse_error at the offending byte") {
   check_fails(sampled("[[0]]", "[1]").insert(frames.size() + 1, R"("samples": [], )"), "\"samples\": [[0]]",
               "a profile with two \"samples\" members", 0);
   check_fails(sampled("[[0]]", "[-3]"), "-3]", "negative weight");
+  // Weights each finite whose sum is not (issue 37: read as an infinite total): at the weight
+  // that overflows, whichever array comes first, and across profiles of one unit.
+  check_fails(sampled("[[0], [1], [0]]", "[1e308, 1, 1e308]"), "1e308]", "add up to more than a double holds");
+  check_fails(weights_first("[[0], [1], [0]]", "[1e308, 1, 1e308]"), "1e308], \"s", "add up to more than a double holds");
+  check_fails(frames + R"({"type": "sampled", "name": "p", "unit": "none", "samples": [[0]], "weights": [1e308]},)" +
+                  R"({"type": "sampled", "name": "q", "unit": "none", "samples": [[1]], "weights": [1e308]}]})",
+              "1e308]}]}", "add up to more than a double holds");
+  check_fails(evented(R"([{"type": "O", "frame": 0, "at": -1}, {"type": "C", "frame": 0, "at": 1}])"), "-1}",
+              "event \"at\" is negative");
+  const std::string long_event = R"({"type": "evented", "name": "p", "unit": "none", "events": [{"type": "O", "frame": 0, "at": 0}, )"
+                                 R"({"type": "C", "frame": 0, "at": 1.5e308}]})";
+  check_fails(frames + long_event + "," + long_event + "]}", "1.5e308}]}]}", "add up to more than a double holds");
   check_fails(sampled("[[0]]", "[1e999]"), "1e999]", "a weight");
   check_fails(sampled("[[0]]", "[\"x\"]"), "\"x\"]", "a weight");
   check_fails(sampled("[0]", "[1]"), "0], \"w", "a sample is not an array");

@@ -132,6 +132,30 @@ TEST_CASE("first_view: the chart it hands back is the chart of its view, on rand
   CHECK(handed > 50);
 }
 
+TEST_CASE("first_view of an icicle: the chart it hands back is the icicle of its view, on random trees and canvases") {
+  test::rng r(11);
+  std::size_t handed = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    ccrc::profile p = test::profile_of(test::random_samples(r, 80, 8, 1 + r.below(60), 1), 1);
+    std::vector<double> ag = ccrc::inclusive(p.tree(), p.column(0));
+    ccrc::icicle_options canvas{.sizing = static_cast<ccrc::ring_sizing>(r.below(3)), .width = 60 + 1000 * r.uniform(),
+                                .height = 40 + 1000 * r.uniform()};
+    ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+    if (!first.chart) continue;
+    ++handed;
+    ccrc::icicle_layout again = ccrc::icicle_chart(first.view, ag, canvas);
+    REQUIRE(first.chart->rows() == again.rows());
+    REQUIRE(first.chart->segments.size() == again.segments.size());
+    for (std::size_t i = 0; i < again.segments.size(); ++i) {
+      REQUIRE(first.chart->segments[i].node == again.segments[i].node);
+      REQUIRE(first.chart->segments[i].x1 == again.segments[i].x1);
+      REQUIRE(first.chart->segments[i].y1 == again.segments[i].y1);
+      REQUIRE(first.chart->segments[i].kind == again.segments[i].kind);
+    }
+  }
+  CHECK(handed > 50);
+}
+
 TEST_CASE("first_view: a view's own depth limit counts from its root, and the trunk uses it up") {
   input in("main;run;work;a 5\nmain;run;work;b 5\n");
   // Depth 3 below the synthetic root: main, run, work. The trunk takes main and run.
@@ -184,4 +208,51 @@ TEST_CASE("beyond_edge: the outermost ring's arcs whose contexts have callees") 
   REQUIRE(chart.rings() == 1);
   for (const ccrc::ring_segment& s : chart.segments)
     CHECK(ccrc::beyond_edge(chart, in.p.tree(), s) == (in.path(s.node) == "main;a"));
+}
+
+TEST_CASE("rows_that_fit: as many rows below the root as stay min_row_px high") {
+  // 900 px: the root and 55 rows of 16.07 px; 56 would be 15.8.
+  CHECK(ccrc::rows_that_fit({.height = 900}, 16) == 55);
+  CHECK(ccrc::rows_that_fit({.height = 880}, 16) == 54);  // exactly 16 px each
+  CHECK(ccrc::rows_that_fit({.height = 900}, 20) == 44);
+  CHECK(ccrc::rows_that_fit({.height = 20}, 16) == 1);  // never fewer than one
+  CHECK(ccrc::rows_that_fit({.height = std::nan("")}, 16) == 1);
+  CHECK(ccrc::rows_that_fit({.height = 900}, 0) == ccrc::unlimited_depth);
+}
+
+TEST_CASE("first_view of an icicle: the same trunk, rows at least 16 px, cut where boxes stop covering 5 % of the width") {
+  ccrc::icicle_options canvas{.width = 1440, .height = 900};
+  input trunk("main;run;work;a 5\nmain;run;work;b 5\n");
+  ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(trunk.p.tree()), trunk.ag, canvas);
+  CHECK(trunk.path(first.view.root()) == "main;run;work");
+  CHECK(first.trunk.size() == 2);
+  // A 100-deep chain, every row covered: 55 rows of 16 px.
+  input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
+  CHECK(ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas).view.max_depth() == 55);
+  // 4 % at the end of a 50-deep chain: cut at the rows that would be 20 px high (44); asked
+  // for no such floor, one row.
+  input spike("main;a 96\n" + chain(50, 4));
+  CHECK(ccrc::first_view(ccrc::tree_view(spike.p.tree()), spike.ag, canvas).view.max_depth() == 44);
+  CHECK(ccrc::first_view(ccrc::tree_view(spike.p.tree()), spike.ag, canvas, {.comfortable_row_px = 1000})
+            .view.max_depth() == 1);
+  // 6 % in it: all 50 rows below main hold 6 % of the width.
+  input kept("main;a 94\n" + chain(50, 6));
+  CHECK(ccrc::first_view(ccrc::tree_view(kept.p.tree()), kept.ag, canvas).view.max_depth() == 50);
+  // Figure 1 is shown whole (its fifth row holds 1.5 % of main, but 5 rows would be 150 px
+  // high); 64 px hold 3 rows of 16 px, the third covering 17.6 %.
+  ccrc::profile p = test::figure1();
+  auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+  CHECK(ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas).view.max_depth() == 5);
+  ccrc::icicle_options short_canvas{.width = 1440, .height = 64};
+  CHECK(ccrc::first_view(ccrc::tree_view(p.tree()), ag, short_canvas).view.max_depth() == 3);
+}
+
+TEST_CASE("icicle beyond_edge after a first view: the boxes whose callees the cut leaves out") {
+  input in("main;a;b;c 5\nmain;d 5\n");
+  ccrc::icicle_options canvas{.width = 400, .height = 48};  // the root and two rows of 16 px
+  ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(in.p.tree()), in.ag, canvas);
+  ccrc::icicle_layout chart = ccrc::icicle_chart(first.view, in.ag, canvas);
+  REQUIRE(chart.rows() == 2);
+  for (const ccrc::icicle_segment& s : chart.segments)
+    CHECK(ccrc::beyond_edge(chart, in.p.tree(), s) == (in.path(s.node) == "main;a;b"));
 }

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <numbers>
 #include <set>
 
 using ccrc::highlight_state;
@@ -115,4 +116,31 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
   }
   CHECK(merged > 50);  // lines merging several siblings were exercised
   CHECK(merged_marked > 10);
+}
+
+TEST_CASE("highlight of an icicle: the states of the ring chart of the same partition") {
+  // A ring chart whose rings all have the outer radius R culls as an icicle 2πR wide does
+  // (ring_chart's and icicle_chart's one partition): the same segments, so the same states.
+  test::rng r{43};
+  std::size_t marked_lines = 0;
+  for (int round = 0; round < 30; ++round) {
+    auto [p, ag] = test::random_input(r, 300, 10, 8);
+    const ccrc::call_tree& t = p.tree();
+    ccrc::tree_view v(t, ccrc::root_node, round % 2 == 0 ? 3 : ccrc::unlimited_depth);
+    ccrc::ring_layout ring = ccrc::ring_chart(v, ag, {.outer_radius = 100, .center_radius = 100, .min_arc_px = 4});
+    ccrc::icicle_layout icicle = ccrc::icicle_chart(
+        v, ag, {.width = 200 * std::numbers::pi, .height = 300, .root_at_bottom = round % 3 == 0, .min_width_px = 4});
+    REQUIRE(icicle.segments.size() == ring.segments.size());
+    std::vector<ccrc::node_id> matches;
+    for (ccrc::node_id n = 0; n < t.size(); ++n)
+      if (r.chance(round % 4 < 2 ? 0.05 : 0.5)) matches.push_back(n);
+    auto state = ccrc::highlight(icicle, t, ag, matches);
+    CHECK(state == ccrc::highlight(ring, t, ag, matches));
+    ccrc::preorder_index order(t);
+    CHECK(ccrc::highlight(icicle, t, ag, ccrc::highlight_marks(order, matches)) == state);
+    for (std::size_t k = 0; k < state.size(); ++k)
+      marked_lines += icicle.segments[k].kind == ccrc::icicle_kind::line && icicle.segments[k].contexts > 1 &&
+                      state[k] != highlight_state::none;
+  }
+  CHECK(marked_lines > 10);
 }

@@ -150,3 +150,83 @@ TEST_CASE("fit_label: on random segments, what is fitted fits, and is shown whol
     }
   }
 }
+
+namespace {
+
+ccrc::icicle_segment box(double x0, double x1, double y0, double y1) {
+  return {1, 1, 0, ccrc::icicle_kind::box, x0, x1, y0, y1};
+}
+
+}  // namespace
+
+TEST_CASE("fit_label of an icicle box: horizontal from the left edge, cut with an ellipsis, the font fitted to the row") {
+  // 115 px wide: 111 px of room, 16 glyphs of 6.6 px (105.6) fit, 17 (112.2) do not.
+  ccrc::box_label l = ccrc::fit_label(box(100, 215, 40, 56), "sixteen_glyphs_x");
+  CHECK(l.fit == ccrc::label_fit::along);
+  CHECK(l.bytes == 16);
+  CHECK_FALSE(l.ellipsis);
+  CHECK(l.font_px == 11);
+  CHECK(l.x == 102);
+  CHECK(l.y == 48);
+  CHECK(l.text("sixteen_glyphs_x") == "sixteen_glyphs_x");
+  // 17 glyphs: floor(111 / 6.6) - 1 = 15 and "…".
+  l = ccrc::fit_label(box(100, 215, 40, 56), "seventeen_glyphs_");
+  CHECK(l.bytes == 15);
+  CHECK(l.ellipsis);
+  CHECK(l.text("seventeen_glyphs_") == "seventeen_glyph\xe2\x80\xa6");
+  // A row 12 px high takes a 10 px font (12 - 2); one 10.9 px high, none (8.9 < 9).
+  CHECK(ccrc::fit_label(box(0, 300, 0, 12), "name").font_px == 10);
+  CHECK(ccrc::fit_label(box(0, 300, 0, 10.9), "name").fit == ccrc::label_fit::none);
+  // Three glyphs and "…" need 26.4 px of room: 30.4 px wide shows them, 30.3 nothing.
+  l = ccrc::fit_label(box(0, 30.4, 0, 16), "abcdefgh");
+  CHECK(l.bytes == 3);
+  CHECK(l.ellipsis);
+  CHECK(ccrc::fit_label(box(0, 30.3, 0, 16), "abcdefgh").fit == ccrc::label_fit::none);
+  // A name of three glyphs or fewer is shown whole or not at all; the root's bar is a box.
+  CHECK(ccrc::fit_label(box(0, 20, 0, 16), "ab").bytes == 2);
+  CHECK(ccrc::fit_label(box(0, 12, 0, 16), "ab").fit == ccrc::label_fit::none);
+  ccrc::icicle_segment root{1, 0, ccrc::no_segment, ccrc::icicle_kind::root, 0, 500, 0, 20};
+  CHECK(ccrc::fit_label(root, "main").fit == ccrc::label_fit::along);
+  // Lines, empty names, nonsense styles, and boxes turned inside out get none.
+  ccrc::icicle_segment line{1, 1, 0, ccrc::icicle_kind::line, 0, 300, 0, 16};
+  CHECK(ccrc::fit_label(line, "x").fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(box(0, 300, 0, 16), "").fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(box(0, 300, 0, 16), "x", {.font_px = std::nan("")}).fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(box(0, 300, 0, 16), "x", {.glyph_em = -1}).fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(box(300, 0, 0, 16), "x").fit == ccrc::label_fit::none);
+  CHECK(ccrc::fit_label(box(0, 300, 16, 0), "x").fit == ccrc::label_fit::none);
+  // A cut never splits a UTF-8 sequence: 20 two-byte glyphs in 111 px show 15 and "…".
+  std::string name;
+  for (int i = 0; i < 20; ++i) name += "\xc3\xa9";
+  CHECK(ccrc::fit_label(box(100, 215, 0, 16), name).bytes == 30);
+}
+
+TEST_CASE("fit_label of random icicle boxes: what is fitted fits, and is shown whole when it can be") {
+  test::rng random(20261128);
+  for (int trial = 0; trial < 20000; ++trial) {
+    double x0 = 400 * random.uniform() - 200, x1 = x0 + 200 * random.uniform();
+    double y0 = 300 * random.uniform(), y1 = y0 + 24 * random.uniform();
+    std::string name(random.below(40), 'n');
+    ccrc::label_style style{.font_px = 9 + 7 * random.uniform(), .min_font_px = 9};
+    ccrc::box_label l = ccrc::fit_label(box(x0, x1, y0, y1), name, style);
+    if (l.fit == ccrc::label_fit::none) {
+      // Nothing shown only where not even three glyphs and "…" (or the whole name) fit.
+      double font = std::min(style.font_px, y1 - y0 - 2);
+      double need = static_cast<double>(std::min<std::size_t>(name.size(), 4)) * style.glyph_em * font;
+      REQUIRE((name.empty() || font < 9 || need > x1 - x0 - 4));
+      continue;
+    }
+    std::size_t glyphs = l.bytes + (l.ellipsis ? 1 : 0);
+    REQUIRE(l.fit == ccrc::label_fit::along);
+    REQUIRE(l.font_px >= 9);
+    REQUIRE(l.font_px <= style.font_px);
+    REQUIRE(l.font_px <= y1 - y0 - 2 + 1e-9);
+    REQUIRE(static_cast<double>(glyphs) * style.glyph_em * l.font_px <= x1 - x0 - 4 + 1e-9);
+    if (l.ellipsis) REQUIRE(l.bytes >= 3);
+    REQUIRE(l.bytes <= name.size());
+    REQUIRE(l.x == x0 + 2);
+    REQUIRE(l.y == (y0 + y1) / 2);
+    // Cut only where the whole name does not fit.
+    if (l.ellipsis) REQUIRE(static_cast<double>(name.size()) * style.glyph_em * l.font_px > x1 - x0 - 4);
+  }
+}

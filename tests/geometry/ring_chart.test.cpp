@@ -23,11 +23,7 @@ namespace {
 template <class Layout>
 concept has_ring = requires(Layout&& l) { std::forward<Layout>(l).ring(0); };
 
-struct figure1_chart {
-  ccrc::profile p = test::figure1();
-  std::vector<double> ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
-  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
-
+struct figure1_chart : test::figure1_view {
   ccrc::ring_layout chart(ccrc::ring_options o = {.outer_radius = 600, .min_arc_px = 0}) const {
     return ccrc::ring_chart(view, ag, o);
   }
@@ -275,15 +271,7 @@ TEST_CASE("fitting the rings: when culling empties the outer rings, the shown on
 
 TEST_CASE("culling merges adjacent thin siblings into one line per min_arc_px, so lines stay few") {
   // 1000 callees of 1 and one of 1000: the small ones cover half the circle, 1000 arcs of 0.5 px.
-  ccrc::profile p;
-  ccrc::frame_id main = p.intern("main");
-  std::vector<double> one{1};
-  for (int k = 0; k < 1000; ++k) {
-    ccrc::frame_id frames[] = {main, p.intern("m" + std::to_string(k))};
-    p.add_path(frames, one);
-  }
-  ccrc::frame_id big[] = {main, p.intern("big")};
-  p.add_path(big, std::vector<double>{1000});
+  ccrc::profile p = test::thin_callees();
   auto ag = ccrc::inclusive(p.tree(), p.column(0));
   auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
   // One ring, ending at 318.3 px: each small callee's arc is 2π 318.3 / 2001 = 0.9995 px there.

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -45,7 +46,7 @@ TEST_CASE("bottom_up: Figure 1's functions by self cost, their callers below, as
   }
   CHECK(value == std::map<std::string, double>{{"main", 1066}, {"h", 792}, {"i", 660}, {"g", 540}, {"f", 180}});
   // i's six contexts are all called by h; h's by main (360), f (100) and g (200).
-  auto i = *std::ranges::find_if(roots, [&](const auto& r) { return t.symbols().method_name(r.function) == "i"; });
+  auto i = *std::find_if(roots.begin(), roots.end(), [&](const auto& r) { return t.symbols().method_name(r.function) == "i"; });
   CHECK(i.contexts.size() == 6);
   auto h = ccrc::bottom_up_callers(t, i);
   REQUIRE(h.size() == 1);
@@ -58,7 +59,7 @@ TEST_CASE("bottom_up: Figure 1's functions by self cost, their callers below, as
   for (const auto& c : callers) of_h[std::string(t.symbols().method_name(c.function))] = c.value(bytecodes);
   CHECK(of_h == std::map<std::string, double>{{"main", 360}, {"f", 100}, {"g", 200}});
   // i;h;main ends at the top-level frame: no callers.
-  auto main = *std::ranges::find_if(callers, [&](const auto& c) { return t.symbols().method_name(c.function) == "main"; });
+  auto main = *std::find_if(callers.begin(), callers.end(), [&](const auto& c) { return t.symbols().method_name(c.function) == "main"; });
   CHECK_FALSE(main.has_callers(t));
   CHECK(ccrc::bottom_up_callers(t, main).empty());
   // Grown to the end, the same values as the inverted tree: "g;g;f;main" 90 among them.

@@ -121,6 +121,20 @@ TEST_CASE("what the format cannot hold is an error when writing") {
   CHECK_THROWS_WITH_AS(text_of(newline), "frame name 'a\nb' contains a control character", ccrc::error);
 }
 
+TEST_CASE("a frame name longer than read_cct accepts in a line is refused when writing, before any byte") {
+  // Issue 37: a 100 MB name was written, then could not be read. 64 MiB is read back.
+  const std::size_t max_line = std::size_t{64} << 20;
+  ccrc::profile too_long;
+  too_long.intern(std::string(max_line + 1, 'x'));
+  std::ostringstream out;
+  CHECK_THROWS_WITH_AS(ccrc::write_cct(out, too_long), doctest::Contains("is 67108865 bytes, longer than the 67108864"),
+                       ccrc::error);
+  CHECK(out.str().empty());
+  ccrc::profile longest;
+  longest.add_path(std::vector<ccrc::frame_id>{longest.intern(std::string(max_line, 'x'))}, std::vector<double>{3});
+  CHECK(test::canonical(ccrc::read_cct(text_of(longest))) == test::canonical(longest));
+}
+
 TEST_CASE("malformed files: a parse error naming the line, never a crash") {
   auto replace = [](std::string_view what, std::string_view with) {
     std::string s(small);

@@ -253,6 +253,27 @@ TEST_CASE("writing then reading gives back the same tree, on random profiles") {
   }
 }
 
+TEST_CASE("folded_size: the bytes write_folded writes, on random profiles and on a chain by hand") {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(30), 7, 9));
+    if (seed % 3 == 0) p.column(1)[p.size() - 1] = 0.1 * static_cast<double>(seed);
+    std::ostringstream out;
+    ccrc::write_folded(out, p);
+    CHECK(ccrc::folded_size(p) == out.str().size());
+  }
+  // A chain a;a;...;a of 1,000 contexts of 1 sample each: line l is l names and l - 1 ';',
+  // then " 1\n" (2l + 2 bytes), after "# metrics: samples\n" (19): 1,000^2 + 3 x 1,000 + 19.
+  ccrc::profile chain;
+  const std::vector<ccrc::frame_id> a(1'000, chain.intern("a"));
+  for (std::size_t depth = 1; depth <= a.size(); ++depth)
+    chain.add_path(std::span<const ccrc::frame_id>(a.data(), depth), std::vector<double>{1});
+  CHECK(ccrc::folded_size(chain) == 1'003'019);
+  std::ostringstream out;
+  ccrc::write_folded(out, chain);
+  CHECK(out.str().size() == 1'003'019);
+}
+
 TEST_CASE("regression: integral values between 2^53 and 10^18 round-trip") {
   ccrc::profile p;
   ccrc::node_id n = p.add_path(std::vector<ccrc::frame_id>{p.intern("a")});
@@ -287,4 +308,31 @@ TEST_CASE("the writer refuses what the format cannot hold, instead of writing a 
     ccrc::node_id n = p.add_path(std::vector<ccrc::frame_id>{p.intern("a")});
     p.column(0)[n] = std::numeric_limits<double>::infinity();
   });
+}
+
+TEST_CASE("the writer refuses a line longer than read_folded accepts, before writing it, and folded_size says so") {
+  // read_folded refuses a line over 64 MiB (issue 37: a 100 MB name was written, then could
+  // not be read): one long name, or a deep stack of names 64 KiB long.
+  const std::size_t max_line = ccrc::folded_options{}.max_line_bytes;
+  ccrc::profile one_name;
+  one_name.add_path(std::vector<ccrc::frame_id>{one_name.intern(std::string(max_line, 'x'))});
+  ccrc::profile deep;
+  deep.add_path(std::vector<ccrc::frame_id>(1'024, deep.intern(std::string(std::size_t{64} << 10, 'y'))));
+  for (const ccrc::profile* p : {&one_name, &deep}) {
+    std::ostringstream out;
+    CHECK_THROWS_WITH_AS(ccrc::write_folded(out, *p), doctest::Contains("read_folded accepts"), ccrc::error);
+    CHECK(out.str().empty());  // refused before any byte left the writer's buffer
+    CHECK_THROWS_WITH_AS((void)ccrc::folded_size(*p), doctest::Contains("read_folded accepts"), ccrc::error);
+  }
+  // The count alone can make the line too long.
+  ccrc::profile with_count;
+  with_count.add_path(std::vector<ccrc::frame_id>{with_count.intern(std::string(max_line - 1, 'w'))}, std::vector<double>{1});
+  const std::string one_too_many = "is " + std::to_string(max_line + 1) + " bytes, more than";
+  CHECK_THROWS_WITH_AS((void)ccrc::folded_size(with_count), doctest::Contains(one_too_many.c_str()), ccrc::error);
+  // A line of exactly 64 MiB, its count included, is written and reads back.
+  ccrc::profile longest;
+  longest.add_path(std::vector<ccrc::frame_id>{longest.intern(std::string(max_line - 2, 'z'))}, std::vector<double>{1});
+  std::ostringstream out;
+  ccrc::write_folded(out, longest);
+  CHECK(test::canonical(ccrc::read_folded(out.str())) == test::canonical(longest));
 }

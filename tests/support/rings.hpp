@@ -1,7 +1,8 @@
-// Ring chart helpers for the geometry tests: finding segments, checking invariants.
+// Ring chart and icicle helpers for the geometry tests: finding segments, checking invariants.
 #pragma once
 
 #include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include "support/figure1.hpp"
@@ -17,9 +18,11 @@ namespace test {
 
 inline constexpr double two_pi = 2 * 3.14159265358979323846;
 
-/// Segments by "main;f;g" path.
-inline std::map<std::string, ccrc::ring_segment> by_path(const ccrc::call_tree& t, const ccrc::ring_layout& chart) {
-  std::map<std::string, ccrc::ring_segment> out;
+/// Segments of a ring chart or an icicle by "main;f;g" path.
+template <class Layout>
+std::map<std::string, typename decltype(Layout::segments)::value_type> by_path(const ccrc::call_tree& t,
+                                                                               const Layout& chart) {
+  std::map<std::string, typename decltype(Layout::segments)::value_type> out;
   for (const auto& s : chart.segments) out.emplace(ccrc::path_string(t, s.node), s);
   return out;
 }
@@ -35,6 +38,29 @@ inline random_chart_input random_input(rng& r, std::size_t stacks, std::uint32_t
   random_chart_input in{profile_of(random_samples(r, stacks, methods, depth, 1), 1), {}};
   in.ag = ccrc::inclusive(in.p.tree(), in.p.column(0));
   return in;
+}
+
+/// Figure 1, its ag(bytecodes) and the view ring_chart_view centres on main: what the charts'
+/// tests lay out.
+struct figure1_view {
+  ccrc::profile p = figure1();
+  std::vector<double> ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+  ccrc::tree_view view = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
+};
+
+/// main with 1000 callees of 1 and one, "big", of 1000: the small ones, half of main's span,
+/// are culled into lines on a chart of the right size.
+inline ccrc::profile thin_callees() {
+  ccrc::profile p;
+  ccrc::frame_id main = p.intern("main");
+  std::vector<double> one{1};
+  for (int k = 0; k < 1000; ++k) {
+    ccrc::frame_id frames[] = {main, p.intern("m" + std::to_string(k))};
+    p.add_path(frames, one);
+  }
+  ccrc::frame_id big[] = {main, p.intern("big")};
+  p.add_path(big, std::vector<double>{1000});
+  return p;
 }
 
 /// `o` with the sizing and the child order of round `round`: nine rounds try every pair.
@@ -88,6 +114,56 @@ inline void check_invariants(const ccrc::call_tree& t, const ccrc::ring_layout& 
     CHECK(p.a0 <= s.a0);
     CHECK(s.a0 <= s.a1);
     CHECK(s.a1 <= p.a1);
+  }
+}
+
+/// Every number of the icicle is finite.
+inline bool all_finite(const ccrc::icicle_layout& chart) {
+  for (double e : chart.edges)
+    if (!std::isfinite(e)) return false;
+  for (const auto& s : chart.segments)
+    if (!std::isfinite(s.x0) || !std::isfinite(s.x1) || !std::isfinite(s.y0) || !std::isfinite(s.y1)) return false;
+  return std::isfinite(chart.x0) && std::isfinite(chart.x1);
+}
+
+/// The invariants every icicle keeps: row by row, each row left to right without overlaps, a
+/// child within its parent's x-span and one row further from the root, y from the row's
+/// edges, nothing below a line, row_begin consistent.
+inline void check_invariants(const ccrc::call_tree& t, const ccrc::icicle_layout& chart) {
+  REQUIRE(!chart.segments.empty());
+  REQUIRE(all_finite(chart));
+  const auto& segs = chart.segments;
+  CHECK(segs[0].kind == ccrc::icicle_kind::root);
+  CHECK(segs[0].parent == ccrc::no_segment);
+  CHECK(segs[0].x0 == chart.x0);
+  CHECK(segs[0].x1 == chart.x1);
+  REQUIRE(chart.edges.size() == chart.rows() + 2);
+  for (std::size_t k = 1; k < chart.edges.size(); ++k) CHECK(chart.edges[k - 1] <= chart.edges[k]);
+  REQUIRE(chart.row_begin.size() == chart.rows() + 2);
+  CHECK(chart.row_begin[0] == 0);
+  CHECK(chart.row_begin.back() == segs.size());
+  for (std::size_t d = 0; d + 1 < chart.row_begin.size(); ++d) {
+    CHECK(chart.row_begin[d] <= chart.row_begin[d + 1]);
+    auto row = chart.row(d);
+    std::size_t band = chart.root_at_bottom ? chart.rows() - d : d;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      CHECK(row[k].depth == d);
+      CHECK(row[k].y0 == chart.edges[band]);
+      CHECK(row[k].y1 == chart.edges[band + 1]);
+      if (k > 0) CHECK(row[k - 1].x1 <= row[k].x0);
+    }
+  }
+  for (std::size_t i = 1; i < segs.size(); ++i) {
+    const auto& s = segs[i];
+    REQUIRE(s.parent < i);
+    const auto& p = segs[s.parent];
+    CHECK(s.kind != ccrc::icicle_kind::root);
+    CHECK(p.kind != ccrc::icicle_kind::line);
+    CHECK(t.parent(s.node) == p.node);
+    CHECK(s.depth == p.depth + 1);
+    CHECK(p.x0 <= s.x0);
+    CHECK(s.x0 <= s.x1);
+    CHECK(s.x1 <= p.x1);
   }
 }
 

@@ -29,7 +29,7 @@ inline std::string read_file(const std::string& path) {
 
 /// Runs `ccrc ARGS` (ARGS as one shell-quoted string) and collects its outputs. `before`, if
 /// given, is shell text run first in the same shell, e.g. "ulimit -f 4; exec " (after `exec`,
-/// $$ is the tool's process id).
+/// $$ is the tool's process id) or "producer | " to feed the tool's standard input.
 inline run_result run_tool(const std::string& args, const std::string& before = "") {
   std::filesystem::create_directories(CCRC_TEST_TMP);
   // ctest runs tests in parallel: every run gets its own file for stderr.
@@ -57,9 +57,10 @@ struct measured_run {
   std::string err;           ///< stderr
 };
 
-/// Runs `ccrc ARGS` with its stack limited to `stack_kb` (deep recursion crashes it) and
-/// measures its peak memory and the size of its stdout, which goes to a file, not to memory.
-inline measured_run run_tool_measured(const std::string& args, rlim_t stack_kb) {
+/// Runs `ccrc ARGS` with its stack limited to `stack_kb` (deep recursion crashes it), and its
+/// address space to `address_space_kb` if given (an allocation beyond it fails), and measures
+/// its peak memory and the size of its stdout, which goes to a file, not to memory.
+inline measured_run run_tool_measured(const std::string& args, rlim_t stack_kb, rlim_t address_space_kb = 0) {
   std::filesystem::create_directories(CCRC_TEST_TMP);
   std::string base = std::string(CCRC_TEST_TMP) + "/measured-" + std::to_string(getpid());
   std::string command = std::string("exec '") + CCRC_TOOL + "' " + args + " >'" + base + ".out' 2>'" + base + ".err'";
@@ -68,6 +69,10 @@ inline measured_run run_tool_measured(const std::string& args, rlim_t stack_kb) 
   if (child == 0) {
     rlimit stack{stack_kb * 1024, stack_kb * 1024};
     setrlimit(RLIMIT_STACK, &stack);
+    if (address_space_kb != 0) {
+      rlimit address_space{address_space_kb * 1024, address_space_kb * 1024};
+      setrlimit(RLIMIT_AS, &address_space);
+    }
     execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }

@@ -373,6 +373,8 @@
     for (const t of V.timings) (viewKinds[t.what] = viewKinds[t.what] || []).push(t.ms);
     report.view_per_interaction_median_ms = Object.fromEntries(Object.entries(viewKinds).map(([k, v]) => [k, quantile(sorted(v), 0.5)]));
     log.push('views per interaction, median ms: ' + JSON.stringify(report.view_per_interaction_median_ms));
+    log.push('views, slowest: ' + V.timings.slice().sort((a, b) => b.ms - a.ms).slice(0, 6)
+      .map((t) => `${t.what} ${t.ms.toFixed(1)} ms (layout and search ${t.library_ms.toFixed(1)}, table ${t.draw_ms.toFixed(1)})`).join('; '));
     report.view_timings = {interactions: viewMs.length, median_ms: quantile(viewMs, 0.5), p95_ms: quantile(viewMs, 0.95), max_ms: viewMs[viewMs.length - 1]};
     log.push('eclipse views: first use ' + JSON.stringify(report.view_first_ms) + ', then ' + JSON.stringify(report.view_timings));
     check(viewMs.length >= 64, `eclipse views: ${viewMs.length} timed interactions`);

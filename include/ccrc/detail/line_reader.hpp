@@ -19,6 +19,10 @@
 
 namespace ccrc::detail {
 
+/// The longest line the folded and .cct readers accept (folded_options::max_line_bytes by
+/// default), which their writers therefore never exceed: 64 MiB.
+inline constexpr std::size_t default_max_line_bytes = std::size_t{64} << 20;
+
 /// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened
 /// or is a directory (which fopen opens, and whose first read fails with no path to tell).
 inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::filesystem::path& path) {

@@ -12,6 +12,7 @@
 #include <protozero/exception.hpp>
 #include <protozero/pbf_reader.hpp>
 #include <protozero/pbf_writer.hpp>
+#include <protozero/varint.hpp>
 #include <zlib.h>
 
 #include <algorithm>
@@ -20,10 +21,12 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <istream>
 #include <memory>
 #include <new>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -521,12 +524,14 @@ profile read_pprof_from(Read&& read) {
 
 /// True if `start` (the first bytes of an uncompressed message, as many as are at hand)
 /// reads as the start of a profile.proto message: it holds a control byte (text holds none;
-/// a message's tags and lengths are small numbers), every field has a tag of Profile (1 to 16)
-/// with that field's wire type, and every message field wholly in `start` is itself a sequence
-/// of well-formed fields; the last field may be cut short. Any field may come first: Go writes
-/// time_nanos (9) before sample_type. A heuristic for format detection (protobuf carries no
-/// magic number); text and JSON fail it. For gzip input, ask is_gzip first and look at the
-/// inflated bytes. O(length).
+/// a message's tags and lengths are small numbers), every field is well formed (a valid tag
+/// and wire type), a field of Profile (1 to 16) has that field's wire type, and every message
+/// field of Profile wholly in `start` is itself a sequence of well-formed fields; the last
+/// field may be cut short. Any field may come first: Go writes time_nanos (9) before
+/// sample_type, and a field Profile does not have (one added to profile.proto since, or a
+/// writer's own) is legal protobuf, as read_pprof reads it anywhere. A heuristic for format
+/// detection (protobuf carries no magic number); text and JSON fail it. For gzip input, ask
+/// is_gzip first and look at the inflated bytes. O(length).
 [[nodiscard]] inline bool looks_like_pprof(std::string_view start) noexcept {
   using wire = protozero::pbf_wire_type;
   // Tags and lengths are small numbers: a message has control bytes where text has none.
@@ -537,14 +542,17 @@ profile read_pprof_from(Read&& read) {
   try {
     while (m.next()) {
       protozero::pbf_tag_type t = m.tag();
-      if (t < 1 || t > 16) return false;
+      any = true;
+      if (t > 16) {  // not a field of Profile: skipped, as the reader skips it
+        m.skip();
+        continue;
+      }
       bool scalar = t == 7 || t == 8 || t == 9 || t == 10 || t == 12 || t == 14 || t == 15;
       bool repeated_scalar = t == 13;  // comment: packed or not
       wire w = m.wire_type();
       if (scalar ? w != wire::varint
                  : repeated_scalar ? w != wire::varint && w != wire::length_delimited : w != wire::length_delimited)
         return false;
-      any = true;
       bool message = (t >= 1 && t <= 5) || t == 11 || t == 16;
       if (!message) {
         m.skip();
@@ -621,29 +629,47 @@ inline profile read_pprof_file(const std::filesystem::path& path) {
 
 namespace formats::detail {
 
-// deflate `bytes` as one gzip member onto `out`.
-inline void write_gzip(std::ostream& out, std::string_view bytes) {
-  z_stream z{};
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw std::bad_alloc();
-  std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, &deflateEnd);
-  char buffer[1 << 16];
-  constexpr std::size_t max_in = std::size_t{1} << 30;
-  int status = Z_OK;
-  while (status != Z_STREAM_END) {
-    if (z.avail_in == 0 && !bytes.empty()) {
-      std::size_t n = std::min(bytes.size(), max_in);
-      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-      z.avail_in = static_cast<uInt>(n);
-      bytes.remove_prefix(n);
-    }
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    status = deflate(&z, bytes.empty() ? Z_FINISH : Z_NO_FLUSH);
-    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) throw error("gzip compression failed");
-    out.write(buffer, static_cast<std::streamsize>(sizeof buffer - z.avail_out));
+// Deflates the bytes it is given onto `out` as one gzip member, as they come: 64 KiB of
+// output and zlib's state, whatever the size.
+class gzip_writer {
+ public:
+  explicit gzip_writer(std::ostream& out) : out_(out), buffer_(std::size_t{1} << 16) {
+    if (deflateInit2(&z_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+      throw std::bad_alloc();
   }
-}
+  gzip_writer(const gzip_writer&) = delete;
+  gzip_writer& operator=(const gzip_writer&) = delete;
+  ~gzip_writer() { deflateEnd(&z_); }
+
+  void write(std::string_view bytes) { deflate_into_out(bytes, Z_NO_FLUSH); }
+  // Ends the member: what zlib holds, and the trailer.
+  void finish() { deflate_into_out({}, Z_FINISH); }
+
+ private:
+  void deflate_into_out(std::string_view bytes, int flush) {
+    constexpr std::size_t max_in = std::size_t{1} << 30;  // avail_in is 32 bits
+    for (;;) {
+      if (z_.avail_in == 0 && !bytes.empty()) {
+        const std::size_t n = std::min(bytes.size(), max_in);
+        z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+        z_.avail_in = static_cast<uInt>(n);
+        bytes.remove_prefix(n);
+      }
+      const int mode = bytes.empty() ? flush : Z_NO_FLUSH;
+      z_.next_out = reinterpret_cast<Bytef*>(buffer_.data());
+      z_.avail_out = static_cast<uInt>(buffer_.size());
+      const int status = deflate(&z_, mode);
+      if (status == Z_STREAM_ERROR) throw error("gzip compression failed");
+      out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size() - z_.avail_out));
+      // Done when the input is taken and zlib had room to spare (or, finishing, ended).
+      if (mode == Z_FINISH ? status == Z_STREAM_END : z_.avail_in == 0 && bytes.empty() && z_.avail_out != 0) return;
+    }
+  }
+
+  std::ostream& out_;
+  std::vector<char> buffer_;
+  z_stream z_{};
+};
 
 // The type and unit a metric name is written as: split at its last '_' (`cpu_nanoseconds`),
 // which read_pprof joins again; a name without an inner '_' is the type, with no unit.
@@ -651,6 +677,200 @@ inline std::pair<std::string_view, std::string_view> split_metric_name(std::stri
   std::size_t at = name.rfind('_');
   if (at == std::string_view::npos || at == 0 || at + 1 == name.size()) return {name, {}};
   return {name.substr(0, at), name.substr(at + 1)};
+}
+
+// write_pprof's message, front to back, handed to `sink` in pieces of about 1 MiB; with no
+// sink, only counted (pprof_size): the samples' location ids, which grow with depth x
+// samples, are then added up rather than encoded. Everything write_pprof refuses is refused
+// before the first piece. Returns the message's bytes.
+inline std::uint64_t write_pprof_message(const profile& p, const pprof_write_options& options,
+                                         const std::function<void(std::string_view)>& sink) {
+  const call_tree& tree = p.tree();
+  const std::size_t metrics = p.metric_count();
+
+  // Values and names checked before anything is written.
+  std::vector<std::span<const double>> columns;
+  for (std::size_t m = 0; m < metrics; ++m) {
+    std::string_view name = p.metric_name(m);
+    if (const char* why = ccrc::detail::check_name_text(name))
+      throw error("pprof: metric name '" + std::string(name) + "' " + why);
+    columns.push_back(p.column(m));
+    for (double v : columns.back()) {
+      if (!std::isfinite(v)) throw error("pprof: metric '" + std::string(name) + "' has a non-finite value");
+      if (options.round_values) v = std::round(v);
+      if (v != std::trunc(v))
+        throw error("pprof: metric '" + std::string(name) + "' has a value with a fraction (" + std::to_string(v) +
+                    "); pprof values are integers");
+      if (std::fabs(v) > static_cast<double>(ccrc::detail::max_exact_integer))
+        throw error("pprof: metric '" + std::string(name) + "' has a value above 2^53");
+    }
+  }
+  std::vector<char> checked(p.symbols().frame_count(), 0);
+  for (node_id n = 1; n < tree.size(); ++n) {
+    const frame_id f = tree.frame(n);
+    if (checked[f]) continue;
+    checked[f] = 1;
+    std::string_view name = p.symbols().name(f);
+    if (name.empty()) throw error("pprof: an empty frame name (pprof would read it as an unnamed function)");
+    if (const char* why = ccrc::detail::check_name_text(name))
+      throw error("pprof: frame name '" + std::string(name.substr(0, 80)) + "' " + why);
+  }
+  // As protozero writes an int64: the varint of its two's complement.
+  auto value = [&](std::size_t m, node_id n) {
+    const double v = columns[m][n];
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(options.round_values ? std::round(v) : v));
+  };
+
+  // The string table: "" first, then metric types and units, then function names.
+  std::vector<std::string_view> strings{std::string_view{}};
+  std::unordered_map<std::string_view, std::uint64_t> string_index{{std::string_view{}, 0}};
+  auto intern = [&](std::string_view s) {
+    auto [it, added] = string_index.try_emplace(s, strings.size());
+    if (added) strings.push_back(s);
+    return it->second;
+  };
+
+  std::string buf;
+  std::uint64_t bytes = 0;
+  auto flush = [&](std::size_t at_least) {
+    if (buf.size() < at_least) return;
+    bytes += buf.size();
+    if (sink) sink(buf);
+    buf.clear();
+  };
+  constexpr std::size_t piece = std::size_t{1} << 20;
+  auto varint = [&](std::uint64_t v) { protozero::add_varint_to_buffer(&buf, v); };
+  auto varint_bytes = [](std::uint64_t v) { return static_cast<std::uint64_t>(protozero::length_of_varint(v)); };
+  auto key = [&](protozero::pbf_tag_type tag) {
+    varint((std::uint64_t{tag} << 3) | static_cast<std::uint64_t>(protozero::pbf_wire_type::length_delimited));
+  };
+
+  // The fields but the samples through protozero, in the buffer between the samples: its
+  // writer holds no state between fields, so the buffer can be emptied then.
+  protozero::pbf_writer message(buf);
+  for (std::size_t m = 0; m < metrics; ++m) {
+    auto [type, unit] = split_metric_name(p.metric_name(m));
+    protozero::pbf_writer vt(message, pb::sample_type);
+    vt.add_int64(pb::type, static_cast<std::int64_t>(intern(type)));
+    if (!unit.empty()) vt.add_int64(pb::unit, static_cast<std::int64_t>(intern(unit)));
+  }
+
+  // Locations by frame: one per distinct name.
+  std::vector<std::uint64_t> location_of(p.symbols().frame_count(), 0);
+  std::unordered_map<std::string_view, std::uint64_t> location_of_name;
+  std::vector<std::uint64_t> function_name;  // string index of location i + 1's function
+  auto location = [&](frame_id f) {
+    if (location_of[f] != 0) return location_of[f];
+    std::string_view name = p.symbols().name(f);
+    auto [it, added] = location_of_name.try_emplace(name, function_name.size() + 1);
+    if (added) function_name.push_back(intern(name));
+    return location_of[f] = it->second;
+  };
+
+  // A sample's fields, sized before they are written (packed location_id and value), the
+  // location ids of the path leaf first. path_bytes[k]: the size of the first k ids of the
+  // path (root side first). With a sink, the path's ids are also held encoded, leaf first, in
+  // the last bytes of `leaf_first` (from `first`), which grows towards its front: a sample
+  // copies them rather than encoding them again.
+  std::vector<std::uint64_t> path_bytes{0};
+  std::vector<char> leaf_first(64);
+  std::size_t first = leaf_first.size();
+  auto push = [&](std::uint64_t id) {
+    path_bytes.push_back(path_bytes.back() + varint_bytes(id));
+    if (!sink) return;
+    char encoded[10];
+    const auto size = static_cast<std::size_t>(protozero::add_varint_to_buffer(encoded, id));
+    if (first < size) {
+      const std::size_t used = leaf_first.size() - first;
+      std::vector<char> larger(2 * leaf_first.size());
+      std::memcpy(larger.data() + larger.size() - used, leaf_first.data() + first, used);
+      first = larger.size() - used;
+      leaf_first.swap(larger);
+    }
+    first -= size;
+    std::memcpy(leaf_first.data() + first, encoded, size);
+  };
+  auto pop = [&] {
+    path_bytes.pop_back();
+    first = leaf_first.size() - static_cast<std::size_t>(path_bytes.back());
+  };
+  auto write_sample = [&](node_id n) {
+    const std::uint64_t ids = path_bytes.back();
+    std::uint64_t values = 0;
+    for (std::size_t m = 0; m < metrics; ++m) values += varint_bytes(value(m, n));
+    const std::uint64_t length = (ids != 0 ? 1 + varint_bytes(ids) + ids : 0) + 1 + varint_bytes(values) + values;
+    key(pb::sample);
+    varint(length);
+    if (ids != 0) {
+      key(pb::location_id);
+      varint(ids);
+      if (sink) {
+        for (std::size_t from = first; from < leaf_first.size();) {
+          const std::size_t count = std::min(leaf_first.size() - from, piece);
+          buf.append(leaf_first.data() + from, count);
+          from += count;
+          flush(piece);
+        }
+      } else {
+        bytes += ids;
+      }
+    }
+    key(pb::value);
+    varint(values);
+    for (std::size_t m = 0; m < metrics; ++m) varint(value(m, n));
+    flush(piece);
+  };
+  auto nonzero = [&](node_id n) {
+    for (std::size_t m = 0; m < metrics; ++m)
+      if (columns[m][n] != 0) return true;
+    return false;
+  };
+
+  // Depth-first, without recursion.
+  if (nonzero(root_node)) write_sample(root_node);
+  node_id n = tree.first_child(root_node);
+  while (n != null_node) {
+    push(location(tree.frame(n)));
+    if (nonzero(n) || !tree.has_children(n)) write_sample(n);
+    if (tree.has_children(n)) {
+      n = tree.first_child(n);
+      continue;
+    }
+    while (n != root_node) {
+      pop();
+      node_id next = tree.next_sibling(n);
+      if (next != null_node) {
+        n = next;
+        break;
+      }
+      n = tree.parent(n);
+    }
+    if (n == root_node) break;
+  }
+
+  for (std::uint64_t id = 1; id <= function_name.size(); ++id) {
+    {
+      protozero::pbf_writer loc(message, pb::location);
+      loc.add_uint64(pb::id, id);
+      protozero::pbf_writer line(loc, pb::line);
+      line.add_uint64(pb::function_id, id);
+    }
+    flush(piece);
+  }
+  for (std::uint64_t id = 1; id <= function_name.size(); ++id) {
+    {
+      protozero::pbf_writer fn(message, pb::function);
+      fn.add_uint64(pb::id, id);
+      fn.add_int64(pb::function_name, static_cast<std::int64_t>(function_name[id - 1]));
+    }
+    flush(piece);
+  }
+  for (std::string_view s : strings) {
+    message.add_string(pb::string_table, s.data(), s.size());
+    flush(piece);
+  }
+  flush(0);
+  return bytes;
 }
 
 }  // namespace formats::detail
@@ -667,127 +887,48 @@ inline std::pair<std::string_view, std::string_view> split_metric_name(std::stri
 /// - One sample per context with a non-zero metric and per leaf (all-zero ones too, so that
 ///   every path comes back), its `location_id`s the path leaf first, its values the
 ///   context's own (self) values; values on the root give a sample without locations.
-///   Written depth-first; the string table last, as Go writes it.
+///   Written depth-first; the string table last, as Go writes it. Each sample holds its
+///   context's whole stack: the message grows with the depth times the samples
+///   (pprof_size tells how much before writing).
 /// - Throws ccrc::error, before writing anything, for what pprof cannot hold or read_pprof
 ///   would read back differently: a non-finite value, a value with a fraction (unless
 ///   options.round_values), a value above 2^53 in magnitude, an empty frame name, a frame or
 ///   metric name with control characters or invalid UTF-8. Frames of one name with different
 ///   call sites become one function.
 ///
-/// O(tree + total depth of the written samples); memory: the uncompressed message.
+/// O(tree + total depth of the written samples); streamed: memory O(tree), 1 MiB of the
+/// message and zlib's state, whatever the message's size.
 ///
 ///     std::ofstream out("cpu.pb.gz", std::ios::binary);
 ///     ccrc::write_pprof(out, p);   // go tool pprof -top cpu.pb.gz
 inline void write_pprof(std::ostream& out, const profile& p, const pprof_write_options& options = {}) {
-  namespace pb = formats::detail::pb;
-  const call_tree& tree = p.tree();
-  const std::size_t metrics = p.metric_count();
-
-  // Values, checked and made integers.
-  std::vector<std::vector<std::int64_t>> columns(metrics, std::vector<std::int64_t>(p.size()));
-  for (std::size_t m = 0; m < metrics; ++m) {
-    auto column = p.column(m);
-    for (std::size_t n = 0; n < column.size(); ++n) {
-      double v = column[n];
-      if (!std::isfinite(v)) throw error("pprof: metric '" + std::string(p.metric_name(m)) + "' has a non-finite value");
-      if (options.round_values) v = std::round(v);
-      if (v != std::trunc(v))
-        throw error("pprof: metric '" + std::string(p.metric_name(m)) + "' has a value with a fraction (" +
-                    std::to_string(v) + "); pprof values are integers");
-      if (std::fabs(v) > static_cast<double>(ccrc::detail::max_exact_integer))
-        throw error("pprof: metric '" + std::string(p.metric_name(m)) + "' has a value above 2^53");
-      columns[m][n] = static_cast<std::int64_t>(v);
-    }
-  }
-
-  // The string table: "" first, then metric types and units, then function names.
-  std::vector<std::string_view> strings{std::string_view{}};
-  std::unordered_map<std::string_view, std::uint64_t> string_index{{std::string_view{}, 0}};
-  auto intern = [&](std::string_view s) {
-    auto [it, added] = string_index.try_emplace(s, strings.size());
-    if (added) strings.push_back(s);
-    return it->second;
+  auto checked = [&] {
+    if (!out) throw error("pprof: write error");
   };
-
-  std::string buffer;
-  protozero::pbf_writer message(buffer);
-  for (std::size_t m = 0; m < metrics; ++m) {
-    std::string_view name = p.metric_name(m);
-    if (const char* why = ccrc::detail::check_name_text(name))
-      throw error("pprof: metric name '" + std::string(name) + "' " + why);
-    auto [type, unit] = formats::detail::split_metric_name(name);
-    protozero::pbf_writer vt(message, pb::sample_type);
-    vt.add_int64(pb::type, static_cast<std::int64_t>(intern(type)));
-    if (!unit.empty()) vt.add_int64(pb::unit, static_cast<std::int64_t>(intern(unit)));
+  if (options.gzip) {
+    formats::detail::gzip_writer gzip(out);
+    formats::detail::write_pprof_message(p, options, [&](std::string_view bytes) {
+      gzip.write(bytes);
+      checked();
+    });
+    gzip.finish();
+  } else {
+    formats::detail::write_pprof_message(p, options, [&](std::string_view bytes) {
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      checked();
+    });
   }
+  checked();
+}
 
-  // Locations by frame: one per distinct name.
-  std::vector<std::uint64_t> location_of(p.symbols().frame_count(), 0);
-  std::unordered_map<std::string_view, std::uint64_t> location_of_name;
-  std::vector<std::uint64_t> function_name;  // string index of location i + 1's function
-  auto location = [&](frame_id f) {
-    if (location_of[f] != 0) return location_of[f];
-    std::string_view name = p.symbols().name(f);
-    if (name.empty()) throw error("pprof: an empty frame name (pprof would read it as an unnamed function)");
-    if (const char* why = ccrc::detail::check_name_text(name))
-      throw error("pprof: frame name '" + std::string(name.substr(0, 80)) + "' " + why);
-    auto [it, added] = location_of_name.try_emplace(name, function_name.size() + 1);
-    if (added) function_name.push_back(intern(name));
-    return location_of[f] = it->second;
-  };
-
-  std::vector<std::int64_t> values(metrics);
-  auto write_sample = [&](node_id n, const std::vector<std::uint64_t>& path) {
-    for (std::size_t m = 0; m < metrics; ++m) values[m] = columns[m][n];
-    protozero::pbf_writer s(message, pb::sample);
-    if (!path.empty()) s.add_packed_uint64(pb::location_id, path.rbegin(), path.rend());
-    s.add_packed_int64(pb::value, values.begin(), values.end());
-  };
-  auto nonzero = [&](node_id n) {
-    for (std::size_t m = 0; m < metrics; ++m)
-      if (columns[m][n] != 0) return true;
-    return false;
-  };
-
-  // Depth-first, without recursion: path holds the locations from the root's child to n.
-  std::vector<std::uint64_t> path;
-  if (nonzero(root_node)) write_sample(root_node, path);
-  node_id n = tree.first_child(root_node);
-  while (n != null_node) {
-    path.push_back(location(tree.frame(n)));
-    if (nonzero(n) || !tree.has_children(n)) write_sample(n, path);
-    if (tree.has_children(n)) {
-      n = tree.first_child(n);
-      continue;
-    }
-    while (n != root_node) {
-      path.pop_back();
-      node_id next = tree.next_sibling(n);
-      if (next != null_node) {
-        n = next;
-        break;
-      }
-      n = tree.parent(n);
-    }
-    if (n == root_node) break;
-  }
-
-  for (std::uint64_t id = 1; id <= function_name.size(); ++id) {
-    protozero::pbf_writer loc(message, pb::location);
-    loc.add_uint64(pb::id, id);
-    protozero::pbf_writer line(loc, pb::line);
-    line.add_uint64(pb::function_id, id);
-  }
-  for (std::uint64_t id = 1; id <= function_name.size(); ++id) {
-    protozero::pbf_writer fn(message, pb::function);
-    fn.add_uint64(pb::id, id);
-    fn.add_int64(pb::function_name, static_cast<std::int64_t>(function_name[id - 1]));
-  }
-  for (std::string_view s : strings) message.add_string(pb::string_table, s.data(), s.size());
-
-  if (options.gzip) formats::detail::write_gzip(out, buffer);
-  else out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  if (!out) throw error("pprof: write error");
+/// The bytes of the message write_pprof writes for `p` with `options` (before gzip), without
+/// writing it (or what it would throw). Each sample holds its context's whole stack, about
+/// two bytes a frame: a 200,000-deep chain with a value on every context is 40 GB.
+/// O(tree): the stacks are measured, not encoded.
+///
+///     if (ccrc::pprof_size(p) > (std::uint64_t{1} << 30)) { /* write .cctb instead */ }
+[[nodiscard]] inline std::uint64_t pprof_size(const profile& p, const pprof_write_options& options = {}) {
+  return formats::detail::write_pprof_message(p, options, {});
 }
 
 }  // namespace ccrc

@@ -14,6 +14,7 @@
 
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <istream>
 #include <optional>
@@ -62,6 +63,31 @@ struct read_options {
   /// one file), each under a top-level frame named after it. Otherwise the one whose frame has
   /// this name, or, if none has, the one at this 0-based index: its contexts become top-level.
   std::string profile;
+  /// The JSON and pprof readers hold the whole document (inflated, if gzip-compressed): a
+  /// larger one is a document_too_large error, raised once this many bytes are read (or at
+  /// once for a regular file larger than this), so that a gzip bomb or endless input on a
+  /// pipe cannot take all memory. 2 GiB: protobuf's reference implementations refuse a message
+  /// larger than that, and the browsers' JSON.parse, which speedscope, DevTools and the
+  /// Firefox Profiler read these files with, takes at most 1 GiB of text.
+  std::uint64_t max_document_bytes = std::uint64_t{2} << 30;
+};
+
+/// A JSON document or pprof message larger than read_options::max_document_bytes: what() says
+/// which, and the bound.
+class document_too_large : public error {
+ public:
+  document_too_large(std::string_view what, std::uint64_t limit)
+      : error("a " + std::string(what) + " larger than " + std::to_string(limit) +
+              " bytes (read_options::max_document_bytes), which its reader would hold whole"),
+        what_(what),
+        limit_(limit) {}
+  /// "JSON document" or "pprof message".
+  [[nodiscard]] const std::string& document() const noexcept { return what_; }
+  [[nodiscard]] std::uint64_t limit() const noexcept { return limit_; }
+
+ private:
+  std::string what_;
+  std::uint64_t limit_;
 };
 
 /// A profile as read, with what was found out about the file.
@@ -228,17 +254,39 @@ inline void pick_profile(read_result& r, const read_options& options) {
   r.profile = subtree_profile(r.profile, tops[pick]);
 }
 
+// A `read` callable giving what `read` gives, up to `left` bytes in all: a byte more is a
+// document_too_large (the bytes of a read are counted once it returns: at most one read,
+// 1 MiB, more is held).
+template <class Read>
+struct bounded_source {
+  Read read;
+  std::uint64_t left;
+  std::string_view what;
+  std::uint64_t limit;
+  std::size_t operator()(char* dst, std::size_t capacity) {
+    const std::size_t n = read(dst, capacity);
+    if (n > left) throw document_too_large(what, limit);
+    left -= n;
+    return n;
+  }
+};
+
 // The profile of an uncompressed `read`, whose first bytes `start` were already taken from it;
 // `size`, if known (a regular file's), sizes the buffers of the formats read whole.
 template <class Read>
-read_result read_plain(std::string_view start, Read&& read, std::size_t size = 0) {
-  if (looks_like_pprof(start)) {
+read_result read_plain(std::string_view start, Read&& read, const read_options& options, std::size_t size = 0) {
+  const bool pprof = looks_like_pprof(start);
+  if (pprof || looks_like_json(start)) {
+    const std::string_view what = pprof ? "pprof message" : "JSON document";
+    const std::uint64_t limit = options.max_document_bytes;
+    if (size > limit || start.size() > limit) throw document_too_large(what, limit);
+    bounded_source<Read&> bounded{read, limit - start.size(), what, limit};
+    if (!pprof) return read_json(json_text(start, bounded, size));
     std::string message(start);
     if (size) message.reserve(size + (std::size_t{1} << 20));  // and append_all's last, empty read
-    append_all(message, read);
+    append_all(message, bounded);
     return {read_pprof(message), format::pprof, false, {}, {}};
   }
-  if (looks_like_json(start)) return read_json(json_text(start, read, size));
   profile_format core = detect_format(start);
   if (core != profile_format::folded) return {ccrc::detail::read_detected(core, start, read), of_core(core), false, {}, {}};
   try {
@@ -262,10 +310,10 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
     ccrc::detail::prefixed_source<Read&> packed{{start}, read};
     gzip_source<decltype(packed)&> unpacked(packed);
     char inner[format_detection_bytes];
-    r = read_plain(ccrc::detail::read_start(unpacked, inner), unpacked);
+    r = read_plain(ccrc::detail::read_start(unpacked, inner), unpacked, options);
     r.gzip = true;
   } else {
-    r = read_plain(start, read, size);
+    r = read_plain(start, read, options, size);
   }
   pick_profile(r, options);
   return r;
@@ -276,12 +324,13 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
 /// Reads a profile in any format ccrc knows, from its content whatever the file's name, gzip-
 /// compressed or not (a .gz file is inflated as it is read). Formats: folded stacks, .cct,
 /// .cctb, `perf script` text, pprof, speedscope and Trace Event JSON, V8's .cpuprofile and
-/// .heapprofile, Firefox's Gecko profile (the binary and JSON formats are read whole: the
-/// parsers work on the document in memory). A file of several profiles (the threads of perf
-/// script, Trace Event and Gecko files, the profiles of a speedscope file) gives them all,
-/// each under a top-level frame named after it, or, with read_options::profile, the one
-/// picked. Throws ccrc::parse_error for malformed content (a truncated gzip stream
-/// included) and ccrc::error if the file cannot be read or the picked profile is not in it.
+/// .heapprofile, Firefox's Gecko profile (pprof and the JSON formats are read whole, up to
+/// read_options::max_document_bytes: the parsers work on the document in memory). A file of
+/// several profiles (the threads of perf script, Trace Event and Gecko files, the profiles of
+/// a speedscope file) gives them all, each under a top-level frame named after it, or, with
+/// read_options::profile, the one picked. Throws ccrc::parse_error for malformed content (a
+/// truncated gzip stream included), document_too_large for a JSON or pprof document above
+/// the bound, and ccrc::error if the file cannot be read or the picked profile is not in it.
 /// O(bytes).
 ///
 ///     ccrc::formats::read_result r = ccrc::formats::read_profile("perf.script.gz");

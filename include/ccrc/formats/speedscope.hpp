@@ -266,9 +266,30 @@ class speedscope_reader {
   std::size_t metric_of(std::string_view unit) {
     std::string_view metric = speedscope_metric_of_unit(unit);
     if (metric.empty()) fail("unknown unit '" + std::string(unit.substr(0, 40)) + "'");
-    if (!profile_) profile_.emplace(std::vector<std::string>{std::string(metric)});
-    if (auto m = profile_->find_metric(metric)) return *m;
-    return profile_->add_metric(std::string(metric));
+    if (profile_) {
+      if (auto m = profile_->find_metric(metric)) return *m;
+      totals_.push_back(0);
+      return profile_->add_metric(std::string(metric));
+    }
+    profile_.emplace(std::vector<std::string>{std::string(metric)});
+    totals_.push_back(0);
+    return 0;
+  }
+
+  // The metric's total after `v` (>= 0) more, as a sum in file order; refused where it is no
+  // longer finite. A context's value is a part of that sum, added in the same order, so it
+  // cannot overflow first.
+  double total_with(std::size_t metric, double before, double v) {
+    const double total = before + v;
+    if (!std::isfinite(total))
+      fail("the values of metric '" + std::string(profile_->metric_name(metric)) + "' add up to more than a double holds");
+    return total;
+  }
+
+  // Adds `v` (>= 0) to context `n`'s value of `metric`.
+  void add(std::size_t metric, node_id n, double v) {
+    totals_[metric] = total_with(metric, totals_[metric], v);
+    profile_->column(metric)[n] += v;
   }
 
   // The frame a profile's contexts go under: its name, or "profile N" if empty, with " (N)"
@@ -383,15 +404,19 @@ class speedscope_reader {
 
   std::size_t read_weights(std::size_t at, std::size_t metric, bool after_samples) {
     std::size_t k = 0;
+    // Weights held for the samples to come are summed now, so that a sum that overflows is
+    // refused at its weight; the samples add them in the same order, to the same sums.
+    double total = totals_[metric];
     const std::size_t end = read_array(at, "\"weights\"", [&](value& v) {
       double d = finite_number(v, "a weight");
       if (d < 0) fail("negative weight");
       if (!after_samples) {
+        total = total_with(metric, total, d);
         weights_.push_back(d);
         return;
       }
       if (k >= sampled_.size()) fail("more weights than the " + std::to_string(sampled_.size()) + " samples");
-      profile_->column(metric)[sampled_[k++]] += d;
+      add(metric, sampled_[k++], d);
     });
     if (after_samples && k != sampled_.size())
       fail_at(end - 1, std::to_string(k) + " weights for " + std::to_string(sampled_.size()) + " samples");
@@ -450,7 +475,7 @@ class speedscope_reader {
         return;
       }
       if (k >= weights_.size()) fail("more samples than the " + std::to_string(weights_.size()) + " weights");
-      profile_->column(metric)[n] += weights_[k++];
+      add(metric, n, weights_[k++]);
     });
     if (after_weights && k != weights_.size())
       fail_at(end - 1, std::to_string(weights_.size()) + " weights for " + std::to_string(k) + " samples");
@@ -480,11 +505,12 @@ class speedscope_reader {
           f = frame_of(*index);
         } else if (key == "at") {
           time = finite_number(field.value(), "event \"at\"");
+          if (*time < 0) fail("event \"at\" is negative");
         }
       }
       if (!time || !index || type.empty()) fail("event without \"type\", \"frame\" or \"at\"");
       if (!first && *time < last) fail("event at " + format(*time) + " before the previous one at " + format(last));
-      if (!stack_.empty()) profile_->column(metric)[stack_.back()] += *time - last;
+      if (!stack_.empty()) add(metric, stack_.back(), *time - last);
       last = *time;
       first = false;
       if (type == "O") {
@@ -519,6 +545,7 @@ class speedscope_reader {
   std::vector<std::string> frame_names_;  // by index in shared.frames
   std::vector<frame_id> frame_ids_;       // root_frame until interned
   std::optional<profile> profile_;
+  std::vector<double> totals_;    // per metric: the sum of its values so far
   std::unordered_set<std::string> profile_names_;
   std::vector<double> weights_;   // sampled: the weights, when they come before the samples
   std::vector<node_id> sampled_;  // or the samples' contexts, when they come first
@@ -555,8 +582,8 @@ class speedscope_reader {
 ///   `type`); string values are unescaped.
 /// - Errors throw ccrc::parse_error::at_byte: malformed JSON, a missing or mistyped member,
 ///   a frame index out of range, a line or col that is not a whole number, samples and
-///   weights of different lengths, a negative or non-finite weight or `at`, events going back
-///   in time, a close event that does not match the innermost open frame (speedscope refuses
+///   weights of different lengths, a negative or non-finite weight or `at`, weights or times
+///   whose sum over the profiles of one unit overflows a double, events going back in time, a close event that does not match the innermost open frame (speedscope refuses
 ///   these too), frames still open at the end, an unknown profile type or unit, a name that
 ///   is not valid UTF-8 or has control characters, a second `shared` or `profiles` member, a
 ///   profile with one of its members twice.

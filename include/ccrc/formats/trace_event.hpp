@@ -109,13 +109,18 @@ class trace_event_parser {
     std::uint32_t name;  // 0: an E without a name
     std::uint32_t seq;
   };
-  struct thread {
+  struct thread_events {
     // In blocks rather than one array: no room is reserved beyond the last block, none is
     // copied as they grow, and the blocks of the events already in the tree are freed.
     std::deque<open_event> opens;
     std::deque<close_event> closes;
     double first = std::numeric_limits<double>::infinity();  // earliest ts of a B/E/X event
     double last = -std::numeric_limits<double>::infinity();  // latest ts or ts + dur
+  };
+  struct thread {
+    // Made at the thread's first B, E or X event: a thread known only by its name or its CPU
+    // profiles costs its entry (about 100 bytes), not two deques' first blocks (1.2 KB).
+    std::unique_ptr<thread_events> events;
     std::string name;  // from thread_name metadata
     bool named = false;
   };
@@ -143,13 +148,19 @@ class trace_event_parser {
     std::uint32_t samples_begin, samples_end, deltas_begin;
     std::uint64_t samples_at;   // byte of its `samples` array (or of the event)
   };
-  // A V8 CPU profile of a DevTools trace: its events, keyed by pid and `id`.
-  struct cpu_profile {
-    explicit cpu_profile(symbol_table& names) : nodes(names) {}
+  // What the events of a CPU profile bring: its nodes, samples and times.
+  struct cpu_profile_data {
+    explicit cpu_profile_data(symbol_table& names) : nodes(names) {}
     ccrc::detail::v8_node_tree nodes;
     std::deque<std::int64_t> sample_ids;  // in blocks, as a thread's events
     std::deque<double> deltas;
     std::vector<profile_chunk> chunks;
+  };
+  // A V8 CPU profile of a DevTools trace: its events, keyed by pid and `id`.
+  struct cpu_profile {
+    // Made at its first node, sample or time delta: a profile event without them costs its
+    // entry and its key (about 150 bytes), not an empty node tree and two deques (2 KB).
+    std::unique_ptr<cpu_profile_data> data;
     std::pair<std::int64_t, std::int64_t> thread{};  // (pid, tid) of the Profile event, else of the first chunk
     std::uint64_t at = 0;                            // byte of its first event
     double start = 0, end = 0;
@@ -381,7 +392,7 @@ class trace_event_parser {
       if (!has_name) fail_at(at, std::string(ph_name) + " without \"name\"");
       n = name_id(name, name_at);
     }
-    thread& t = thread_of(pid.value, tid.value);
+    thread_events& t = events_of(pid.value, tid.value);
     t.first = std::min(t.first, ts.value);
     t.last = std::max(t.last, ts.value);
     if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
@@ -430,12 +441,12 @@ class trace_event_parser {
     else if (!has_id) id_.assign("t").append(std::to_string(tid));  // no id: the chunks of one thread
     auto [it, added] = profile_index_.try_emplace({pid, id_}, cpu_profiles_.size());
     if (added) {
-      cpu_profiles_.push_back(std::make_unique<cpu_profile>(profile_.symbols()));
-      cpu_profiles_.back()->thread = {pid, tid};
-      cpu_profiles_.back()->at = file_offset(at);
+      cpu_profiles_.emplace_back();
+      cpu_profiles_.back().thread = {pid, tid};
+      cpu_profiles_.back().at = file_offset(at);
       (void)thread_of(pid, tid);
     }
-    cpu_profile& prof = *cpu_profiles_[it->second];
+    cpu_profile& prof = cpu_profiles_[it->second];
     bool starts = name != "ProfileChunk";
     if (starts) {
       if (prof.has_start_event) fail_at(at, "a second " + std::string(name) + " event for profile " + id_.substr(1));
@@ -449,18 +460,20 @@ class trace_event_parser {
       check_number(ts, "\"ts\"");
       chunk_ts = ts.value;
     }
-    profile_chunk chunk{chunk_ts, static_cast<std::uint32_t>(prof.sample_ids.size()), 0,
-                        static_cast<std::uint32_t>(prof.deltas.size()), file_offset(at)};
+    auto sample_count = [&] { return prof.data ? prof.data->sample_ids.size() : 0; };
+    auto delta_count = [&] { return prof.data ? prof.data->deltas.size() : 0; };
+    profile_chunk chunk{chunk_ts, static_cast<std::uint32_t>(sample_count()), 0,
+                        static_cast<std::uint32_t>(delta_count()), file_offset(at)};
     const char* deltas_at = at;
     read_profile_data(prof, chunk, deltas_at, at, event);
-    if (prof.sample_ids.size() >= (std::size_t{1} << 32) - 1 || prof.deltas.size() >= (std::size_t{1} << 32) - 1)
+    if (sample_count() >= (std::size_t{1} << 32) - 1 || delta_count() >= (std::size_t{1} << 32) - 1)
       throw capacity_error("more than 2^32 samples in one CPU profile");
-    chunk.samples_end = static_cast<std::uint32_t>(prof.sample_ids.size());
-    std::size_t samples = chunk.samples_end - chunk.samples_begin, deltas = prof.deltas.size() - chunk.deltas_begin;
+    chunk.samples_end = static_cast<std::uint32_t>(sample_count());
+    std::size_t samples = chunk.samples_end - chunk.samples_begin, deltas = delta_count() - chunk.deltas_begin;
     if (samples != deltas)
       fail_at(deltas_at, std::string(name) + " event with " + std::to_string(samples) + " samples and " +
                              std::to_string(deltas) + " timeDeltas");
-    if (samples != 0) prof.chunks.push_back(chunk);
+    if (samples != 0) prof.data->chunks.push_back(chunk);
   }
 
   // args.data of a profile event: `startTime`, `endTime`, `timeDeltas` and `cpuProfile`
@@ -469,6 +482,10 @@ class trace_event_parser {
                          simdjson::ondemand::object& event) {
     namespace od = simdjson::ondemand;
     ccrc::detail::v8_json j(json_, *doc_, base_);
+    auto data = [&]() -> cpu_profile_data& {
+      if (!prof.data) prof.data = std::make_unique<cpu_profile_data>(profile_.symbols());
+      return *prof.data;
+    };
     auto fields = [&](od::value& v, const char* what, auto&& each) {
       for (auto field_result : j.object(v, what)) {
         od::field f;
@@ -487,20 +504,20 @@ class trace_event_parser {
         for (auto element : j.array(v, "\"timeDeltas\"")) {
           od::value t;
           if (auto e = element.get(t)) j.fail_here("malformed \"timeDeltas\" array", e);
-          prof.deltas.push_back(j.number(t, "a time delta"));
+          data().deltas.push_back(j.number(t, "a time delta"));
         }
       } else if (k == "nodes") {
         for (auto element : j.array(v, "\"nodes\"")) {
           od::value n;
           if (auto e = element.get(n)) j.fail_here("malformed \"nodes\" array", e);
-          prof.nodes.flat_node(j, n);
+          data().nodes.flat_node(j, n);
         }
       } else if (k == "samples") {
         chunk.samples_at = file_offset(start_of(v));
         for (auto element : j.array(v, "\"samples\"")) {
           od::value n;
           if (auto e = element.get(n)) j.fail_here("malformed \"samples\" array", e);
-          prof.sample_ids.push_back(j.integer(n, "a sample's node id"));
+          data().sample_ids.push_back(j.integer(n, "a sample's node id"));
         }
       }
     };
@@ -541,11 +558,20 @@ class trace_event_parser {
     fail_at(f.at, std::string("\"") + what + "\" is not an integer", f.error);
   }
 
+  // The events of the thread of the last event, most often, found with one comparison.
+  thread_events& events_of(std::int64_t pid, std::int64_t tid) {
+    if (last_events_ && last_key_ == std::pair<std::int64_t, std::int64_t>{pid, tid}) return *last_events_;
+    thread& t = thread_of(pid, tid);
+    if (!t.events) t.events = std::make_unique<thread_events>();
+    return *(last_events_ = t.events.get());
+  }
+
   thread& thread_of(std::int64_t pid, std::int64_t tid) {
     std::pair<std::int64_t, std::int64_t> key{pid, tid};
     if (last_thread_ && last_key_ == key) return *last_thread_;
     last_key_ = key;
     last_thread_ = &threads_[key];
+    last_events_ = last_thread_->events.get();
     return *last_thread_;
   }
 
@@ -577,10 +603,10 @@ class trace_event_parser {
     // The CPU profiles by thread, in the order of their first event; a Profile event alone
     // (a trace cut before its chunks) gives nothing.
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<cpu_profile*>> profiles;
-    for (auto& prof : cpu_profiles_) {
-      if (prof->nodes.size() == 0 && prof->sample_ids.empty()) continue;
-      if (!prof->has_start_event) ++warnings_.profiles_without_start;
-      profiles[prof->thread].push_back(prof.get());
+    for (cpu_profile& prof : cpu_profiles_) {
+      if (!prof.data || (prof.data->nodes.size() == 0 && prof.data->sample_ids.empty())) continue;
+      if (!prof.has_start_event) ++warnings_.profiles_without_start;
+      profiles[prof.thread].push_back(&prof);
     }
     if (!profiles.empty()) {
       samples_column_ = profile_.add_metric("samples");
@@ -588,14 +614,15 @@ class trace_event_parser {
     }
     for (auto& [key, t] : threads_) {
       auto held = profiles.find(key);
-      if (t.opens.empty()) {
-        warnings_.unmatched_ends += t.closes.size();
+      const bool opens = t.events && !t.events->opens.empty();
+      if (!opens) {
+        if (t.events) warnings_.unmatched_ends += t.events->closes.size();
         if (held == profiles.end()) continue;
       }
       auto p = processes_.find(key.first);
       std::string name = thread_frame_name(key.first, key.second, p == processes_.end() ? nullptr : &p->second, t);
       node_id root = profile_.find_or_add_child(root_node, profile_.intern(name));
-      if (!t.opens.empty()) build_thread(t, root);
+      if (opens) build_thread(*t.events, root);
       t = thread{};  // the events are no longer needed
       if (held != profiles.end())
         for (cpu_profile* prof : held->second) add_cpu_profile(*prof, root);
@@ -606,23 +633,24 @@ class trace_event_parser {
   // thread (a new one for each profile); its samples in `samples` and `sampled_us`. As there,
   // the samples are summed by node, in the time order of their chunks, before the tree is
   // built, and their ids and times freed.
-  void add_cpu_profile(cpu_profile& prof, node_id thread_node) {
+  void add_cpu_profile(cpu_profile& cpu, node_id thread_node) {
+    cpu_profile_data& prof = *cpu.data;
     prof.nodes.link(true);
-    const std::uint32_t root = prof.nodes.root(prof.at);
+    const std::uint32_t root = prof.nodes.root(cpu.at);
     const std::vector<std::uint32_t> order = prof.nodes.order(root);
     (void)prof.nodes.take_selves();  // hitCount: a trace's profiles have samples
     std::stable_sort(prof.chunks.begin(), prof.chunks.end(),
                      [](const profile_chunk& a, const profile_chunk& b) { return a.ts < b.ts; });
     std::vector<double> samples(prof.nodes.size(), 0), sampled_us(prof.nodes.size(), 0);
     ccrc::detail::v8_sample_weights weights(samples, sampled_us);
-    double now = prof.start;
+    double now = cpu.start;
     auto overflow = [&] {
       std::size_t k = 0;
       for (const profile_chunk& c : prof.chunks) {
         k += c.samples_end - c.samples_begin;
         if (weights.failed_sample() < k) throw parse_error::at_byte(c.samples_at, "the times of the samples overflow");
       }
-      throw parse_error::at_byte(prof.at, "the times of the samples overflow");
+      throw parse_error::at_byte(cpu.at, "the times of the samples overflow");
     };
     for (const profile_chunk& c : prof.chunks) {
       for (std::uint32_t s = c.samples_begin; s < c.samples_end; ++s) {
@@ -634,7 +662,7 @@ class trace_event_parser {
         if (!weights.add(i, now)) overflow();
       }
     }
-    if (!weights.finish(prof.has_end ? &prof.end : nullptr)) overflow();
+    if (!weights.finish(cpu.has_end ? &cpu.end : nullptr)) overflow();
     std::deque<std::int64_t>().swap(prof.sample_ids);
     std::deque<double>().swap(prof.deltas);
     prof.nodes.checked();
@@ -646,6 +674,7 @@ class trace_event_parser {
       samples_column[context[i]] += samples[i];
       sampled_us_column[context[i]] += sampled_us[i];
     }
+    cpu.data.reset();
   }
 
   void open(const open_event& o, node_id parent) {
@@ -682,7 +711,7 @@ class trace_event_parser {
   // position in the file breaking ties). X events written as they end, the usual unsorted
   // input, are begins in post-order: put in order in linear time; else std::sort, as it needs
   // no second copy of them.
-  void build_thread(thread& t, node_id root) {
+  void build_thread(thread_events& t, node_id root) {
     auto by_time = [](const open_event& a, const open_event& b) {
       if (a.ts != b.ts) return a.ts < b.ts;
       if (a.order != b.order) return a.order > b.order;
@@ -750,6 +779,7 @@ class trace_event_parser {
   std::pair<std::int64_t, std::int64_t> last_key_{};
   known_id last_pid_, last_tid_;
   thread* last_thread_ = nullptr;
+  thread_events* last_events_ = nullptr;  // last_thread_'s, if it has any
   symbol_table names_;                // event names, a name's id is its frame here (0: none)
   std::vector<frame_id> frames_;      // by name id: its frame in the profile, once it has a node
   std::vector<std::uint32_t> head_;      // per name id: first close of the group, or none
@@ -757,7 +787,7 @@ class trace_event_parser {
   std::vector<frame_on_stack> stack_;
   trace_warnings warnings_;
   std::string id_;                                       // the `id` of the event being read
-  std::vector<std::unique_ptr<cpu_profile>> cpu_profiles_;  // in the order of their first event
+  std::vector<cpu_profile> cpu_profiles_;  // in the order of their first event
   std::map<std::pair<std::int64_t, std::string>, std::size_t> profile_index_;  // (pid, id) -> index
   ccrc::detail::v8_node_tree::site_map sites_;           // call sites of `(cpu profile)` twins
   std::size_t samples_column_ = 0, sampled_column_ = 0;

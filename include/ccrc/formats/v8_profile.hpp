@@ -412,10 +412,11 @@ class v8_node_tree {
   // Adds the tree to `p` in `order` (from order(root); empty: as read), its first node as
   // context `under` and every other node as a new context (a sibling of the same frame gets
   // call site 2, 3, ...). Returns each node's context, made in place of its parent (each
-  // node's parent is added before it): the tree cannot be added twice. O(nodes).
+  // node's parent is added before it): the tree cannot be added twice. O(nodes). Reserves
+  // nothing: a profile that receives many trees (a trace's CPU profiles) grows by doubling,
+  // where reserving each tree's room would copy the profile once per tree.
   std::vector<node_id> add_to(profile& p, std::span<const std::uint32_t> order, node_id under) && {
     const std::size_t n = size();
-    p.reserve(p.size() + n);
     std::vector<node_id> context = std::move(parents_);
     auto add = [&](std::uint32_t i) { context[i] = add_distinct_child(p, context[context[i]], frames_[i], next_site_); };
     if (order.empty()) {
@@ -880,6 +881,7 @@ class v8_reader {
     if (cpu) metrics = seen_samples_ ? std::vector<std::string>{"samples", "time_us"} : std::vector<std::string>{"samples"};
     else metrics = seen_samples_ ? std::vector<std::string>{"bytes", "allocations"} : std::vector<std::string>{"bytes"};
     profile p(std::move(tree_), std::move(metrics));
+    p.reserve(n);
     const std::vector<node_id> context = std::move(nodes_).add_to(p, order, root_node);
     auto fill = [&](std::size_t metric, const std::vector<double>& by_node) {
       auto column = p.column(metric);

@@ -1,8 +1,9 @@
-// ccrc - highlighting a set of calling contexts (a search result) in a ring chart.
+// ccrc - highlighting a set of calling contexts (a search result) in a ring chart or an icicle.
 #pragma once
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/geometry/color.hpp>
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/preorder_index.hpp>
 
@@ -32,34 +33,43 @@ inline constexpr rgb highlight_color{0xd1, 0x3b, 0x2b};
 
 namespace detail {
 
+// Where each level of a chart starts in its segments (ring_begin, row_begin).
+inline const std::vector<std::size_t>& level_starts(const ring_layout& chart) noexcept { return chart.ring_begin; }
+inline const std::vector<std::size_t>& level_starts(const icicle_layout& chart) noexcept { return chart.row_begin; }
+
+inline bool is_line(const ring_segment& s) noexcept { return ring_projection::is_line(s); }
+inline bool is_line(const icicle_segment& s) noexcept { return icicle_projection::is_line(s); }
+
 // Which culled line of a chart stands for a hidden child of a shown parent.
-template <class V>
+template <class Layout, class V>
 class sibling_lines {
  public:
-  sibling_lines(const ring_layout& chart, const call_tree& t, const V* ag) : chart_(chart), t_(t), values_(ag) {}
+  using segment = typename decltype(Layout::segments)::value_type;
 
-  // The segments of segments[p]'s children: contiguous in their ring, in chart order, each
+  sibling_lines(const Layout& chart, const call_tree& t, const V* ag) : chart_(chart), t_(t), values_(ag) {}
+
+  // The segments of segments[p]'s children: contiguous in their level, in chart order, each
   // line standing for the siblings from its node up to the next segment's.
-  [[nodiscard]] std::span<const ring_segment> children_of(std::uint32_t p) const {
-    const ring_segment* segs = chart_.segments.data();
-    std::size_t ring = segs[p].depth + 1;
-    if (ring + 1 >= chart_.ring_begin.size()) return {};
-    auto by_parent = [](const ring_segment& s, std::uint32_t q) { return s.parent < q; };
-    const ring_segment* end = segs + chart_.ring_begin[ring + 1];
-    const ring_segment* first = std::lower_bound(segs + chart_.ring_begin[ring], end, p, by_parent);
-    const ring_segment* last = std::lower_bound(first, end, p + 1, by_parent);
+  [[nodiscard]] std::span<const segment> children_of(std::uint32_t p) const {
+    const segment* segs = chart_.segments.data();
+    const std::vector<std::size_t>& starts = level_starts(chart_);
+    std::size_t level = segs[p].depth + 1;
+    if (level + 1 >= starts.size()) return {};
+    auto by_parent = [](const segment& s, std::uint32_t q) { return s.parent < q; };
+    const segment* end = segs + starts[level + 1];
+    const segment* first = std::lower_bound(segs + starts[level], end, p, by_parent);
+    const segment* last = std::lower_bound(first, end, p + 1, by_parent);
     return {first, static_cast<std::size_t>(last - first)};
   }
 
   // The line among `children` (children_of a segment) that merged child c, or no_segment (c
   // is shown, or below the depth limit).
-  [[nodiscard]] std::uint32_t merged_into(std::span<const ring_segment> children, node_id c) const {
+  [[nodiscard]] std::uint32_t merged_into(std::span<const segment> children, node_id c) const {
     auto after = std::upper_bound(children.begin(), children.end(), c,
-                                  [&](node_id x, const ring_segment& s) { return before(x, s.node); });
+                                  [&](node_id x, const segment& s) { return before(x, s.node); });
     if (after == children.begin()) return no_segment;
-    const ring_segment& s = *--after;
-    return s.kind == segment_kind::line && s.contexts > 1 ? static_cast<std::uint32_t>(&s - chart_.segments.data())
-                                                          : no_segment;
+    const segment& s = *--after;
+    return is_line(s) && s.contexts > 1 ? static_cast<std::uint32_t>(&s - chart_.segments.data()) : no_segment;
   }
 
  private:
@@ -77,15 +87,15 @@ class sibling_lines {
     return a < b;
   }
 
-  const ring_layout& chart_;
+  const Layout& chart_;
   const call_tree& t_;
   const V* values_;
 };
 
 }  // namespace detail
 
-/// The highlight state of every segment of `chart` (laid out from a view of `t` with the
-/// aggregated column `ag`) for the calling contexts `matches`: `match` for a segment standing
+/// The highlight state of every segment of `chart`, a ring chart or an icicle (laid out from a
+/// view of `t` with the aggregated column `ag`) for the calling contexts `matches`: `match` for a segment standing
 /// for one of them, `contains_match` for a segment with one among its descendants in the tree
 /// (shown or not), `none` otherwise. Matches outside the chart's view change nothing;
 /// duplicates are fine. O(s log s + m d log s) for s segments and m matches at most d levels
@@ -94,11 +104,11 @@ class sibling_lines {
 ///
 ///     std::vector<ccrc::node_id> hits = search(p, "HashMap");  // any search
 ///     auto state = ccrc::highlight(chart, p.tree(), ag, hits);  // one per segment
-template <metric_column C>
-[[nodiscard]] std::vector<highlight_state> highlight(const ring_layout& chart, const call_tree& t, const C& ag,
+template <chart_layout Layout, metric_column C>
+[[nodiscard]] std::vector<highlight_state> highlight(const Layout& chart, const call_tree& t, const C& ag,
                                                      std::span<const node_id> matches) {
   CCRC_ASSERT(std::ranges::size(ag) == t.size(), "ccrc: the column must have one value per node");
-  const std::vector<ring_segment>& segs = chart.segments;
+  const auto& segs = chart.segments;
   // Segment of a node: an open-addressing table of at least twice the segments, so that the
   // lookups of every match and every hidden context walked stay O(1) and in cache.
   std::size_t slots = std::bit_ceil(2 * segs.size() + 2);
@@ -156,7 +166,7 @@ template <metric_column C>
     if (n == m) {
       state[i] = highlight_state::match;
       up = segs[i].parent;
-    } else if (segs[i].kind != segment_kind::line) {
+    } else if (!detail::is_line(segs[i])) {
       // n is shown and the child `below` is not: merged into a line with other siblings?
       std::uint32_t line = lines.merged_into(lines.children_of(i), below);
       if (line != no_segment) {
@@ -249,11 +259,11 @@ class highlight_marks {
 /// highlight() from marks made once for the matches: the same states, at the cost of the chart
 /// (its segments, and the callees of the parents of its culled lines up to the last marked
 /// one) instead of the matches.
-template <metric_column C>
-[[nodiscard]] std::vector<highlight_state> highlight(const ring_layout& chart, const call_tree& t, const C& ag,
+template <chart_layout Layout, metric_column C>
+[[nodiscard]] std::vector<highlight_state> highlight(const Layout& chart, const call_tree& t, const C& ag,
                                                      const highlight_marks& marks) {
   CCRC_ASSERT(marks.size() == t.size(), "ccrc: the marks are of another tree");
-  const std::vector<ring_segment>& segs = chart.segments;
+  const auto& segs = chart.segments;
   std::vector<highlight_state> state(segs.size());
   for (std::size_t i = 0; i < segs.size(); ++i) state[i] = marks[segs[i].node];
   // A line standing for several siblings takes the strongest mark among them: read the
@@ -261,12 +271,12 @@ template <metric_column C>
   detail::sibling_lines lines(chart, t, std::ranges::data(ag));
   std::uint32_t scanned = no_segment;
   for (std::size_t i = 0; i < segs.size(); ++i) {
-    const ring_segment& s = segs[i];
-    if (s.kind != segment_kind::line || s.contexts <= 1 || s.parent == scanned) continue;
+    const auto& s = segs[i];
+    if (!detail::is_line(s) || s.contexts <= 1 || s.parent == scanned) continue;
     scanned = s.parent;
-    std::span<const ring_segment> children = lines.children_of(scanned);
-    auto open = std::count_if(children.begin(), children.end(), [&](const ring_segment& c) {  // lines not yet a match
-      return c.kind == segment_kind::line && c.contexts > 1 &&
+    auto children = lines.children_of(scanned);
+    auto open = std::count_if(children.begin(), children.end(), [&](const auto& c) {  // lines not yet a match
+      return detail::is_line(c) && c.contexts > 1 &&
              state[static_cast<std::size_t>(&c - segs.data())] != highlight_state::match;
     });
     if (open == 0) continue;

@@ -1,8 +1,9 @@
-// ccrc - the label of a ring segment: which way it runs, how much of the name fits, and where.
-// One routine for every renderer (the tool's SVG, the viewer's canvas), so that a chart shows
-// the same labels however it is drawn.
+// ccrc - the label of a ring segment or an icicle box: which way it runs, how much of the name
+// fits, and where. One routine for every renderer (the tool's SVG, the viewer's canvas), so
+// that a chart shows the same labels however it is drawn.
 #pragma once
 
+#include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include <algorithm>
@@ -18,7 +19,8 @@ namespace ccrc {
 /// How a label is written in a segment.
 enum class label_fit : std::uint8_t {
   none,    ///< no label: not even three characters and "…" fit
-  along,   ///< along the arc, curved, on the ring's middle circle; in the centre disc: horizontally
+  along,   ///< along the arc, curved, on the ring's middle circle; in the centre disc and in an
+           ///< icicle's boxes: horizontally
   across,  ///< across the rings: straight, along the segment's middle ray
 };
 
@@ -30,31 +32,6 @@ struct label_style {
   double min_font_px = 9;   ///< the smallest font size a label is written in; below it, none
   double glyph_em = 0.6;    ///< a glyph's advance, in units of the font size
   double padding_px = 2;    ///< room kept free around the text
-};
-
-/// A segment's label: which way it runs, its text (a prefix of the name, perhaps with "…"),
-/// its font size, and where its middle lies.
-struct ring_label {
-  label_fit fit = label_fit::none;
-  /// The text is the first `bytes` bytes of the name (never cutting a UTF-8 sequence) ...
-  std::size_t bytes = 0;
-  /// ... followed by "…" (U+2026) when the name was cut.
-  bool ellipsis = false;
-  double font_px = 0;
-  /// The middle of the label: along, the radius of the circle the text runs on (its vertical
-  /// middle) and the angle of the text's middle; across, the point on the middle ray. In the
-  /// centre disc, radius 0: the chart's centre.
-  double radius = 0, angle = 0;
-  /// Along: the text runs counter-clockwise (its middle is below the centre, so it reads upright
-  /// from left to right). Across: the text reads towards the centre (it is on the left half).
-  bool reversed = false;
-
-  /// The text shown for `name` (the name the label was fitted to).
-  [[nodiscard]] std::string text(std::string_view name) const {
-    std::string s(name.substr(0, bytes));
-    if (ellipsis) s += "\xe2\x80\xa6";
-    return s;
-  }
 };
 
 namespace detail {
@@ -85,7 +62,52 @@ constexpr std::size_t shown_glyphs(std::size_t glyphs, double room, double font,
   return fit >= 3 ? static_cast<std::size_t>(fit) : 0;
 }
 
+// The text a label shows: the first `bytes` bytes of the name, then "…" if it was cut.
+inline std::string label_text(std::string_view name, std::size_t bytes, bool ellipsis) {
+  std::string s(name.substr(0, bytes));
+  if (ellipsis) s += "\xe2\x80\xa6";
+  return s;
+}
+
 }  // namespace detail
+
+/// A segment's label: which way it runs, its text (a prefix of the name, perhaps with "…"),
+/// its font size, and where its middle lies.
+struct ring_label {
+  label_fit fit = label_fit::none;
+  /// The text is the first `bytes` bytes of the name (never cutting a UTF-8 sequence) ...
+  std::size_t bytes = 0;
+  /// ... followed by "…" (U+2026) when the name was cut.
+  bool ellipsis = false;
+  double font_px = 0;
+  /// The middle of the label: along, the radius of the circle the text runs on (its vertical
+  /// middle) and the angle of the text's middle; across, the point on the middle ray. In the
+  /// centre disc, radius 0: the chart's centre.
+  double radius = 0, angle = 0;
+  /// Along: the text runs counter-clockwise (its middle is below the centre, so it reads upright
+  /// from left to right). Across: the text reads towards the centre (it is on the left half).
+  bool reversed = false;
+
+  /// The text shown for `name` (the name the label was fitted to).
+  [[nodiscard]] std::string text(std::string_view name) const { return detail::label_text(name, bytes, ellipsis); }
+};
+
+/// An icicle box's label: horizontal, from the box's left edge, its text (a prefix of the
+/// name, perhaps with "…") and its font size.
+struct box_label {
+  label_fit fit = label_fit::none;  ///< along (horizontal, in the box) or none
+  /// The text is the first `bytes` bytes of the name (never cutting a UTF-8 sequence) ...
+  std::size_t bytes = 0;
+  /// ... followed by "…" (U+2026) when the name was cut.
+  bool ellipsis = false;
+  double font_px = 0;
+  /// Where the text starts (its left end, label_style::padding_px inside the box) and its
+  /// vertical middle, pixels.
+  double x = 0, y = 0;
+
+  /// The text shown for `name` (the name the label was fitted to).
+  [[nodiscard]] std::string text(std::string_view name) const { return detail::label_text(name, bytes, ellipsis); }
+};
 
 /// The label of segment `s` for `name`: along the arc (curved on the ring's middle circle) if
 /// the whole name fits there, else across the rings if it fits there, else the way that shows
@@ -142,6 +164,28 @@ constexpr std::size_t shown_glyphs(std::size_t glyphs, double room, double font,
   out.reversed = out.fit == label_fit::along ? turn > std::numbers::pi / 2 && turn < 3 * std::numbers::pi / 2
                                              : turn > std::numbers::pi;
   return out;
+}
+
+/// The label of icicle box `s` for `name`: horizontal, starting at the box's left edge, the
+/// whole name if it fits the box's width, else cut with "…" after at least three characters;
+/// none if not even that fits. A row thinner than the font leaves the font smaller, down to
+/// style.min_font_px. The root's bar is labelled as a box. A line, or an empty name, gets
+/// none. The glyphs are measured as fit_label measures a ring's. O(|name|), no allocation.
+///
+///     ccrc::box_label l = ccrc::fit_label(box, name);
+///     if (l.fit != ccrc::label_fit::none) draw_text(l.text(name), l.font_px, l.x, l.y);
+[[nodiscard]] inline box_label fit_label(const icicle_segment& s, std::string_view name, const label_style& style = {}) {
+  box_label out;
+  const double pad = std::isfinite(style.padding_px) ? std::max(style.padding_px, 0.0) : 0.0;
+  const double min_font = std::max(style.min_font_px, 0.0);
+  if (name.empty() || s.kind == icicle_kind::line || !(style.font_px >= min_font) || !(min_font > 0)) return out;
+  // The row's height bounds the font, the box's width the length.
+  const double font = std::min(style.font_px, s.y1 - s.y0 - pad);
+  if (!(font >= min_font)) return out;
+  const std::size_t glyphs = detail::code_points(name);
+  const std::size_t shown = detail::shown_glyphs(glyphs, s.x1 - s.x0 - 2 * pad, font, style);
+  if (shown == 0) return out;
+  return {label_fit::along, detail::utf8_prefix(name, shown), shown < glyphs, font, s.x0 + pad, (s.y0 + s.y1) / 2};
 }
 
 }  // namespace ccrc

@@ -248,41 +248,64 @@ inline void sort_children(const call_tree& t, std::vector<std::pair<double, node
   }
 }
 
-// The numbers that are the same for every parent of a chart.
-struct ring_params {
+// The numbers that are the same for every parent of a partition.
+struct partition_params {
   ring_sizing sizing;
-  double min_px;
-  double padding;
-  const std::vector<double>* radii;
+  double min_px;   // culling: a child shorter than this, pixels, is a line
+  double padding;  // gap between siblings, pixels
 };
+
+// The options of a chart as its partition takes them: a NaN threshold is 1 px, a negative one
+// 0; padding that is not a positive finite number is none.
+[[nodiscard]] inline partition_params partition_params_of(ring_sizing sizing, double min_px, double padding) noexcept {
+  return {sizing, std::isnan(min_px) ? 1.0 : std::max(min_px, 0.0),
+          std::isfinite(padding) && padding > 0 ? padding : 0.0};
+}
+
+// The levels of a chart of v before culling: min(the depth limit, the height of v's root),
+// read from the index or the heights if given, else found by walking v.
+[[nodiscard]] inline std::uint32_t view_levels(const tree_view& v, const ring_index* index,
+                                               std::span<const std::uint32_t> heights) {
+  return index              ? std::min(v.max_depth(), index->height(v.root()))
+         : !heights.empty() ? std::min(v.max_depth(), heights[v.root()])
+                            : view_height(v);
+}
 
 // Appends the segments of the children of segs[i]: `ids` in chart order with the running sums
 // of their weights. `monotone`: the children are by decreasing weight, so once one is too thin
 // to see all the rest are, and runs of them are cut by binary search.
-template <class Values>
-void place_children(std::vector<ring_segment>& segs, std::size_t i, std::span<const node_id> ids,
-                    std::span<const double> sums, const Values* values, const ring_params& p, bool monotone) {
-  const ring_segment s = segs[i];  // a copy: appending may reallocate
+//
+// This partition is the one every chart of a view shares: children's spans [s0, s1) within
+// their parent's, in the parent's units (ring_chart's radians, icicle_chart's pixels). The
+// projection `proj` is all that differs: proj.px(depth) is how many pixels a unit of span is
+// at the level's culling edge (a ring's outer radius; 1 for an icicle's x), proj.begin and
+// proj.end read a segment's span, proj.is_line tells a line, and proj.make builds a segment.
+template <class Segment, class Projection, class Values>
+void place_children(std::vector<Segment>& segs, std::size_t i, std::span<const node_id> ids,
+                    std::span<const double> sums, const Values* values, const partition_params& p,
+                    const Projection& proj, bool monotone) {
+  const Segment s = segs[i];  // a copy: appending may reallocate
   const std::size_t n = ids.size();
   const bool equal = p.sizing == ring_sizing::equal;
-  const double alpha = s.a1 - s.a0, r0 = (*p.radii)[s.depth], r1 = (*p.radii)[s.depth + 1];
+  const std::uint32_t depth = s.depth + 1;
+  const double s0 = proj.begin(s), s1 = proj.end(s), alpha = s1 - s0, px = proj.px(depth);
   const double denominator = std::max(ring_weight(values[s.node]), sums[n - 1]);
-  const double gap = p.padding > 0 && r1 > 0 ? p.padding / r1 : 0.0;
+  const double gap = p.padding > 0 && px > 0 ? p.padding / px : 0.0;
   // Where child k starts (k == n: where the last one ends), before padding.
   auto boundary = [&](std::size_t k) {
-    if (k == 0) return s.a0;
-    if (equal) return k == n ? s.a1 : std::min(s.a0 + alpha * (static_cast<double>(k) / static_cast<double>(n)), s.a1);
-    return denominator > 0 ? std::min(s.a0 + alpha * (sums[k - 1] / denominator), s.a1) : s.a0;
+    if (k == 0) return s0;
+    if (equal) return k == n ? s1 : std::min(s0 + alpha * (static_cast<double>(k) / static_cast<double>(n)), s1);
+    return denominator > 0 ? std::min(s0 + alpha * (sums[k - 1] / denominator), s1) : s0;
   };
   // Visibility from the weight itself, not from differences of sums: exactly monotone.
   auto visible = [&](std::size_t k) {
-    double arc = equal ? r1 * (alpha / static_cast<double>(n))
-                 : denominator > 0 ? r1 * (alpha * (ring_weight(values[ids[k]]) / denominator))
-                                   : 0.0;
-    return arc > 0 && arc >= p.min_px;
+    double length = equal ? px * (alpha / static_cast<double>(n))
+                    : denominator > 0 ? px * (alpha * (ring_weight(values[ids[k]]) / denominator))
+                                      : 0.0;
+    return length > 0 && length >= p.min_px;
   };
   auto long_enough = [&](std::size_t first, std::size_t last) {
-    return r1 * (boundary(last + 1) - boundary(first)) >= p.min_px;
+    return px * (boundary(last + 1) - boundary(first)) >= p.min_px;
   };
   auto parent = static_cast<std::uint32_t>(i);
   for (std::size_t k = 0; k < n;) {
@@ -290,9 +313,9 @@ void place_children(std::vector<ring_segment>& segs, std::size_t i, std::span<co
       double b0 = boundary(k), b1 = boundary(k + 1);
       double a0 = k > 0 ? b0 + gap / 2 : b0, a1 = k + 1 < n ? b1 - gap / 2 : b1;
       if (a1 > a0)
-        segs.push_back({ids[k], s.depth + 1, parent, segment_kind::arc, r0, r1, a0, a1});
+        segs.push_back(proj.make(ids[k], depth, parent, true, a0, a1, 1));
       else
-        segs.push_back({ids[k], s.depth + 1, parent, segment_kind::line, r0, r1, b0, b1});
+        segs.push_back(proj.make(ids[k], depth, parent, false, b0, b1, 1));
       ++k;
       continue;
     }
@@ -312,11 +335,76 @@ void place_children(std::vector<ring_segment>& segs, std::size_t i, std::span<co
     } else {
       while (!long_enough(k, last) && last + 1 < n && !visible(last + 1)) ++last;
     }
-    segs.push_back({ids[k], s.depth + 1, parent, segment_kind::line, r0, r1, boundary(k), boundary(last + 1),
-                    static_cast<std::uint32_t>(last - k + 1)});
+    segs.push_back(proj.make(ids[k], depth, parent, false, boundary(k), boundary(last + 1),
+                             static_cast<std::uint32_t>(last - k + 1)));
     k = last + 1;
   }
 }
+
+// What a partition's layout reuses from one parent to the next.
+struct partition_scratch {
+  std::vector<std::pair<double, node_id>> kids;  // (weight, child) of one parent
+  std::vector<node_id> ids;
+  std::vector<double> sums;
+};
+
+// Lays out the partition below segs[0], the view root's segment (the only one in segs), at
+// most `levels` levels deep. The segment list is its own queue: level d is complete before
+// level d + 1 is read, and a parent's children are appended in chart order, so each level
+// comes out in span order. Returns the deepest level that holds a segment other than a line
+// (0 if none does).
+template <class Segment, class Projection, class Values>
+std::uint32_t partition(const call_tree& t, const Values* values, const ring_index* index, child_order order,
+                        const partition_params& params, std::uint32_t levels, const Projection& proj,
+                        std::vector<Segment>& segs, partition_scratch& scratch) {
+  const bool indexed = index && order == child_order::value;
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    const Segment& s = segs[i];
+    if (proj.is_line(s) || s.depth >= levels || !t.has_children(s.node)) continue;
+    if (indexed) {
+      place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, proj, true);
+      continue;
+    }
+    scratch.kids.clear();
+    for (node_id c : t.children(s.node)) scratch.kids.emplace_back(ring_weight(values[c]), c);
+    sort_children(t, scratch.kids, order);
+    scratch.ids.clear();
+    scratch.sums.clear();
+    double sum = 0;  // in chart order, as ring_index sums: the same doubles either way
+    for (const auto& [weight, child] : scratch.kids) {
+      scratch.ids.push_back(child);
+      scratch.sums.push_back(sum += weight);
+    }
+    place_children(segs, i, std::span<const node_id>(scratch.ids), std::span<const double>(scratch.sums), values,
+                   params, proj, order == child_order::value);
+  }
+  std::size_t last = segs.size() - 1;
+  while (last > 0 && proj.is_line(segs[last])) --last;
+  return segs[last].depth;
+}
+
+// The start of each level's segments in a partition laid out level by level (see
+// ring_layout::ring_begin): levels + 2 entries.
+template <class Segment>
+[[nodiscard]] std::vector<std::size_t> level_begin(const std::vector<Segment>& segs, std::uint32_t levels) {
+  std::vector<std::size_t> begin(std::size_t{levels} + 2, segs.size());
+  for (std::size_t i = segs.size(); i-- > 0;) begin[segs[i].depth] = i;
+  return begin;
+}
+
+// A partition's spans as a ring chart's angles, its levels as rings.
+struct ring_projection {
+  const std::vector<double>* radii;
+  [[nodiscard]] double px(std::uint32_t depth) const noexcept { return (*radii)[depth]; }
+  [[nodiscard]] static double begin(const ring_segment& s) noexcept { return s.a0; }
+  [[nodiscard]] static double end(const ring_segment& s) noexcept { return s.a1; }
+  [[nodiscard]] static bool is_line(const ring_segment& s) noexcept { return s.kind == segment_kind::line; }
+  [[nodiscard]] ring_segment make(node_id n, std::uint32_t depth, std::uint32_t parent, bool shown, double a0,
+                                  double a1, std::uint32_t contexts) const noexcept {
+    return {n, depth, parent, shown ? segment_kind::arc : segment_kind::line, (*radii)[depth - 1], (*radii)[depth],
+            a0, a1, contexts};
+  }
+};
 
 }  // namespace detail
 
@@ -363,53 +451,24 @@ template <metric_column C>
   if (!std::isfinite(center.x)) center.x = 0;
   if (!std::isfinite(center.y)) center.y = 0;
 
-  std::uint32_t rings = index                     ? std::min(v.max_depth(), index->height(v.root()))
-                        : !options.heights.empty() ? std::min(v.max_depth(), options.heights[v.root()])
-                                                   : detail::view_height(v);
+  std::uint32_t rings = detail::view_levels(v, index, options.heights);
   ring_layout out;
   out.center = center;
   out.start_angle = start;
   out.sizing = options.sizing;
   out.order = options.order;
-  const double min_px = std::isnan(options.min_arc_px) ? 1.0 : std::max(options.min_arc_px, 0.0);
-  const double padding = std::isfinite(options.padding_px) && options.padding_px > 0 ? options.padding_px : 0.0;
+  const detail::partition_params params =
+      detail::partition_params_of(options.sizing, options.min_arc_px, options.padding_px);
   std::vector<ring_segment>& segs = out.segments;
-  const bool indexed = index && options.order == child_order::value;
-  std::vector<std::pair<double, node_id>> kids;  // (weight, child) of one parent
-  std::vector<node_id> ids;
-  std::vector<double> sums;
+  detail::partition_scratch scratch;
   // Lays the chart out with n rings; returns the deepest ring that holds an arc (the centre's
-  // 0 if none does): segments come ring by ring, so it is the last one that is not a line.
+  // 0 if none does).
   auto lay_out = [&](std::uint32_t n) {
     out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, n);
-    const detail::ring_params params{options.sizing, min_px, padding, &out.radii};
     segs.clear();
     segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle});
-    // The segment list is its own queue: ring d is complete before ring d + 1 is read, and a
-    // parent's children are appended in angular order, so each ring comes out clockwise.
-    for (std::size_t i = 0; i < segs.size(); ++i) {
-      const ring_segment& s = segs[i];
-      if (s.kind == segment_kind::line || s.depth >= n || !t.has_children(s.node)) continue;
-      if (indexed) {
-        detail::place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, true);
-        continue;
-      }
-      kids.clear();
-      for (node_id c : t.children(s.node)) kids.emplace_back(detail::ring_weight(values[c]), c);
-      detail::sort_children(t, kids, options.order);
-      ids.clear();
-      sums.clear();
-      double sum = 0;  // in chart order, as ring_index sums: the same doubles either way
-      for (const auto& [weight, child] : kids) {
-        ids.push_back(child);
-        sums.push_back(sum += weight);
-      }
-      detail::place_children(segs, i, std::span<const node_id>(ids), std::span<const double>(sums), values, params,
-                             options.order == child_order::value);
-    }
-    std::size_t last = segs.size() - 1;
-    while (last > 0 && segs[last].kind == segment_kind::line) --last;
-    return segs[last].depth;
+    return detail::partition(t, values, index, options.order, params, n, detail::ring_projection{&out.radii}, segs,
+                             scratch);
   };
   std::uint32_t deepest = lay_out(rings);
   if (options.fit_visible && deepest < rings) {
@@ -430,8 +489,7 @@ template <metric_column C>
     if (laid != lo) lay_out(lo);
     rings = lo;
   }
-  out.ring_begin.assign(std::size_t{rings} + 2, segs.size());
-  for (std::size_t i = segs.size(); i-- > 0;) out.ring_begin[segs[i].depth] = i;
+  out.ring_begin = detail::level_begin(segs, rings);
   return out;
 }
 

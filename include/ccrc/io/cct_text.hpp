@@ -216,7 +216,7 @@ profile read_cct_from(Read&& read) {
     return n;
   };
   // Frame names are at most 64 MiB, like folded lines; node lines are short.
-  for_each_line(tracked, std::size_t{64} << 20, [&](std::string_view line, std::uint64_t number) {
+  for_each_line(tracked, default_max_line_bytes, [&](std::string_view line, std::uint64_t number) {
     lines = number;
     parser.line(line, number);
   });
@@ -241,7 +241,8 @@ profile read_cct_from(Read&& read) {
 /// A `sites K` section with K lines `FRAME SITE` follows the names when frames have call
 /// sites. Values are written exactly (integers up to 2^53 as digits, others in their shortest
 /// round-trip form). Throws ccrc::error for what the format cannot hold: an empty name or one
-/// with a control character, a metric name with a blank, a non-finite value. O(N).
+/// with a control character, a metric name with a blank, a name (or the line of metric names)
+/// longer than the 64 MiB read_cct accepts in a line, a non-finite value. O(N); memory 1 MiB.
 template <metric_tree Tree>
 void write_cct(std::ostream& out, const Tree& t) {
   const call_tree& tree = t.tree();
@@ -250,22 +251,37 @@ void write_cct(std::ostream& out, const Tree& t) {
   std::string buf(detail::cct_text_magic);
   buf += "\nmetrics";
   for (const auto& name : metric_names) buf.append(" ").append(name);
+  const auto too_long = [](std::string_view what, std::size_t bytes) {
+    return error(std::string(what) + " is " + std::to_string(bytes) + " bytes, longer than the " +
+                 std::to_string(detail::default_max_line_bytes) + " read_cct accepts in a line: write .cctb");
+  };
+  if (buf.size() - detail::cct_text_magic.size() - 1 > detail::default_max_line_bytes)
+    throw too_long("the line of metric names", buf.size() - detail::cct_text_magic.size() - 1);
+  for (frame_id f{1}; f < syms.frame_count(); ++f)
+    if (syms.name(f).size() > detail::default_max_line_bytes)
+      throw too_long("frame name '" + std::string(syms.name(f).substr(0, 80)) + "...'", syms.name(f).size());
   buf += "\nframes " + std::to_string(syms.frame_count() - 1) + "\n";
-  std::size_t sited = 0;
-  for (frame_id f{1}; f < syms.frame_count(); ++f) {
-    buf.append(syms.name(f)).append("\n");
-    sited += syms.site(f) != symbol_table::no_site;
-  }
-  if (sited != 0) {
-    buf += "sites " + std::to_string(sited) + "\n";
-    for (frame_id f{1}; f < syms.frame_count(); ++f)
-      if (syms.site(f) != symbol_table::no_site) buf += std::to_string(f) + " " + std::to_string(syms.site(f)) + "\n";
-  }
-  buf += "nodes " + std::to_string(tree.size()) + "\n";
   auto flush = [&] {
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
     buf.clear();
   };
+  auto flush_full = [&] {
+    if (buf.size() >= (std::size_t{1} << 20)) flush();
+  };
+  std::size_t sited = 0;
+  for (frame_id f{1}; f < syms.frame_count(); ++f) {
+    buf.append(syms.name(f)).append("\n");
+    sited += syms.site(f) != symbol_table::no_site;
+    flush_full();
+  }
+  if (sited != 0) {
+    buf += "sites " + std::to_string(sited) + "\n";
+    for (frame_id f{1}; f < syms.frame_count(); ++f) {
+      if (syms.site(f) != symbol_table::no_site) buf += std::to_string(f) + " " + std::to_string(syms.site(f)) + "\n";
+      flush_full();
+    }
+  }
+  buf += "nodes " + std::to_string(tree.size()) + "\n";
   char digits[16];
   for (node_id n = 0; n < tree.size(); ++n) {
     if (n == root_node) {
@@ -282,7 +298,7 @@ void write_cct(std::ostream& out, const Tree& t) {
       detail::append_exact(buf, v);
     });
     buf += '\n';
-    if (buf.size() >= (std::size_t{1} << 20)) flush();
+    flush_full();
   }
   flush();
   if (!out) throw error("write error");

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <istream>
@@ -27,7 +28,7 @@ namespace ccrc {
 /// Options of the folded reader.
 struct folded_options {
   /// A longer line is an error (it is refused as soon as this many bytes are seen).
-  std::size_t max_line_bytes = std::size_t{64} << 20;
+  std::size_t max_line_bytes = detail::default_max_line_bytes;
   /// Accept negative counts (differential profiles); off by default, where one is an error.
   bool allow_negative = false;
   /// Refuse a line whose last frame ends in a blank and a number-like token once a
@@ -238,66 +239,119 @@ inline profile read_folded_file(const std::filesystem::path& path, const folded_
   return detail::read_folded_from(detail::file_source{file.get()}, options);
 }
 
-/// Writes `t` (a ccrc::profile or ccrc::cct) as folded stacks, depth-first, preceded by a
-/// `# metrics:` header: one line for every node with a non-zero metric and for every leaf,
-/// so that read_folded gives back the same contexts with the same metrics. Throws
-/// ccrc::error for what the format cannot hold (rather than writing something that would read
-/// back differently): metrics on the root, a frame name with ';' or a control character, a
-/// line ending in a frame whose name ends in a blank, a non-finite value, a metric name with
-/// a blank. O(total length of the written paths).
-template <metric_tree Tree>
-void write_folded(std::ostream& out, const Tree& t) {
+namespace detail {
+
+// write_folded's output: written to `out` (Write), or counted only (folded_size): the paths,
+// whose length grows with depth x contexts, are then measured rather than built. Every check
+// is made either way, each before the line it concerns. Returns the bytes.
+template <bool Write, metric_tree Tree>
+std::uint64_t write_folded_to(std::ostream* out, const Tree& t) {
   const call_tree& tree = t.tree();
+  const std::size_t max_line = default_max_line_bytes;
   std::string buf = "# metrics:";
   t.for_each_column([&](std::string_view name, auto column) {
-    if (name.find_first_of(" \t") != std::string_view::npos || detail::check_name_text(name))
-      throw error("metric name '" + std::string(name) + "' cannot be written to a folded file");
+    if (name.find_first_of(" \t") != std::string_view::npos || check_name_text(name))
+      throw error("metric name '" + std::string(name.substr(0, 80)) + "' cannot be written to a folded file");
     buf.append(" ").append(name);
     if (column[root_node] != 0)
       throw error("the root has metrics of its own, which a folded file cannot hold");
   });
+  if (buf.size() > max_line)
+    throw error("the '# metrics:' line would be longer than the " + std::to_string(max_line) +
+                " bytes read_folded accepts in a line");
   buf += '\n';
 
+  std::uint64_t bytes = 0;
+  auto flush = [&] {
+    bytes += buf.size();
+    if constexpr (Write) out->write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+  };
   std::vector<char> checked(tree.symbols().frame_count(), 0);
   std::vector<std::size_t> length_at(1, 0);  // path length at each level
-  std::string path;
+  std::string path;                          // built only when written
   preorder(tree_view(tree), [&](node_id n, std::uint32_t level) {
     if (level == 0) return;
     frame_id f = tree.frame(n);
     std::string_view name = tree.name(n);
     if (!checked[f]) {
-      if (name.empty() || name.find(';') != std::string_view::npos || detail::check_name_text(name))
-        throw error("frame '" + std::string(name) + "' cannot be written to a folded file");
+      if (name.empty() || name.find(';') != std::string_view::npos || check_name_text(name))
+        throw error("frame '" + std::string(name.substr(0, 80)) + "' cannot be written to a folded file");
       checked[f] = 1;
     }
     if (level == 1 && name.front() == '#')
-      throw error("top-level frame '" + std::string(name) + "' would read back as a comment");
-    path.resize(length_at[level - 1]);
-    if (level > 1) path += ';';
-    path += name;
+      throw error("top-level frame '" + std::string(name.substr(0, 80)) + "' would read back as a comment");
+    const std::size_t length = length_at[level - 1] + (level > 1 ? 1 : 0) + name.size();
+    // The lines of its subtree are longer still, and it has one (a leaf's at least): refused
+    // now, before the path grows further.
+    if (length > max_line)
+      throw error("the stack of '" + std::string(name.substr(0, 80)) + "' (depth " + std::to_string(level) + ") is " +
+                  std::to_string(length) + " bytes, more than the " + std::to_string(max_line) +
+                  " read_folded accepts in a line: write .cctb or speedscope, whose size does not grow with the depth");
     length_at.resize(level + 1);
-    length_at[level] = path.size();
+    length_at[level] = length;
+    if constexpr (Write) {
+      path.resize(length_at[level - 1]);
+      if (level > 1) path += ';';
+      path += name;
+    }
 
     bool emit = !tree.has_children(n);
     t.for_each_column([&](std::string_view, auto column) { emit = emit || column[n] != 0; });
     if (!emit) return;
-    if (detail::is_blank(name.back()))
-      throw error("frame '" + std::string(name) + "' ends in a blank, which a folded line cannot hold");
-    buf += path;
+    if (is_blank(name.back()))
+      throw error("frame '" + std::string(name.substr(0, 80)) + "' ends in a blank, which a folded line cannot hold");
+    if constexpr (Write) buf += path;
+    else bytes += length;
+    const std::size_t counts_at = buf.size();
     t.for_each_column([&](std::string_view, auto column) {
       if constexpr (std::is_floating_point_v<typename decltype(column)::value_type>)
-        if (!std::isfinite(column[n])) throw error("non-finite metric value at '" + path + "'");
+        if (!std::isfinite(column[n]))
+          throw error("non-finite metric value at '" + std::string(name.substr(0, 80)) + "' (depth " +
+                      std::to_string(level) + ")");
       buf += ' ';
-      detail::append_number(buf, column[n]);
+      append_number(buf, column[n]);
     });
+    // Checked before the line leaves the buffer.
+    if (const std::size_t line = length + (buf.size() - counts_at); line > max_line)
+      throw error("the line of '" + std::string(name.substr(0, 80)) + "' (depth " + std::to_string(level) + ") is " +
+                  std::to_string(line) + " bytes, more than the " + std::to_string(max_line) +
+                  " read_folded accepts in a line: write .cctb or speedscope, whose size does not grow with the depth");
     buf += '\n';
-    if (buf.size() >= (std::size_t{1} << 20)) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
-    }
+    if (buf.size() >= (std::size_t{1} << 20)) flush();
   });
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  if (!out) throw error("write error");
+  flush();
+  if (Write && !*out) throw error("write error");
+  return bytes;
+}
+
+}  // namespace detail
+
+/// Writes `t` (a ccrc::profile or ccrc::cct) as folded stacks, depth-first, preceded by a
+/// `# metrics:` header: one line for every node with a non-zero metric and for every leaf,
+/// so that read_folded gives back the same contexts with the same metrics. Each line holds
+/// its context's whole stack: the output grows with the depth times the contexts written
+/// (folded_size tells how much before writing). Throws ccrc::error for what the format
+/// cannot hold (rather than writing something that would read back differently): metrics on
+/// the root, a frame name with ';' or a control character, a line ending in a frame whose
+/// name ends in a blank, a non-finite value, a metric name with a blank, a line longer than
+/// read_folded accepts by default (folded_options::max_line_bytes, 64 MiB: long names on a
+/// deep stack). O(total length of the written paths); memory: the longest path and 1 MiB.
+template <metric_tree Tree>
+void write_folded(std::ostream& out, const Tree& t) {
+  (void)detail::write_folded_to<true>(&out, t);
+}
+
+/// The bytes write_folded writes for `t`, without writing them (or what it would throw). A
+/// folded file holds every written context's whole stack, so the size is up to depth x
+/// contexts x name length: a 200,000-deep chain of one-letter names with a value on every
+/// context is 40 GB.
+/// O(contexts x metrics): the paths are measured, not built.
+///
+///     if (ccrc::folded_size(p) > (std::uint64_t{1} << 30)) { /* write .cctb instead */ }
+template <metric_tree Tree>
+[[nodiscard]] std::uint64_t folded_size(const Tree& t) {
+  return detail::write_folded_to<false>(nullptr, t);
 }
 
 }  // namespace ccrc
