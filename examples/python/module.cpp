@@ -568,35 +568,49 @@ py::tuple read_by(ccrc::formats::read_result&& r, std::string name) {
   return py::make_tuple(view{std::move(src)}, r.warnings);
 }
 
-py::tuple read_path(const std::string& path, const std::string& pick) {
-  ccrc::formats::read_result r;
-  {
-    py::gil_scoped_release unlocked;
-    try {
-      r = ccrc::formats::read_profile(std::filesystem::path(path), {pick});
-    } catch (const ccrc::parse_error& e) {
-      throw located_parse_error(path, e, path);
-    }
+// Reads with `read` without the GIL, every error naming `where` as the tool's do: malformed
+// content a located_parse_error, a document too large or a tree beyond capacity prefixed with
+// `where` (the reader's other messages name a file already, not bytes).
+template <class Read>
+ccrc::formats::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
+  py::gil_scoped_release unlocked;
+  try {
+    return read();
+  } catch (const ccrc::parse_error& e) {
+    throw located_parse_error(where, e, std::move(file));
+  } catch (const ccrc::formats::document_too_large& e) {
+    throw ccrc::error(where + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
+                      " bytes (inflated, if gzip-compressed): ccrc holds this format whole to read it, up to "
+                      "max_document_bytes (default 2 GiB), which raises the bound");
+  } catch (const ccrc::capacity_error& e) {
+    throw ccrc::error(where + ": " + e.what());
+  } catch (const ccrc::error& e) {
+    if (file) throw;
+    throw ccrc::error(where + ": " + e.what());
   }
+}
+
+ccrc::formats::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes) {
+  ccrc::formats::read_options options;
+  options.profile = pick;
+  options.max_document_bytes = max_document_bytes;
+  return options;
+}
+
+py::tuple read_path(const std::string& path, const std::string& pick, std::uint64_t max_document_bytes) {
+  ccrc::formats::read_result r = read_named(path, path, [&] {
+    return ccrc::formats::read_profile(std::filesystem::path(path), read_options_of(pick, max_document_bytes));
+  });
   return read_by(std::move(r), std::filesystem::path(path).filename().string());
 }
 
-py::tuple read_bytes(const py::bytes& data, const std::string& pick) {
+py::tuple read_bytes(const py::bytes& data, const std::string& pick, std::uint64_t max_document_bytes) {
   std::string_view bytes = data;  // bytes are immutable: read in place without the GIL
-  ccrc::formats::read_result r;
-  {
-    py::gil_scoped_release unlocked;
+  ccrc::formats::read_result r = read_named("<bytes>", std::nullopt, [&] {
     memory_buffer buffer(bytes);
     std::istream in(&buffer);
-    try {
-      r = ccrc::formats::read_profile(in, {pick});
-    } catch (const ccrc::parse_error& e) {
-      throw located_parse_error("<bytes>", e, std::nullopt);
-    } catch (const ccrc::error& e) {
-      std::string what = e.what();
-      throw ccrc::error("<bytes>: " + what);
-    }
-  }
+    return ccrc::formats::read_profile(in, read_options_of(pick, max_document_bytes));
+  });
   return read_by(std::move(r), "");
 }
 
@@ -760,6 +774,10 @@ void translate(std::exception_ptr p) {
     PyErr_SetObject(error_type, text(e.what()).ptr());
   } catch (const cli::usage_error& e) {
     PyErr_SetObject(PyExc_ValueError, text(e.what()).ptr());
+  } catch (const std::length_error& e) {
+    // A size beyond what one allocation holds (pybind11 would say ValueError): memory, as the
+    // tool reports it.
+    PyErr_SetString(PyExc_MemoryError, e.what());
   }
 }
 
@@ -888,12 +906,15 @@ PYBIND11_MODULE(_ccrc, m) {
         write_viewer(path, v.profile(), v.src->name, baseline ? &baseline->profile() : nullptr,
                      baseline ? baseline->src->name : "");
       })
-      .def("write", [](const view& v, const std::string& path) {
+      .def("write", [](const view& v, const std::string& path, bool force) {
         v.require_whole("write()");
         cli::check_output_path(path);
+        std::vector<std::string_view> options;
+        if (force) options.push_back("--force");
+        const cli::args a(options, {{}, {"--force"}});
         py::gil_scoped_release unlocked;
         cli::timings unused;
-        cli::save_profile(path, v.profile(), unused);
+        cli::save_profile(path, v.profile(), unused, a);
       });
 
   m.def("display_name", [](const std::string& full) { return text(ccrc::display_name(full)); },

@@ -446,14 +446,16 @@ class Profile:
 
     # ---- Files.
 
-    def write(self, path):
+    def write(self, path, force=False):
         """Writes the profile in the format `path`'s name asks for, as `ccrc convert` does:
         .cctb, .cct, .folded (or .collapsed, .txt), .pb.gz / .pb / .pprof (pprof),
-        .speedscope.json. The file is replaced whole or not at all."""
-        self._core.write(_encoded(path))
+        .speedscope.json. The file is replaced whole or not at all. Folded stacks or pprof
+        above 1 GiB (they repeat each context's whole stack) raise :class:`Error` unless
+        `force`, as ``--force`` does."""
+        self._core.write(_encoded(path), bool(force))
 
 
-def read(source, profile=None):
+def read(source, profile=None, max_document_bytes=2**31):
     """Reads a profile: a path (str or os.PathLike) or the file's content (bytes).
 
     Any format the ccrc tool reads, told by the content, gzip-compressed or not: folded
@@ -463,14 +465,19 @@ def read(source, profile=None):
     one. Malformed content raises :class:`ParseError` (the reader's message, with ``path``,
     ``line`` and ``byte``); a missing or unreadable file, :class:`Error`; a profile too large
     for memory, MemoryError. What the reader repaired is reported as a :class:`ReadWarning`.
+    The JSON and pprof readers hold the whole document (inflated): a larger one than
+    `max_document_bytes` raises :class:`Error` before it takes the memory, as the tool's
+    ``--max-document-bytes`` does.
     """
+    if not isinstance(max_document_bytes, int) or max_document_bytes < 1:
+        raise ValueError("max_document_bytes must be a whole number of bytes, 1 or more")
     pick = b"" if profile is None else _encoded(str(profile))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        core, notes = _ccrc.read_bytes(bytes(source), pick)
+        core, notes = _ccrc.read_bytes(bytes(source), pick, max_document_bytes)
         where = "<bytes>"
     else:
         path = os.fspath(source)
-        core, notes = _ccrc.read_path(_encoded(path), pick)
+        core, notes = _ccrc.read_path(_encoded(path), pick, max_document_bytes)
         where = os.fsdecode(path)
     for note in notes:
         warnings.warn(f"{where}: {note}", ReadWarning, stacklevel=2)
