@@ -518,12 +518,13 @@ py::dict ring_chart(const view& v, const render::request& r) {
 }
 
 std::string svg_text(const view& v, render::request r, std::optional<std::tuple<std::string, int, int, bool>> highlight,
-                int colour_by, const std::optional<std::string>& title) {
+                int colour_by, const std::optional<std::string>& title, int layout) {
   if (highlight) {
     auto& [query, match, part, ignore_case] = *highlight;
     r.highlight = ccrc::name_query{query, static_cast<ccrc::name_match>(match), static_cast<ccrc::name_part>(part), ignore_case};
   }
   r.colours = static_cast<ccrc::color_by>(colour_by);
+  r.layout = static_cast<render::chart_kind>(layout);
   if (title) r.title = *title;
   py::gil_scoped_release unlocked;
   cli::timings unused;
@@ -800,6 +801,7 @@ PYBIND11_MODULE(_ccrc, m) {
   // an option as the index of its name.
   using name_list = std::vector<std::string_view>;
   m.attr("sizings") = name_list(std::begin(render::mode_names), std::end(render::mode_names));  // ccrc::ring_sizing
+  m.attr("layouts") = name_list(std::begin(render::layout_names), std::end(render::layout_names));  // render::chart_kind
   m.attr("orders") = name_list{"value", "name", "insertion"};                                   // ccrc::child_order
   m.attr("colourings") = name_list{"method", "package"};                                        // ccrc::color_by
   m.attr("kinds") = name_list{"center", "arc", "line"};                                         // ccrc::segment_kind
@@ -894,9 +896,9 @@ PYBIND11_MODULE(_ccrc, m) {
       })
       .def("svg", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding, double width,
                      double height, std::optional<std::tuple<std::string, int, int, bool>> highlight, int colour_by,
-                     std::optional<std::string> title) {
+                     std::optional<std::string> title, int layout) {
         return text(svg_text(v, request_of(v, metric, sizing, order, min_px, padding, width, height), highlight, colour_by,
-                             title));
+                             title, layout));
       })
       .def("viewer_html", [](const view& v, std::optional<view> baseline) { return text(viewer_html(v, baseline)); })
       .def("write_viewer", [](const view& v, const std::string& path, std::optional<view> baseline) {

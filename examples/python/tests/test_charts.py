@@ -57,6 +57,19 @@ def test_svg(figure1):
     assert "<title>main\n  f\n" in figure1.subtree("main;f").svg("bytecodes")
 
 
+def test_svg_as_an_icicle(figure1):
+    # The same partition as the ring chart's first view, a box per context: widths in
+    # proportion to ag(bytecodes), f's share of main's 890 / 3238.
+    svg = figure1.svg("bytecodes", layout="icicle")
+    boxes = {int(n): float(w) for w, n in re.findall(r'<rect x="[^"]*" y="[^"]*" width="([^"]*)" height="[^"]*" fill="[^"]*" data-node="(\d+)"', svg)}
+    assert sorted(boxes) == sorted(figure1.ring_chart("bytecodes")["node"])
+    main, f = boxes[figure1.node("main")], boxes[figure1.node("main;f")]
+    assert f == pytest.approx(main * 890 / 3238, abs=0.01)
+    assert "<path" not in svg and "<circle" not in svg
+    with pytest.raises(ValueError, match="layout must be one of ring, icicle"):
+        figure1.svg(layout="flame")
+
+
 def test_viewer_page_and_notebook(figure1, tmp_path):
     page = figure1.viewer_html()
     assert page.startswith("<!DOCTYPE html>") and 'data-name="figure1.folded"' in page

@@ -133,3 +133,32 @@ def test_metrics_named_like_columns():
     assert list(df.columns) == ["node", "parent", "depth", "name", "name", "name (inc)", "depth", "depth (inc)"]
     assert df.iloc[1].tolist()[4:] == [1, 1, 2, 2] and df.iloc[1].tolist()[2] == 2
     assert list(p.flat("depth").columns) == ["contexts", "name", "name (inc)", "depth", "depth (inc)"]
+
+
+def test_a_document_above_max_document_bytes(tmp_path):
+    # JSON and pprof are held whole: the bound refuses a larger document, named by its file.
+    doc = b'{"shared": {"frames": [{"name": "f"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "samples": [[0]], "weights": [3]}]}'
+    with pytest.raises(ccrc.Error, match="^<bytes>: a JSON document larger than 100 bytes .*max_document_bytes"):
+        ccrc.read(doc, max_document_bytes=100)
+    (tmp_path / "p.speedscope.json").write_bytes(doc)
+    with pytest.raises(ccrc.Error, match=f"^{tmp_path}/p.speedscope.json: a JSON document larger than 100 bytes"):
+        ccrc.read(tmp_path / "p.speedscope.json", max_document_bytes=100)
+    assert ccrc.read(doc, max_document_bytes=len(doc)).path(2) == "p;f"
+    with pytest.raises(ValueError, match="max_document_bytes"):
+        ccrc.read(doc, max_document_bytes=0)
+
+
+def test_stacks_above_1_gib_need_force(tmp_path):
+    # A chain a;a;...;a of 32,768 contexts, 1 sample each: its folded line at depth d takes
+    # 2d + 2 bytes, with the header depth^2 + 3 depth + 19 = 1,073,840,147 bytes (1 GiB and
+    # 96 KiB), written to /dev/null under a name that asks for folded stacks.
+    depth = 32_768
+    nodes = "".join(f"{n} 1 1\n" for n in range(depth))
+    chain = ccrc.read(f"ccrc-cct 1\nmetrics samples\nframes 1\na\nnodes {depth + 1}\n-1 0 0\n{nodes}".encode())
+    null = tmp_path / "null.folded"
+    null.symlink_to("/dev/null")
+    with pytest.raises(ccrc.Error, match="would take 1073840147 bytes of folded stacks .*or pass --force"):
+        chain.write(null)
+    chain.write(null, force=True)
+    chain.write(tmp_path / "chain.cctb")
+    assert len(ccrc.read(tmp_path / "chain.cctb")) == depth

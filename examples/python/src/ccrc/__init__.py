@@ -416,15 +416,21 @@ class Profile:
         ignore_case=False,
         colour_by="method",
         title=None,
+        layout="ring",
     ):
         """The ring chart as `ccrc render -o OUT.svg` draws it (a str): tooltips, labels, a
         legend. Options as :meth:`ring_chart`; `highlight` marks the contexts a query matches
-        (as :meth:`search`), `colour_by` "method" or "package". In a notebook:
+        (as :meth:`search`), `colour_by` "method" or "package"; `layout` "icicle" draws the
+        same partition as an icicle (``--layout icicle``). In a notebook:
         ``IPython.display.SVG(p.svg())``."""
         request = self._chart_request(metric, sizing, order, min_px, padding, size)
         mark = None if highlight is None else _query(highlight, part, ignore_case)
         return self._core.svg(
-            *request, mark, _choice(colour_by, _ccrc.colourings, "colour_by"), None if title is None else _encoded(title)
+            *request,
+            mark,
+            _choice(colour_by, _ccrc.colourings, "colour_by"),
+            None if title is None else _encoded(title),
+            _choice(layout, _ccrc.layouts, "layout"),
         )
 
     def viewer_html(self, compare=None):
