@@ -4,6 +4,7 @@
 #include "cli.hpp"
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,9 @@ std::string dacapo_report(const std::vector<const ccrc::dacapo_benchmark*>& benc
 /// Writes the interactive viewer with `p` inside it (and `baseline` to compare it with, if not
 /// null) to the file `out`, as `ccrc view` does; the names are the profiles' files.
 void write_viewer(const std::string& out, const ccrc::profile& p, const std::string& name, const ccrc::profile* baseline,
+                  const std::string& baseline_name);
+/// write_viewer to a stream (the page is all that is written; a file is the caller's to close).
+void write_viewer(std::ostream& out, const ccrc::profile& p, const std::string& name, const ccrc::profile* baseline,
                   const std::string& baseline_name);
 
 /// Writes s to stdout.
