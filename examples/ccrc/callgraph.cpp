@@ -30,10 +30,7 @@ struct report {
 // The functions to report: all, --top N of them by total, or --function NAME.
 std::vector<ccrc::function_entry<double>> selected(const report& r, const cli::args& a) {
   ccrc::top_options options{.by = ccrc::rank_by::total, .metric = r.metric};
-  if (auto n = a.number("--top")) {
-    if (*n < 0 || *n != std::floor(*n)) throw cli::usage_error("--top expects a whole number, not '" + *a.value("--top") + "'");
-    options.count = static_cast<std::size_t>(std::min(*n, 1e15));
-  }
+  options.count = cli::top_of(a, options.count);
   if (auto name = a.value("--function")) {
     auto f = r.g.symbols().find_method(*name);
     if (!f || !r.g.contains(*f)) throw ccrc::error("no function '" + *name + "' in the profile");
@@ -174,7 +171,7 @@ const command callgraph_command{
     "profile has one, else by calling contexts.\n"
     "\n"
     "  --metric NAME    the metric of the costs (default: the profile's first metric)\n"
-    "  --top N          only the N functions with the largest total\n"
+    "  --top N          only the N functions with the largest total (default: all)\n"
     "  --function NAME  only this function\n"
     "  --json           {\"metric\": \"...\", \"total\": X, \"functions\": [{\"name\": \"...\", \"self\": X,\n"
     "                   \"total\": X, \"self_percent\": P, \"total_percent\": P, \"contexts\": N,\n"

@@ -7,6 +7,8 @@
 #include <ccrc/formats/read_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/read_profile.hpp>
+#include <ccrc/transform/function.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/path.hpp>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <stdexcept>
@@ -24,9 +27,25 @@
 
 namespace cli {
 
+namespace {
+
+// Other spellings of an option, as users bring them from other tools: each is read as the
+// option it stands for, by the commands that take that option.
+constexpr std::pair<std::string_view, std::string_view> aliases[] = {
+    {"--color-by", "--colour-by"},
+    {"--limit", "--top"},
+};
+
+}  // namespace
+
 args::args(std::vector<std::string_view> argv, const option_spec& spec) {
   auto has = [](const std::vector<std::string_view>& names, std::string_view n) {
     return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  auto canonical = [&](std::string_view name) {
+    for (auto [alias, option] : aliases)
+      if (name == alias && (has(spec.with_value, option) || has(spec.flags, option))) return option;
+    return name;
   };
   bool options_done = false;
   for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -46,6 +65,7 @@ args::args(std::vector<std::string_view> argv, const option_spec& spec) {
       inline_value = a.substr(eq + 1);
       has_inline = true;
     }
+    name = canonical(name);
     if (has(spec.with_value, name)) {
       if (!has_inline && i + 1 == argv.size()) throw usage_error(std::string(name) + " needs a value");
       values_[std::string(name)] = std::string(has_inline ? inline_value : argv[++i]);
@@ -107,6 +127,15 @@ std::string timings::json() const {
   double total = std::chrono::duration<double, std::milli>(clock::now() - start_).count();
   j.end_object().field("total_ms", std::round(total * 1000) / 1000).end_object();
   return j.str();
+}
+
+std::size_t top_of(const args& a, std::size_t fallback) {
+  auto v = a.value("--top");
+  if (!v) return fallback;
+  if (*v == "all") return std::numeric_limits<std::size_t>::max();
+  auto n = ccrc::parse_number(*v);
+  if (!n || *n < 0 || *n != std::floor(*n)) throw usage_error("--top expects a whole number of rows or 'all', not '" + *v + "'");
+  return static_cast<std::size_t>(std::min(*n, 1e15));
 }
 
 std::optional<std::uint64_t> whole(const args& a, std::string_view name, double least) {
@@ -268,9 +297,43 @@ void output_file::commit() {
   if (int e = file_.commit()) cannot_write(path_, e);
 }
 
+output::output(const std::string& path) {
+  if (path != "-") file_.emplace(path);
+}
+
+std::ostream& output::stream() noexcept { return file_ ? file_->stream() : std::cout; }
+
+void output::commit() {
+  if (file_) return file_->commit();
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout) cannot_write("to stdout", errno);
+}
+
+std::size_t default_metric(const std::vector<std::string>& names) {
+  auto rank = [](std::string_view name) {
+    ccrc::metric_unit u = ccrc::unit_of_metric(name);
+    if (u.measures == ccrc::metric_unit::quantity::time || name == "time" || name == "cpu" || name == "wall") return 2;
+    return name.starts_with("sample") ? 1 : 0;
+  };
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < names.size(); ++i)
+    if (rank(names[i]) > rank(names[best])) best = i;
+  return best;
+}
+
 std::size_t metric_index(const ccrc::profile& p, const args& a) {
   if (auto name = a.value("--metric")) return p.metric_index(*name);
-  return 0;
+  return p.metric_count() == 0 ? 0 : default_metric(p.metric_names());
+}
+
+ccrc::profile focused(ccrc::profile p, timings& t, const args& a) {
+  auto name = a.value("--focus");
+  if (!name) return p;
+  t.phase("focus");
+  ccrc::method_set methods = ccrc::methods_named(p.symbols(), {std::string_view(*name)});
+  if (methods.empty()) throw ccrc::error("no function '" + *name + "' in the profile (--focus takes a method's whole name)");
+  return std::move(ccrc::focus_function(p, methods).output);
 }
 
 ccrc::name_query name_query_of(const std::string& text, const args& a) {

@@ -56,6 +56,9 @@ class args {
   std::map<std::string, bool, std::less<>> flags_;
 };
 
+/// How many rows a listing command prints: --top N (a whole number, or 'all'), else `fallback`.
+std::size_t top_of(const args& a, std::size_t fallback);
+
 /// The value of option `name` as a whole number of at least `least`, if given (a
 /// usage_error if it is something else).
 std::optional<std::uint64_t> whole(const args& a, std::string_view name, double least = 1);
@@ -118,6 +121,24 @@ class output_file {
   ccrc_files::whole_file file_;
 };
 
+/// Where a chart or document goes: the file `path`, written whole (output_file), or standard
+/// output for "-".
+class output {
+ public:
+  /// Opens the temporary file beside `path`, unless `path` is "-".
+  explicit output(const std::string& path);
+
+  [[nodiscard]] bool to_stdout() const noexcept { return !file_; }
+  /// Where the content goes.
+  [[nodiscard]] std::ostream& stream() noexcept;
+  /// Puts the file in place (output_file::commit), or flushes standard output; throws
+  /// ccrc::error if anything was not written.
+  void commit();
+
+ private:
+  std::optional<output_file> file_;
+};
+
 /// The largest folded-stacks or pprof output save_profile writes without --force: 1 GiB.
 /// Both formats write each context with its whole stack, so they grow with depth x contexts
 /// (a 200,000-deep chain with a value on every context: 160 GB of folded stacks).
@@ -133,8 +154,19 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t, c
 /// The usage_error save_profile would throw for `path`, thrown before any work is done.
 void check_output_path(const std::string& path);
 
-/// The metric a command works on: --metric NAME, or the profile's first metric.
+/// The metric a command works on by default: the first that measures time, as its name says
+/// (ccrc::unit_of_metric: `self_ns`, `time_us`, `cpu_nanoseconds`; or named `time`, `cpu`,
+/// `wall`), else the first whose name starts with `sample`, else the first. An instrumented
+/// profile (calls, self_ns, total_ns) is ranked by self_ns. O(metrics).
+std::size_t default_metric(const std::vector<std::string>& names);
+
+/// The metric a command works on: --metric NAME, or default_metric.
 std::size_t metric_index(const ccrc::profile& p, const args& a);
+
+/// The profile with --focus NAME applied (ccrc::focus_function: the outermost contexts of the
+/// method NAME become the roots, merged), or `p` itself without --focus. A name that is no
+/// method of the profile is a ccrc::error.
+ccrc::profile focused(ccrc::profile p, timings& t, const args& a);
 
 /// A method-name query written on the command line: "re:REGEX", "=NAME" or a substring;
 /// --method, --class or --package pick the part of the name, -i or --ignore-case ignores

@@ -57,13 +57,10 @@ metrics choose_metrics(const ccrc::profile& old_p, const ccrc::profile& new_p, c
   }
   if (auto name = a.value("--metric")) {
     m.name = *name;
-  } else {  // the first metric that is not the counts, if there is one
-    m.name = old_p.metric_name(0);
-    for (const auto& n : old_p.metric_names())
-      if (!m.calls || n != *m.calls) {
-        m.name = n;
-        break;
-      }
+  } else {  // as the other commands choose, among the metrics that are not the counts, if any
+    std::vector<std::string> names = old_p.metric_names();
+    if (m.calls && names.size() > 1) std::erase(names, *m.calls);
+    m.name = names[cli::default_metric(names)];
   }
   m.new_name = a.value("--new-metric").value_or(m.name);
   m.old_index = index_in(old_p, m.name, old_path);
@@ -189,8 +186,9 @@ void write_json(const cli::json::sink& out, const ccrc::cct_diff& d, const run_s
 
 // ---- Text for a terminal.
 
+// Lists the first `listed` contexts of `top`.
 std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector<ccrc::node_id>& hot,
-                    const std::vector<ccrc::node_id>& top) {
+                    const std::vector<ccrc::node_id>& top, std::size_t listed) {
   const ccrc::context_matching& match = d.matching;
   std::string out = label_of(m) + ": " + blueprint::number_text(d.total_first) + " -> " + blueprint::number_text(d.total_second) + "\n";
   out += "contexts: " + std::to_string(match.matched) + " matched (" + std::to_string(match.moved) + " moved), " +
@@ -209,7 +207,7 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   for (ccrc::node_id n : hot) line(n, d.tree().name(n));
   out += "\nlargest changes of share (H, status, context):\n";
   stack_text::abbreviator stacks(d.tree());
-  for (std::size_t i = 0; i < top.size() && i < 10; ++i)
+  for (std::size_t i = 0; i < top.size() && i < listed; ++i)
     if (d.height[top[i]] != 0) line(top[i], stacks.path(top[i]));
   return out;
 }
@@ -247,12 +245,15 @@ int run(const cli::args& a, cli::timings& t) {
   if (chart != "blueprint" && chart != "ring") throw cli::usage_error("--chart expects blueprint or ring, not '" + chart + "'");
   bool html = out_path && out_path->ends_with(".html");
   bool to_json_file = out_path && out_path->ends_with(".json");
-  if (out_path && !out_path->ends_with(".svg") && !to_json_file && !(html && chart == "ring"))
-    throw cli::usage_error("-o expects a file ending in .svg or .json (or .html with --chart ring), not '" + *out_path + "'");
+  bool to_stdout = out_path == "-";  // the SVG
+  if (out_path && !to_stdout && !out_path->ends_with(".svg") && !to_json_file && !(html && chart == "ring"))
+    throw cli::usage_error("-o expects a file ending in .svg or .json (or .html with --chart ring), or -, not '" + *out_path +
+                           "'");
+  if (to_stdout && a.flag("--json")) throw cli::usage_error("-o - and --json both write to standard output: choose one");
   double epsilon = a.number("--epsilon").value_or(1e-4);
   if (epsilon < 0) throw cli::usage_error("--epsilon expects a number >= 0");
   std::uint32_t max_chain = whole_number(a, "--max-chain", 4);
-  std::uint32_t top_count = whole_number(a, "--top", 40);
+  std::size_t top_count = cli::top_of(a, 40);
   std::vector<std::string> modified;
   if (auto file = a.value("--modified")) modified = read_modified(*file);
 
@@ -271,7 +272,7 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<ccrc::node_id> top = ccrc::rank_by_height(d, top_count);
 
   t.phase("output");
-  std::optional<cli::output_file> file;
+  std::optional<cli::output> file;
   if (out_path) file.emplace(*out_path);
   if (a.flag("--json") || to_json_file)
     write_json([&](std::string_view piece) {
@@ -283,7 +284,7 @@ int run(const cli::args& a, cli::timings& t) {
     file->stream() << (chart == "ring" ? ring_of(d, new_p, m, new_path, html)
                                        : blueprint::to_svg(d, label_of(m), m.calls, shown_contexts(d, top), old_path, new_path));
   if (file) file->commit();
-  if (!a.flag("--json") && !out_path) print(text_of(d, m, hot, top));
+  if (!a.flag("--json") && !out_path) print(text_of(d, m, hot, top, a.value("--top") ? top_count : 10));
   return 0;
 }
 
@@ -292,7 +293,7 @@ int run(const cli::args& a, cli::timings& t) {
 const command diff_command{
     "diff",
     "two runs compared context by context: JSON, or the performance evolution blueprint",
-    "usage: ccrc diff OLD NEW [-o OUT.svg|OUT.json] [--json] [--chart blueprint|ring] [--metric NAME]\n"
+    "usage: ccrc diff OLD NEW [-o OUT.svg|OUT.json|-] [--json] [--chart blueprint|ring] [--metric NAME]\n"
     "                 [--new-metric NAME] [--calls NAME] [--modified FILE] [--epsilon X]\n"
     "                 [--max-chain N] [--top N]\n"
     "\n"
@@ -313,6 +314,8 @@ const command diff_command{
     "  --chart ring    with -o OUT.svg or OUT.html: draw instead the ring chart of NEW with each\n"
     "                  segment coloured by its context's status, H in the tooltips\n"
     "  -o OUT.json     write the JSON document (below) to a file\n"
+    "  -o -            write the SVG (the blueprint, or the ring with --chart ring) to standard\n"
+    "                  output\n"
     "  --json          print the JSON document: {\"metric\": \"...\", \"new_metric\": \"...\",\n"
     "                  \"calls_metric\": \"...\",\n"
     "                  \"total_old\": X, \"total_new\": Y, \"epsilon\": E, \"max_chain\": N,\n"
@@ -322,7 +325,8 @@ const command diff_command{
     "                  \"old_calls\": C1, \"new_calls\": C2, \"modified\": false}, ...],\n"
     "                  \"hot_path\": [\"a\", \"b\", ...], \"top\": [{\"path\", \"status\", \"height\"}]}\n"
     "                  (null for a value of a run the context is absent from)\n"
-    "  --metric NAME   the metric compared (default: the first that is not the counts)\n"
+    "  --metric NAME   the metric compared (default: of those that are not the counts, the\n"
+    "                  first that measures time, else samples, else the first)\n"
     "  --new-metric NAME  NEW's metric, where the runs name it differently (default: the\n"
     "                  same as --metric): an instrumented self_ns against a sampled cpu_ns\n"
     "  --calls NAME    the invocation counts, for W (default: 'calls' if both runs have it;\n"
@@ -330,7 +334,8 @@ const command diff_command{
     "  --modified FILE the methods whose source changed, one name a line ('#' comments)\n"
     "  --epsilon X     |H| below X is unchanged (default 0.0001: a hundredth of a percent)\n"
     "  --max-chain N   the longest chain of inserted or removed methods searched (default 4)\n"
-    "  --top N         how many contexts of largest |H| to list and show (default 40)\n",
+    "  --top N|all     how many contexts of largest |H| to list and show (default: 10 listed,\n"
+    "                  40 shown in the blueprint and in the JSON's \"top\")\n",
     {{"--profile", "-o", "--chart", "--metric", "--new-metric", "--calls", "--modified", "--epsilon", "--max-chain", "--top"}, {"--json"}},
     run,
 };

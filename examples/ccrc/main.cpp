@@ -23,6 +23,7 @@ constexpr std::string_view overview =
     "ccrc - calling context profiles: statistics, flat profiles, call graphs, ring charts, diffs\n"
     "\n"
     "usage: ccrc COMMAND [ARGS] [--timings] [--help]\n"
+    "       ccrc --version\n"
     "\n"
     "PROFILE is a file in any format ccrc reads, told by its content, gzip-compressed or not\n"
     "(docs/formats.md): folded stacks ('main;f;g 42', outermost frame first; several trailing\n"
@@ -70,6 +71,10 @@ int main(int argc, char** argv) {
   if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
     print_overview(rest.empty() ? stderr : stdout);
     return checked_stdout(nullptr, rest.empty() ? 2 : 0);
+  }
+  if (rest[0] == "--version" || rest[0] == "-V") {
+    print("ccrc " CCRC_VERSION "\n");
+    return checked_stdout(nullptr, 0);
   }
   const command* cmd = nullptr;
   for (const command* c : commands)

@@ -3,6 +3,7 @@
 #include "ring_render.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -59,9 +60,10 @@ int run(const cli::args& a, cli::timings& t) {
   const std::string& input = a.positional(0, "PROFILE");
   auto out = a.value("-o");
   if (!out) out = a.value("--output");
-  if (!out) throw cli::usage_error("missing -o OUT.svg|OUT.html|OUT.json");
+  if (!out) throw cli::usage_error("missing -o OUT.svg|OUT.html|OUT.json (or -o - for standard output)");
   render::request r;
-  r.format = format_of(*out);
+  static constexpr const char* formats[] = {"svg", "html", "json"};  // by render::format
+  r.format = a.value("--format") || *out == "-" ? choice(a, "--format", formats, render::format::svg) : format_of(*out);
   static constexpr const char* orders[] = {"value", "name", "insertion"};
   static constexpr const char* colourings[] = {"method", "package"};
   r.layout = choice(a, "--layout", render::layout_names, render::chart_kind::ring);
@@ -74,20 +76,26 @@ int run(const cli::args& a, cli::timings& t) {
   if (r.padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
   std::tie(r.width, r.height) = size_of(a);
 
-  ccrc::profile p = cli::load_profile(input, t, a);
+  ccrc::profile p = cli::focused(cli::load_profile(input, t, a), t, a);
   r.metric = cli::metric_index(p, a);
   r.view = cli::view_of(p, a);
   r.fit_depth = !a.value("--depth");
-  r.skip_trunk = r.fit_depth && !a.value("--root");
+  r.skip_trunk = r.fit_depth && !a.value("--root") && !a.value("--focus");
   if (auto text = a.value("--highlight")) r.highlight = cli::name_query_of(*text, a);
   r.title = input == "-" ? "<stdin>" : input.substr(input.find_last_of('/') + 1);
   render::drawing d = render::draw(p, r, t);
   t.phase("write");
-  cli::output_file file(*out);
+  cli::output file(*out);
   file.stream() << d.text;
   file.commit();
-  print((r.layout == render::chart_kind::icicle ? render::summary(*out, p, d.icicle) : render::summary(*out, p, d.chart)) +
-        "\n");
+  const std::string name = file.to_stdout() ? "<stdout>" : *out;
+  std::string summary =
+      r.layout == render::chart_kind::icicle ? render::summary(name, p, d.icicle) : render::summary(name, p, d.chart);
+  // On standard output the chart is the whole output: the summary goes to stderr.
+  if (file.to_stdout())
+    std::fprintf(stderr, "%s\n", summary.c_str());
+  else
+    print(summary + "\n");
   return 0;
 }
 
@@ -96,12 +104,12 @@ int run(const cli::args& a, cli::timings& t) {
 const command render_command{
     "render",
     "a calling context ring chart, or an icicle, as SVG, HTML or JSON",
-    "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json [--layout ring|icicle]\n"
-    "                   [--mode equal|angle|area]\n"
-    "                   [--metric NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
+    "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json|- [--format svg|html|json]\n"
+    "                   [--layout ring|icicle] [--mode equal|angle|area] [--metric NAME]\n"
+    "                   [--focus NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
-    "                   [--colour-by method|package]\n"
+    "                   [--colour-by|--color-by method|package]\n"
     "\n"
     "Draws the calling contexts as rings around their caller (Moret et al.): the centre is the\n"
     "view's root, each ring one level of callees, labelled with the frames' names where they fit.\n"
@@ -112,13 +120,17 @@ const command render_command{
     "\n"
     "  -o FILE          the output; its extension chooses the format: .svg (one element per\n"
     "                   segment with a tooltip), .html (the SVG and a hover panel) or .json (the\n"
-    "                   segment list)\n"
+    "                   segment list); - writes to standard output (SVG unless --format says\n"
+    "                   otherwise) and the summary line to stderr\n"
+    "  --format F       svg, html or json, whatever OUT's extension\n"
     "  --layout L       ring (default): rings around the root; icicle: the root's bar on top,\n"
     "                   each row of callees below their caller, rows at least 16 px high\n"
     "  --mode M         equal: callees share their caller's angle equally; angle (default):\n"
     "                   angle proportional to the aggregated metric; area: area proportional\n"
     "                   (in an icicle: equal widths, or width proportional, for angle and area)\n"
-    "  --metric NAME    the metric that sizes the segments (default: the profile's first)\n"
+    "  --metric NAME    the metric that sizes the segments (default: the first that measures\n"
+    "                   time, else samples, else the profile's first)\n"
+    "  --focus NAME     the contexts of the method NAME as the roots, merged\n"
     "  --root PATH      the subtree of the calling context PATH (frames separated by ';')\n"
     "  --depth N|all    N levels below the root, as in 'ccrc stats' (without --root the\n"
     "                   synthetic root is level 0, so --depth 3 shows main and two rings);\n"
@@ -133,8 +145,8 @@ const command render_command{
     "                   a match are marked too\n"
     "  --order O        callees clockwise by value (default), name, or insertion order\n"
     "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
-    "  --colour-by C    one colour per method (default) or per package/namespace\n",
-    {{"--profile", "-o", "--output", "--layout", "--mode", "--metric", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
+    "  --colour-by C    one colour per method (default) or per package/namespace (or --color-by)\n",
+    {{"--profile", "-o", "--output", "--format", "--layout", "--mode", "--metric", "--focus", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
       "--padding", "--colour-by"},
      {"--method", "--class", "--package", "-i", "--ignore-case"}},
     run,

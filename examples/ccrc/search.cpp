@@ -41,16 +41,11 @@ const char* match_name(ccrc::name_match m) {
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(2);
-  ccrc::profile p = cli::load_profile(a.positional(0, "PROFILE"), t, a);
+  ccrc::profile p = cli::focused(cli::load_profile(a.positional(0, "PROFILE"), t, a), t, a);
   ccrc::search_query q{cli::name_query_of(a.positional(1, "QUERY"), a), parse_threshold(a, "--min-self"),
                        parse_threshold(a, "--min-total")};
   std::size_t m = cli::metric_index(p, a);
-  std::size_t limit = std::string::npos;
-  if (auto l = a.number("--limit")) {
-    if (*l < 0 || *l != std::floor(*l) || *l > 1e15)
-      throw cli::usage_error("--limit expects a whole number of contexts, not '" + *a.value("--limit") + "'");
-    limit = static_cast<std::size_t>(*l);
-  }
+  std::size_t limit = cli::top_of(a, std::string::npos);
   ccrc::tree_view view = cli::view_of(p, a);
 
   t.phase("search");
@@ -124,7 +119,7 @@ const command search_command{
     "the calling contexts whose method name and metrics match a query",
     "usage: ccrc search PROFILE QUERY [--method | --class | --package] [--ignore-case]\n"
     "                   [--min-self X] [--min-total X] [--metric NAME] [--root 'a;b;c']\n"
-    "                   [--depth N] [--limit N] [--json]\n"
+    "                   [--focus NAME] [--depth N] [--top N] [--json]\n"
     "\n"
     "Lists the calling contexts whose method matches QUERY and whose metrics reach the\n"
     "thresholds, largest aggregated value first, and the share of the total they cover (a match\n"
@@ -143,14 +138,15 @@ const command search_command{
     "                 profile's total (--min-self 5%)\n"
     "  --min-total X  the same on the aggregated value (the context and all it called)\n"
     "  --metric NAME  the metric of the thresholds, the order and the share (default: the first)\n"
+    "  --focus NAME   search the contexts of the method NAME as the roots, merged\n"
     "  --root PATH    search the subtree of the calling context PATH (frames separated by ';')\n"
     "  --depth N      only N levels below the root (or below PATH)\n"
-    "  --limit N      list only the first N contexts (all are counted)\n"
+    "  --top N        list only the first N contexts (all are counted; --limit N alike)\n"
     "  --json         {\"query\": \"...\", \"part\": \"name\", \"match\": \"substring\", \"metric\": \"...\",\n"
     "                  \"total\": T, \"matches\": N, \"covered\": C, \"covered_percent\": P,\n"
     "                  \"methods\": [\"...\"], \"contexts\": [{\"path\": \"a;b\", \"method\": \"b\",\n"
     "                  \"self\": {\"metric\": X, ...}, \"aggregated\": {\"metric\": X, ...}}, ...]}\n",
-    {{"--profile", "--min-self", "--min-total", "--metric", "--root", "--depth", "--limit"},
+    {{"--profile", "--min-self", "--min-total", "--metric", "--focus", "--root", "--depth", "--top"},
      {"--method", "--class", "--package", "--ignore-case", "-i", "--json"}},
     run,
 };

@@ -18,6 +18,7 @@ ccrc::node_id lost_context(const ccrc::profile& p) {
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   ccrc::formats::read_result read = cli::load(a.positional(0, "PROFILE"), t, a);
+  read.profile = cli::focused(std::move(read.profile), t, a);
   const ccrc::profile& p = read.profile;
   std::string format(ccrc::formats::name_of(read.detected));
   if (read.gzip) format += ", gzip";
@@ -84,7 +85,8 @@ int run(const cli::args& a, cli::timings& t) {
 const command stats_command{
     "stats",
     "calling contexts, depth, methods and totals, before and after recursion elimination",
-    "usage: ccrc stats PROFILE [--profile NAME|INDEX] [--root 'a;b;c'] [--depth N] [--json]\n"
+    "usage: ccrc stats PROFILE [--profile NAME|INDEX] [--focus NAME] [--root 'a;b;c'] [--depth N]\n"
+    "                  [--json]\n"
     "\n"
     "Prints the number of calling contexts (the synthetic root of a folded file is not one),\n"
     "the maximum depth (a top-level frame has depth 1), the number of distinct methods, the\n"
@@ -95,6 +97,7 @@ const command stats_command{
     "for a file of several profiles (threads, processes), their names and indices.\n"
     "\n"
     "  --profile NAME|INDEX  only that profile of a file of several\n"
+    "  --focus NAME the contexts of the method NAME as the roots, merged\n"
     "  --root PATH  only the subtree of the calling context PATH (frames separated by ';');\n"
     "               without recursion: the subtree of the context PATH maps to\n"
     "  --depth N    only N levels below the root (or below PATH)\n"
@@ -103,6 +106,6 @@ const command stats_command{
     "               \"recursion_free\": {\"nodes\": N, \"max_depth\": D},\n"
     "               \"format\": \"...\", \"profiles\": [\"...\", ...],\n"
     "               \"lost\": {\"METRIC\": X, ...} (empty without [lost])}\n",
-    {{"--profile", "--root", "--depth"}, {"--json"}},
+    {{"--profile", "--focus", "--root", "--depth"}, {"--json"}},
     run,
 };

@@ -2,6 +2,7 @@
 // profile inside it as .cctb, that opens from file:// without a network (see viewer_page.cpp).
 #include "command.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -30,7 +31,13 @@ int run(const cli::args& a, cli::timings& t) {
   t.phase("write");
   write_viewer(*out, p, input, baseline ? &*baseline : nullptr, first.value_or(""));
   std::string compared = first ? ", compared with " + first->substr(first->find_last_of('/') + 1) : "";
-  print(*out + ": the viewer with " + std::to_string(p.tree().size() - 1) + " calling contexts" + compared + "\n");
+  std::string summary = (*out == "-" ? "<stdout>" : *out) + ": the viewer with " + std::to_string(p.tree().size() - 1) +
+                        " calling contexts" + compared + "\n";
+  // On standard output the page is the whole output: the summary goes to stderr.
+  if (*out == "-")
+    std::fputs(summary.c_str(), stderr);
+  else
+    print(summary);
   return 0;
 }
 
@@ -39,16 +46,16 @@ int run(const cli::args& a, cli::timings& t) {
 const command view_command{
     "view",
     "the interactive ring-chart viewer and the profile, in one HTML file",
-    "usage: ccrc view PROFILE [-o OUT.html] [--compare FIRST] [--profile NAME|INDEX]\n"
+    "usage: ccrc view PROFILE [-o OUT.html|-] [--compare FIRST] [--profile NAME|INDEX]\n"
     "\n"
     "Writes one self-contained HTML file: the interactive viewer (WebAssembly, see\n"
     "docs/viewer.md) with PROFILE inside it as .cctb. It opens in a browser from the file,\n"
     "without a network: click a segment to make it the centre, the centre to go back; depth,\n"
     "sizing, metric, tree (recursion eliminated, call graph) and search in the bar at the top.\n"
     "PROFILE is any format ccrc reads; OUT.html is by default PROFILE's name with .html for its\n"
-    "extension, in the current directory. --compare FIRST embeds a first run of the same program\n"
-    "too: the chart is coloured by what changed since it (the diff's classes, as `ccrc diff\n"
-    "--chart ring`).\n",
+    "extension, in the current directory; -o - writes it to standard output. --compare FIRST\n"
+    "embeds a first run of the same program too: the chart is coloured by what changed since\n"
+    "it (the diff's classes, as `ccrc diff --chart ring`).\n",
     {{"--profile", "-o", "--compare"}, {}},
     run,
 };

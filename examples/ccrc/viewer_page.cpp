@@ -71,7 +71,7 @@ void write_viewer(std::ostream& out, const ccrc::profile& p, const std::string& 
 
 void write_viewer(const std::string& out, const ccrc::profile& p, const std::string& name, const ccrc::profile* baseline,
                   const std::string& baseline_name) {
-  cli::output_file file(out);
+  cli::output file(out);
   write_viewer(file.stream(), p, name, baseline, baseline_name);
   file.commit();
 }

@@ -94,3 +94,56 @@ TEST_CASE("flat with a count: the largest entries, in order, their shares of the
   CHECK(ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.count = 0}).empty());
   CHECK(ccrc::flat(ccrc::tree_view(p.tree()), p.column("bytecodes"), {.count = 99}).size() == 5);
 }
+
+TEST_CASE("per_method_total: Figure 1's totals, recursion counted once") {
+  ccrc::profile p = test::figure1();
+  std::vector<double> total = ccrc::per_method_total(ccrc::tree_view(p.tree()), p.column("bytecodes"));
+  auto of = [&](std::string_view name) { return total[*p.symbols().find_method(name)]; };
+  CHECK(of("main") == 3238);
+  CHECK(of("f") == 890);           // ag(main;f)
+  CHECK(of("g") == 980);           // ag(main;f;g) 490 + ag(main;g) 490; main;f;g;g is inside them
+  CHECK(of("h") == 1452);          // 110 + 110 + 220 + 110 + 110 + 792
+  CHECK(of("i") == 660);           // leaves only: its self
+  // The subtree of main;f: f's whole view, g's one outermost context.
+  std::vector<double> in_f = ccrc::per_method_total(ccrc::tree_view(p.tree(), ccrc::node_at_path(p.tree(), "main;f")),
+                                                    p.column("bytecodes"));
+  CHECK(in_f[*p.symbols().find_method("f")] == 890);
+  CHECK(in_f[*p.symbols().find_method("g")] == 490);
+  CHECK(in_f[*p.symbols().find_method("main")] == 0);
+}
+
+TEST_CASE("per_method_total agrees with a reference on random trees with recursion, whole and as views") {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 40, 5, 10));
+    const ccrc::call_tree& t = p.tree();
+    auto column = p.column(1);
+    // A view: the whole tree, or a random context's subtree cut a few levels below it.
+    ccrc::node_id root = seed % 2 == 0 ? ccrc::root_node : static_cast<ccrc::node_id>(r.below(static_cast<std::uint32_t>(t.size())));
+    std::uint32_t depth = seed % 3 == 0 ? ccrc::unlimited_depth : static_cast<std::uint32_t>(r.below(5));
+    ccrc::tree_view v(t, root, depth);
+    // The reference: per node of the view, whether an ancestor in the view has its method (by
+    // walking up), and its inclusive value in the view (by walking up from every node).
+    std::vector<double> inclusive(t.size(), 0.0);
+    for (ccrc::node_id n = 0; n < t.size(); ++n) {
+      if (!v.contains(n)) continue;
+      for (ccrc::node_id a = n;; a = t.parent(a)) {
+        inclusive[a] += column[n];
+        if (a == root) break;
+      }
+    }
+    std::vector<double> expected(p.symbols().method_count(), 0.0);
+    for (ccrc::node_id n = 0; n < t.size(); ++n) {
+      if (!v.contains(n)) continue;
+      bool outermost = true;
+      for (ccrc::node_id a = n; a != root;) {
+        a = t.parent(a);
+        if (t.method(a) == t.method(n)) outermost = false;
+      }
+      if (outermost) expected[t.method(n)] += inclusive[n];
+    }
+    std::vector<double> total = ccrc::per_method_total(v, column);
+    REQUIRE(total.size() == expected.size());
+    for (std::size_t m = 0; m < total.size(); ++m) CHECK(total[m] == doctest::Approx(expected[m]));
+  }
+}

@@ -170,7 +170,7 @@ TEST_CASE("ccrc diff errors: usage (exit 2) and bad input (exit 1)") {
   CHECK(missing.err.rfind("ccrc diff: missing NEW\n\nusage: ccrc diff OLD NEW", 0) == 0);
   auto png = test::run_tool("diff " + xml_pair + " -o out.png");
   CHECK(png.status == 2);
-  CHECK(png.err.rfind("ccrc diff: -o expects a file ending in .svg or .json (or .html with --chart ring), not 'out.png'\n", 0) == 0);
+  CHECK(png.err.rfind("ccrc diff: -o expects a file ending in .svg or .json (or .html with --chart ring), or -, not 'out.png'\n", 0) == 0);
   auto chain = test::run_tool("diff " + xml_pair + " --max-chain 1.5");
   CHECK(chain.status == 2);
   auto metric = test::run_tool("diff " + xml_pair + " --metric bytecodes");

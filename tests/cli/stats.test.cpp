@@ -89,7 +89,7 @@ TEST_CASE("--help prints the usage on stdout and succeeds") {
   CHECK(overview.out.find("  flat") != std::string::npos);
   auto stats = test::run_tool("stats --help");
   CHECK(stats.status == 0);
-  CHECK(stats.out.rfind("usage: ccrc stats PROFILE [--profile NAME|INDEX] [--root", 0) == 0);
+  CHECK(stats.out.rfind("usage: ccrc stats PROFILE [--profile NAME|INDEX] [--focus NAME] [--root", 0) == 0);
 }
 
 TEST_CASE("ccrc stats --json reports Figure 7(a): 12 nodes, depth 5 without recursion") {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,39 @@ template <metric_column C>
   std::vector<char> seen;
   detail::sum_per_method(v, self, sums, seen);
   return sums;
+}
+
+/// The total of each method over the view: the sum of the inclusive values (the context's
+/// self value and those of everything below it in the view) of the method's outermost
+/// contexts in the view, those with no caller of the same method between them and the view's
+/// root; result[m] for method m (0 for a method absent from the view). A recursive method's
+/// inner contexts lie inside an outer one, so its cost is counted once: the call graph's
+/// c_t(f) (ccrc::call_graph), over a view. One depth-first pass with a stack of the open
+/// contexts' sums: O(nodes of v + methods) time, O(depth of v + methods) memory.
+///
+///     auto total = ccrc::per_method_total(ccrc::tree_view(p.tree()), p.column("bytecodes"));
+///     // Figure 1: g 980 = ag(main;f;g) + ag(main;g), its inner main;f;g;g not counted again
+template <metric_column C>
+[[nodiscard]] std::vector<column_value_t<C>> per_method_total(const tree_view& v, const C& self) {
+  using T = column_value_t<C>;
+  const call_tree& t = v.tree();
+  CCRC_ASSERT(std::ranges::size(self) == t.size(), "ccrc: the column must have one value per node");
+  std::vector<T> totals(t.symbols().method_count(), T{});
+  std::vector<std::uint32_t> open(totals.size(), 0);  // per method: its contexts on the current path
+  std::vector<T> inclusive;                           // per open context: its sum so far
+  depth_first(
+      v,
+      [&](node_id n, std::uint32_t) {
+        ++open[t.method(n)];
+        inclusive.push_back(self[n]);
+      },
+      [&](node_id n, std::uint32_t) {
+        T value = inclusive.back();
+        inclusive.pop_back();
+        if (!inclusive.empty()) inclusive.back() += value;
+        if (--open[t.method(n)] == 0) totals[t.method(n)] += value;
+      });
+  return totals;
 }
 
 /// Options of flat.
