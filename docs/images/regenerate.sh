@@ -37,9 +37,11 @@ fi
 "$ccrc" render tests/data/v8/tsc.cpuprofile.gz --size 1200x750 -o docs/images/tsc.svg
 "$ccrc" render tests/data/v8/work.cpuprofile --size 600x400 -o docs/images/node-cpuprofile.svg
 "$ccrc" render tests/data/trace_event/small.json --size 600x400 -o docs/images/clang-time-trace.svg
-# The viewer's first view of the TypeScript compiler's profile.
+# The viewer's first view of the TypeScript compiler's profile, as a ring and as an icicle.
 if [ -x "$viewer" ] && command -v chromium >/dev/null && command -v node >/dev/null; then
   "$viewer" view tests/data/v8/tsc.cpuprofile.gz -o "$work/tsc.html" >/dev/null
   CCRC_SCREENSHOT=docs/images/viewer-tsc.png CCRC_VIEWPORT=1200x750 node tests/viewer/browser_test.js chromium \
     "file://$work/tsc.html" "$work/timings.json" >/dev/null
+  CCRC_SCREENSHOT=docs/images/viewer-tsc-icicle.png CCRC_VIEWPORT=1200x750 node tests/viewer/browser_test.js chromium \
+    "file://$work/tsc.html#show=icicle" "$work/timings.json" >/dev/null
 fi

@@ -310,21 +310,9 @@ void output::commit() {
   if (!std::cout) cannot_write("to stdout", errno);
 }
 
-std::size_t default_metric(const std::vector<std::string>& names) {
-  auto rank = [](std::string_view name) {
-    ccrc::metric_unit u = ccrc::unit_of_metric(name);
-    if (u.measures == ccrc::metric_unit::quantity::time || name == "time" || name == "cpu" || name == "wall") return 2;
-    return name.starts_with("sample") ? 1 : 0;
-  };
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < names.size(); ++i)
-    if (rank(names[i]) > rank(names[best])) best = i;
-  return best;
-}
-
 std::size_t metric_index(const ccrc::profile& p, const args& a) {
   if (auto name = a.value("--metric")) return p.metric_index(*name);
-  return p.metric_count() == 0 ? 0 : default_metric(p.metric_names());
+  return ccrc::primary_metric(p.metric_names());
 }
 
 ccrc::profile focused(ccrc::profile p, timings& t, const args& a) {

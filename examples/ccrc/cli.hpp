@@ -154,13 +154,8 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t, c
 /// The usage_error save_profile would throw for `path`, thrown before any work is done.
 void check_output_path(const std::string& path);
 
-/// The metric a command works on by default: the first that measures time, as its name says
-/// (ccrc::unit_of_metric: `self_ns`, `time_us`, `cpu_nanoseconds`; or named `time`, `cpu`,
-/// `wall`), else the first whose name starts with `sample`, else the first. An instrumented
-/// profile (calls, self_ns, total_ns) is ranked by self_ns. O(metrics).
-std::size_t default_metric(const std::vector<std::string>& names);
-
-/// The metric a command works on: --metric NAME, or default_metric.
+/// The metric a command works on: --metric NAME, or ccrc::primary_metric (a time metric, else
+/// samples, else the first).
 std::size_t metric_index(const ccrc::profile& p, const args& a);
 
 /// The profile with --focus NAME applied (ccrc::focus_function: the outermost contexts of the

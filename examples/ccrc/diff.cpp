@@ -8,6 +8,7 @@
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/diff/blueprint.hpp>
 #include <ccrc/diff/diff_ring.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/diff/hot_path.hpp>
 #include <ccrc/diff/rank.hpp>
@@ -60,7 +61,7 @@ metrics choose_metrics(const ccrc::profile& old_p, const ccrc::profile& new_p, c
   } else {  // as the other commands choose, among the metrics that are not the counts, if any
     std::vector<std::string> names = old_p.metric_names();
     if (m.calls && names.size() > 1) std::erase(names, *m.calls);
-    m.name = names[cli::default_metric(names)];
+    m.name = names[ccrc::primary_metric(names)];
   }
   m.new_name = a.value("--new-metric").value_or(m.name);
   m.old_index = index_in(old_p, m.name, old_path);

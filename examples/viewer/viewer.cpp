@@ -24,6 +24,7 @@
 #include <ccrc/diff/diff_ring.hpp>
 #include <ccrc/graph/display_tree.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/path.hpp>
 
 #include <cmath>
@@ -313,7 +314,8 @@ VIEWER_API const char* ccrc_compare_info() {
 /// The message of the last failure (ccrc_load, ccrc_load_baseline, ccrc_search).
 VIEWER_API const char* ccrc_error_text() { return the().text.c_str(); }
 
-/// The profile's metrics and size, as JSON: {"metrics": [...], "contexts": N, "methods": M}.
+/// The profile's metrics and size, as JSON: {"metrics": [...], "primary": the metric shown
+/// unless asked (ccrc::primary_metric), "contexts": N, "methods": M}.
 VIEWER_API const char* ccrc_profile_info() {
   viewer& v = the();
   if (!v.original) return hand_out("null");
@@ -323,7 +325,8 @@ VIEWER_API const char* ccrc_profile_info() {
     if (m) s += ',';
     append_json_string(s, p.metric_name(m));
   }
-  s += "],\"contexts\":" + std::to_string(p.tree().size() - 1) +
+  s += "],\"primary\":" + std::to_string(ccrc::primary_metric(p.metric_names())) +
+       ",\"contexts\":" + std::to_string(p.tree().size() - 1) +
        ",\"methods\":" + std::to_string(p.symbols().method_count() - 1) + "}";
   return hand_out(std::move(s));
 }

@@ -21,6 +21,7 @@
   let m = null;       // the module
   let api = null;     // its functions
   let metrics = [];   // metric names of the profile
+  let primary = 0;    // the metric shown unless the URL names one (ccrc::primary_metric)
   // The view: the sizing, tree, colouring and part searched by name (the contract's names; their
   // codes are the module's), the depth as ccrc_layout takes it.
   let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'cct', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
@@ -53,7 +54,7 @@
     const named = (enumeration, name, fallback) => (name !== null && name in enumeration ? name : fallback);
     const levels = parseInt(p.get('depth'), 10);
     return {path: p.get('path') || '', depth: p.get('depth') === 'all' ? C.depth.all : levels > 0 ? levels : C.depth.auto,
-      mode: named(C.sizing, p.get('mode'), 'angle'), metric: Math.max(0, metrics.indexOf(p.get('metric'))),
+      mode: named(C.sizing, p.get('mode'), 'angle'), metric: metrics.includes(p.get('metric')) ? metrics.indexOf(p.get('metric')) : primary,
       tree: named(C.tree, p.get('tree'), 'cct'), colour: named(C.colour, p.get('colour'), 'method'), search: p.get('search') || '',
       part: named(C.part, p.get('part'), 'name'), min: p.get('min') || '',
       show: SHOWS.includes(p.get('show')) ? p.get('show') : 'ring', fn: p.get('fn') || ''};
@@ -707,6 +708,7 @@
     showError('');
     const info = JSON.parse(m.UTF8ToString(api.info()));
     metrics = info.metrics;
+    primary = info.primary;
     ui.metric.innerHTML = metrics.map((n, i) => `<option value="${i}">${n.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</option>`).join('');
     document.title = `${name} - ccrc viewer`;
     view = viewOf(location.hash);

@@ -49,3 +49,13 @@ TEST_CASE("unit_disagreement: the first clashing pair, in order of the second") 
   CHECK(clash->first == 1);  // time_us
   CHECK(clash->second == 4);  // time_ns, before cpu_s clashes with cpu_ms
 }
+
+TEST_CASE("primary_metric: time first, then samples, then the first metric") {
+  using names = std::vector<std::string>;
+  CHECK(ccrc::primary_metric(names{"calls", "self_ns", "total_ns"}) == 1);  // an instrumented profile
+  CHECK(ccrc::primary_metric(names{"samples_count", "cpu_nanoseconds"}) == 1);  // pprof's CPU profile
+  CHECK(ccrc::primary_metric(names{"alloc_space_bytes", "samples"}) == 1);  // bytes are not time
+  CHECK(ccrc::primary_metric(names{"bytecodes", "calls", "wall"}) == 2);
+  CHECK(ccrc::primary_metric(names{"calls", "bytecodes"}) == 0);  // Figure 1: no time, no samples
+  CHECK(ccrc::primary_metric(names{}) == 0);
+}

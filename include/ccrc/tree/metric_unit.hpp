@@ -61,4 +61,22 @@ struct metric_unit {
   return std::nullopt;
 }
 
+/// The metric a view ranks by when none is asked for, as a reader of a profile expects: the
+/// first of `names` that measures time (by its unit, or named `time`, `cpu` or `wall`), else
+/// the first counting samples (`samples`, `samples_count`), else the first; 0 without names.
+/// An instrumented profile (`calls`, `self_ns`) ranks by `self_ns`, not by its calls. O(names).
+///
+///     ccrc::primary_metric(p.metric_names());  // 1 for {"calls", "self_ns"}
+[[nodiscard]] inline std::size_t primary_metric(const std::vector<std::string>& names) noexcept {
+  auto rank = [](std::string_view name) {
+    if (unit_of_metric(name).measures == metric_unit::quantity::time || name == "time" || name == "cpu" || name == "wall")
+      return 2;
+    return name.starts_with("sample") ? 1 : 0;
+  };
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < names.size(); ++i)
+    if (rank(names[i]) > rank(names[best])) best = i;
+  return best;
+}
+
 }  // namespace ccrc
