@@ -992,7 +992,7 @@ class v8_reader {
 /// the wrong type (a count that is not a non-negative integer); a missing or duplicate node
 /// id, or one in children, parent or a CPU profile's samples naming no node; a node with two
 /// parents; parents forming a cycle; no root or two, a root not named `(root)`; samples and
-/// times of different lengths, or times that overflow; a name with control characters.
+/// times of different lengths (but timestamps one longer), or times that overflow; a name with control characters.
 /// What simdjson's first pass over a piece finds (invalid UTF-8, a string never closed), which
 /// has no position, is reported at the piece's first byte (the array's `[` or the ',' before
 /// the piece's first element); invalid UTF-8 in a member skipped, at the first byte after the
