@@ -209,6 +209,19 @@ TEST_CASE("a file of no format ccrc reads is an error that names the formats tri
   // Malformed before a key names a format: none is picked.
   CHECK_THROWS_WITH_AS((void)read_text(R"({"something": [}, "traceEvents": []})"),
                        doctest::Contains("byte 0: a JSON document of no format ccrc reads"), ccrc::parse_error);
+  // perf's binary perf.data says what to run rather than listing the formats tried; gzipped
+  // too, and whatever the file's name.
+  const std::string perf_data = std::string("PERFILE2\x68\0\0\0\0\0\0\0", 16) + std::string(200, '\0');
+  const char* run_perf_script =
+      "byte 0: perf's binary perf.data, which ccrc does not read: run `perf script` on it "
+      "(perf script -i perf.data > out.perf) and read its output";
+  CHECK_THROWS_WITH_AS((void)read_text(perf_data), run_perf_script, ccrc::parse_error);
+  CHECK_THROWS_WITH_AS((void)read_text(test::gzip(perf_data)), run_perf_script, ccrc::parse_error);
+  for (const char* name : {"perf.data", "ccrc-perf-data.folded"}) {
+    std::string path = write_file(name, perf_data);
+    CHECK_THROWS_WITH_AS((void)ccrc::formats::read_profile(path), run_perf_script, ccrc::parse_error);
+    std::filesystem::remove(path);
+  }
   // A folded file whose error is further down keeps the folded reader's message alone.
   CHECK_THROWS_WITH_AS((void)read_text("main;f 1\nmain;g x\n"), doctest::Contains("line 2: "), ccrc::parse_error);
 }

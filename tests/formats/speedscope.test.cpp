@@ -1,4 +1,6 @@
 #include <ccrc/formats/speedscope.hpp>
+#include <ccrc/io/folded.hpp>
+#include <ccrc/io/perf_script.hpp>
 #include <ccrc/tree/path.hpp>
 
 #include "support/values.hpp"
@@ -136,10 +138,11 @@ TEST_CASE("frames are told apart by name, file, line and col; equal entries are 
 }
 
 TEST_CASE("every profile goes under a frame named after it, made unique; one column per unit") {
+  // Profiles of different samples (1, 2 and 3 of them): kept apart.
   ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}]}, "profiles": [
       {"type": "sampled", "name": "t", "unit": "none", "samples": [[0]], "weights": [1]},
-      {"type": "sampled", "name": "t", "unit": "none", "samples": [[0]], "weights": [2]},
-      {"type": "sampled", "name": "", "unit": "nanoseconds", "samples": [[0]], "weights": [3]},
+      {"type": "sampled", "name": "t", "unit": "none", "samples": [[0], [0]], "weights": [1, 1]},
+      {"type": "sampled", "name": "", "unit": "nanoseconds", "samples": [[0], [0], [0]], "weights": [1, 0, 2]},
       {"type": "evented", "unit": "nanoseconds", "events": [{"type": "O", "frame": 0, "at": 5}, {"type": "C", "frame": 0, "at": 9}]}]})");
   CHECK(p.metric_names() == std::vector<std::string>{"samples", "nanoseconds"});
   CHECK(value_at(p, "t;f", "samples") == 1);
@@ -303,47 +306,86 @@ TEST_CASE("write_speedscope refuses what speedscope cannot show") {
 
 namespace {
 
-// Checks that `back` (written from `p`, read back) holds each metric m of p as the whole
-// tree of p under a frame named m, with m's values in the column of m's unit, and nothing
-// else: every path and every metric kept.
+// `p`'s canonical form with its contexts under a top-level frame `top` (of zero values).
+test::canonical_form under(const ccrc::profile& p, const std::string& top) {
+  test::canonical_form out;
+  for (const auto& entry : test::canonical(p))  // no structured binding: clang 14 cannot capture one
+    out[entry.first.empty() ? std::string() : top + ";" + entry.first] = entry.second;
+  out[top] = std::vector<double>(p.metric_count(), 0.0);
+  return out;
+}
+
+// Checks that `back` (written from `p`, read back) is `p` under one frame: its profiles, one
+// per metric of the same events, share their samples and are read as one tree, under a frame
+// of their names joined by " + ", with a column per profile named after it; every path and
+// every value kept.
 void check_round_trip(const ccrc::profile& p, const ccrc::profile& back) {
-  test::canonical_form original = test::canonical(p), read = test::canonical(back);
-  std::size_t expected = 1;  // the root
-  for (std::size_t m = 0; m < p.metric_count(); ++m) {
-    std::string frame(p.metric_name(m));
-    std::string column(ccrc::detail::speedscope_metric_of_unit(ccrc::detail::speedscope_unit_of_metric(frame)));
-    std::size_t c = back.metric_index(column);
-    ++expected;
-    REQUIRE(read.count(frame));
-    for (double v : read[frame]) CHECK(v == 0);
-    for (const auto& entry : original) {  // no structured binding: clang 14 cannot capture one
-      const std::string& path = entry.first;
-      const std::vector<double>& values = entry.second;
-      if (path.empty()) continue;
-      ++expected;
-      auto it = read.find(frame + ";" + path);
-      REQUIRE_MESSAGE(it != read.end(), "missing ", frame, ";", path);
-      for (std::size_t k = 0; k < back.metric_count(); ++k) CHECK(it->second[k] == (k == c ? values[m] : 0.0));
-    }
-  }
-  CHECK(read.size() == expected);
-  CHECK(back.size() == expected);
+  std::string top;
+  for (const std::string& name : p.metric_names()) top += (top.empty() ? "" : " + ") + name;
+  CHECK(back.metric_names() == p.metric_names());
+  CHECK(test::canonical(back) == under(p, top));
+  CHECK(back.size() == p.size() + 1);
 }
 
 }  // namespace
 
-TEST_CASE("round trip: Figure 1 written and read back keeps every path and metric, under a frame per metric") {
+TEST_CASE("round trip: Figure 1 written and read back keeps every path and metric, one column per metric") {
   ccrc::profile p = test::figure1();
   ccrc::profile back = ccrc::read_speedscope(write(p));
   check_round_trip(p, back);
-  // By hand from figure1.folded: calls and bytecodes are both unit none, read into `samples`;
-  // the bytecodes total is the inclusive value of main, 1066 + 180 + ... = 3238.
-  CHECK(back.metric_names() == std::vector<std::string>{"samples"});
-  CHECK(value_at(back, "bytecodes;main;f;g;h;i", "samples") == 50);
-  CHECK(value_at(back, "calls;main;h", "samples") == 72);
+  // By hand from figure1.folded: calls and bytecodes, both unit none, stay apart; the
+  // bytecodes total is the inclusive value of main, 1066 + 180 + ... = 3238.
+  CHECK(back.metric_names() == std::vector<std::string>{"calls", "bytecodes"});
+  CHECK(value_at(back, "calls + bytecodes;main;f;g;h;i", "bytecodes") == 50);
+  CHECK(value_at(back, "calls + bytecodes;main;h", "calls") == 72);
   double bytecodes = 0;
-  for (double v : p.column("bytecodes")) bytecodes += v;
+  for (double v : back.column("bytecodes")) bytecodes += v;
   CHECK(bytecodes == 3238);
+}
+
+TEST_CASE("profiles that share their samples are one tree with a column per profile; others stay apart") {
+  // Profiles 0 and 2 have the same stacks ([f], [f;g], [f]) in two units: one tree under
+  // "cpu + alloc", a column each. Profile 1 under its frame, in the column of its unit;
+  // profile 3 has the same contexts as 1 from other samples ([f] twice): apart too.
+  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}, {"name": "g"}]}, "profiles": [
+      {"type": "sampled", "name": "cpu", "unit": "nanoseconds", "samples": [[0], [0, 1], [0]], "weights": [1, 2, 4]},
+      {"type": "sampled", "name": "other", "unit": "none", "samples": [[0]], "weights": [8]},
+      {"type": "sampled", "name": "alloc", "unit": "bytes", "samples": [[0], [0, 1], [0]], "weights": [16, 32, 64]},
+      {"type": "sampled", "name": "twice", "unit": "none", "samples": [[0], [0]], "weights": [128, 256]}]})");
+  CHECK(p.metric_names() == std::vector<std::string>{"cpu", "samples", "alloc"});
+  CHECK(value_at(p, "cpu + alloc;f", "cpu") == 1 + 4);
+  CHECK(value_at(p, "cpu + alloc;f;g", "cpu") == 2);
+  CHECK(value_at(p, "cpu + alloc;f", "alloc") == 16 + 64);
+  CHECK(value_at(p, "cpu + alloc;f;g", "alloc") == 32);
+  CHECK(value_at(p, "cpu + alloc;f", "samples") == 0);
+  CHECK(value_at(p, "other;f", "samples") == 8);
+  CHECK(value_at(p, "twice;f", "samples") == 128 + 256);
+  CHECK(value_at(p, "other;f", "cpu") == 0);
+  CHECK(p.size() == 1 + 3 + 2 + 2);
+  // Evented profiles of the same events: a column per profile, named after it (its unit's
+  // metric if it has no name, made unique), under a frame named after both (the first has none).
+  ccrc::profile q = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}]}, "profiles": [
+      {"type": "evented", "name": "", "unit": "none", "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 0, "at": 3}]},
+      {"type": "evented", "name": "samples", "unit": "microseconds", "events": [{"type": "O", "frame": 0, "at": 1}, {"type": "C", "frame": 0, "at": 6}]}]})");
+  CHECK(q.metric_names() == std::vector<std::string>{"samples", "samples (1)"});
+  CHECK(q.size() == 3);
+  CHECK(value_at(q, "profile 0 + samples;f", "samples") == 3);
+  CHECK(value_at(q, "profile 0 + samples;f", "samples (1)") == 5);
+}
+
+TEST_CASE("perf script -> speedscope -> folded keeps each metric's totals, never adding samples to periods") {
+  // spin.perf by hand (tests/data/perf/README.md, and its sample lines summed): 148 samples
+  // of period 500000, 74,000,000 in all.
+  ccrc::profile perf = ccrc::read_perf_script_file(std::string(CCRC_SOURCE_DIR) + "/tests/data/perf/spin.perf");
+  REQUIRE(perf.metric_names() == std::vector<std::string>{"samples", "period"});
+  ccrc::profile back = ccrc::read_speedscope(write(perf));
+  std::ostringstream folded;
+  ccrc::write_folded(folded, back);
+  ccrc::profile again = ccrc::read_folded(folded.str());
+  CHECK(again.metric_names() == std::vector<std::string>{"samples", "period"});
+  CHECK(total(again, "samples") == 148);
+  CHECK(total(again, "period") == 74000000);
+  CHECK(test::canonical(again) == under(perf, "samples + period"));
 }
 
 TEST_CASE("round trip: random trees, metrics of several units") {
@@ -356,7 +398,7 @@ TEST_CASE("round trip: random trees, metrics of several units") {
     for (const auto& s : samples) q.add_path(test::frames_of(q, s), s.values);
     check_round_trip(p, ccrc::read_speedscope(write(p)));
     ccrc::profile back = ccrc::read_speedscope(write(q));
-    CHECK(back.metric_names() == std::vector<std::string>{"microseconds", "samples", "bytes"});
+    CHECK(back.metric_names() == std::vector<std::string>{"time_us", "calls", "alloc_bytes"});
     check_round_trip(q, back);
   }
 }

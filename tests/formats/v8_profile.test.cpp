@@ -202,6 +202,28 @@ TEST_CASE("time_us: deltas or timestamps, whichever the file has; times that ove
   CHECK(error_message(huge).find("overflow") != std::string::npos);
 }
 
+TEST_CASE("the old format's timestamps one longer than samples: the last stamp ends the last sample") {
+  // Stamps 10000010, 10000030, 10000035, 10000070, 10000090: the samples weigh 20, 5, 35 and
+  // 90 - 70 = 20 (the extra stamp, not endTime's 10000100, ends the last).
+  constexpr std::string_view old = R"J({"head":{"functionName":"(root)","id":1,"children":[
+        {"functionName":"f","id":2,"children":[]},{"functionName":"g","id":3,"children":[]}]},
+    "startTime":10.0,"endTime":10.0001,
+    "samples":[2,3,2,3],
+    "timestamps":[10000010,10000030,10000035,10000070,10000090]})J";
+  ccrc::profile p = ccrc::read_v8_profile(old);
+  CHECK(at(p, "samples", "f") == 2);
+  CHECK(at(p, "samples", "g") == 2);
+  CHECK(at(p, "time_us", "f") == doctest::Approx(20 + 35));
+  CHECK(at(p, "time_us", "g") == doctest::Approx(5 + 20));
+  // Without endTime as well; a closing stamp before the last sample's time counts 0.
+  ccrc::profile q = ccrc::read_v8_profile(R"J({"head":{"functionName":"(root)","id":1,"children":[
+      {"functionName":"f","id":2}]},"samples":[2,2],"timestamps":[10,30,25]})J");
+  CHECK(at(q, "time_us", "f") == doctest::Approx(20));
+  // timeDeltas have no closing entry: one more than samples is still an error.
+  CHECK(error_message(R"J({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1],"timeDeltas":[1,2]})J")
+            .find("\"timeDeltas\" has 2") != std::string::npos);
+}
+
 TEST_CASE("time_us: no endTime, the last sample weighs 0; samples without times are an error") {
   ccrc::profile p = ccrc::read_v8_profile(R"J({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},
       {"id":2,"callFrame":{"functionName":"f"}}],"startTime":0,"samples":[2,2,1],"timeDeltas":[1,2,4]})J");
@@ -248,7 +270,8 @@ TEST_CASE("every malformed input is refused at its byte") {
       // lengths
       {nodes(root + "}", R"J(,"samples":[1,1],"timeDeltas":[1])J"), "[1]", 0, "\"timeDeltas\" has 1"},
       {nodes(root + "}", R"J(,"samples":[1,1])J"), "{", 0, "\"timeDeltas\" has 0"},
-      {R"J({"head":{"functionName":"(root)","id":1},"samples":[1],"timestamps":[5,6]})J", "[5", 0, "\"timestamps\" has 2"},
+      {R"J({"head":{"functionName":"(root)","id":1},"samples":[1],"timestamps":[5,6,7]})J", "[5", 0, "\"timestamps\" has 3"},
+      {R"J({"head":{"functionName":"(root)","id":1},"samples":[1,1,1],"timestamps":[5]})J", "[5", 0, "\"timestamps\" has 1"},
       // types
       {nodes(R"J({"id":"1","callFrame":{"functionName":"(root)"}})J"), R"J("1")J", 0, "not an integer"},
       {nodes(R"J({"id":1.5,"callFrame":{"functionName":"(root)"}})J"), "1.5", 0, "not an integer"},

@@ -103,6 +103,23 @@ TEST_CASE("inputs shorter than the detection window, and empty ones") {
   CHECK(ccrc::read_profile(empty_file.path).size() == 1);
 }
 
+TEST_CASE("perf's binary perf.data is refused at byte 0 with what to run, not read as folded stacks") {
+  const std::string expected =
+      "byte 0: perf's binary perf.data, which ccrc does not read: run `perf script` on it "
+      "(perf script -i perf.data > out.perf) and read its output";
+  // The header's magic as perf writes it on a little-endian machine, then on a big-endian one.
+  for (std::string magic : {"PERFILE2", "2ELIFREP"}) {
+    std::string bytes = magic + std::string("\x68\0\0\0\0\0\0\0", 8) + "\x88\0\0\0";
+    std::istringstream in(bytes);
+    CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile(in)), expected.c_str(), ccrc::parse_error);
+    temp_file file("perf.data", bytes);
+    CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile(file.path)), expected.c_str(), ccrc::parse_error);
+  }
+  // The magic then text, as no perf.data has: a folded frame named so is a frame.
+  std::istringstream folded("PERFILE2;main 3\n");
+  CHECK(ccrc::read_profile(folded).size() == 3);
+}
+
 TEST_CASE("a .cct or .cctb name must hold that format; errors keep their line") {
   temp_file folded_as_cctb("f.cctb", "main;f 1\n");
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_profile(folded_as_cctb.path)),

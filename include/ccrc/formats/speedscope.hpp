@@ -102,6 +102,7 @@ class speedscope_reader {
     if (profiles_later) read_profiles(profiles_at);
     check_unparsed_utf8();
     if (!profile_) return profile({"samples"});
+    if (std::optional<profile> joined = join_shared()) return std::move(*joined);
     profile_->shrink_to_fit();
     return std::move(*profile_);
   }
@@ -292,6 +293,100 @@ class speedscope_reader {
     profile_->column(metric)[n] += v;
   }
 
+  // What a profile read: its contexts are the ids [top, the next profile's top), top first
+  // (profiles are read one at a time, each under a frame of its own), its values in `metric`.
+  struct profile_read {
+    node_id top = root_node;
+    std::size_t metric = 0;
+    std::string name;  // as the file has it
+    bool sampled = false;
+    std::uint64_t count = 0, hash = 0;  // of its samples (stacks of frame indices) or events
+
+    void add(std::uint64_t v) noexcept { hash = (hash ^ v) * 0x100000001b3 + 0x9e3779b97f4a7c15; }
+  };
+
+  // Whether profiles a and b share their samples (as the writer's profiles, one per metric of
+  // the same events, do): of one type, as many samples (events), the same hash of their stacks
+  // (events' types and frames), and the same contexts below their tops, made in the same order.
+  // O(contexts).
+  [[nodiscard]] bool share_samples(std::size_t a, std::size_t b) const {
+    const call_tree& t = profile_->tree();
+    const node_id ta = reads_[a].top, tb = reads_[b].top;
+    const std::size_t size = end_of(a) - ta;
+    if (reads_[a].sampled != reads_[b].sampled || reads_[a].count != reads_[b].count ||
+        reads_[a].hash != reads_[b].hash || end_of(b) - tb != size)
+      return false;
+    for (node_id i = 1; i < size; ++i)
+      if (t.frame(ta + i) != t.frame(tb + i) || t.parent(ta + i) - ta != t.parent(tb + i) - tb) return false;
+    return true;
+  }
+  [[nodiscard]] node_id end_of(std::size_t k) const {
+    return k + 1 < reads_.size() ? reads_[k + 1].top : static_cast<node_id>(profile_->size());
+  }
+
+  // Profiles that share their samples are one tree, under a frame of their names joined by
+  // " + ", with a column per profile (named after it), so that values of different units are
+  // never added: null if no two profiles do. Others keep their frame and the column of their
+  // unit. O(profiles^2 + contexts): the contexts are compared only where the hashes match.
+  std::optional<profile> join_shared() {
+    std::vector<std::size_t> group(reads_.size());  // the first profile sharing k's samples
+    bool any = false;
+    for (std::size_t k = 0; k < reads_.size(); ++k) {
+      group[k] = k;
+      for (std::size_t j = 0; j < k && group[k] == k; ++j)
+        if (group[j] == j && share_samples(j, k)) group[k] = j;
+      any = any || group[k] != k;
+    }
+    if (!any) return std::nullopt;
+    std::vector<std::size_t> members(reads_.size(), 0);
+    for (std::size_t g : group) ++members[g];
+    // The columns: one per unit of the profiles alone, one per profile sharing samples.
+    std::vector<std::string> names;
+    std::vector<bool> of_unit;  // whether a column is a unit's, shared by the profiles alone
+    std::vector<std::size_t> column(reads_.size());
+    auto add_column = [&](std::string name, std::size_t k, bool unit) {
+      for (std::size_t c = 0; c < names.size(); ++c)
+        if (unit && of_unit[c] && names[c] == name) return c;
+      while (std::find(names.begin(), names.end(), name) != names.end()) name += " (" + std::to_string(k) + ")";
+      names.push_back(std::move(name));
+      of_unit.push_back(unit);
+      return names.size() - 1;
+    };
+    for (std::size_t k = 0; k < reads_.size(); ++k) {
+      const std::string unit(profile_->metric_name(reads_[k].metric));
+      if (members[group[k]] == 1) column[k] = add_column(unit, k, true);
+      else column[k] = add_column(reads_[k].name.empty() ? unit : reads_[k].name, k, false);
+    }
+    profile out(names);
+    const call_tree& t = profile_->tree();
+    const symbol_table& symbols = t.symbols();
+    std::vector<node_id> map(t.size(), null_node);
+    map[root_node] = root_node;
+    for (std::size_t k = 0; k < reads_.size(); ++k) {
+      const node_id top = reads_[k].top, end = end_of(k);
+      if (group[k] != k) {  // the contexts of the profile it shares its samples with
+        for (node_id i = 0; i < end - top; ++i) map[top + i] = map[reads_[group[k]].top + i];
+      } else {
+        std::string frame(symbols.name(t.frame(top)));
+        if (members[k] > 1) {
+          frame.clear();
+          for (std::size_t j = k; j < reads_.size(); ++j)
+            if (group[j] == k) frame += (frame.empty() ? "" : " + ") + std::string(symbols.name(t.frame(reads_[j].top)));
+        }
+        map[top] = out.find_or_add_child(root_node, out.symbols().intern(frame));
+        for (node_id n = top + 1; n < end; ++n) {
+          const frame_id f = t.frame(n);
+          map[n] = out.find_or_add_child(map[t.parent(n)], out.symbols().intern(symbols.name(f), symbols.site(f)));
+        }
+      }
+      std::span<const double> from = profile_->column(reads_[k].metric);
+      std::span<double> to = out.column(column[k]);
+      for (node_id n = top; n < end; ++n) to[map[n]] += from[n];
+    }
+    out.shrink_to_fit();
+    return out;
+  }
+
   // The frame a profile's contexts go under: its name, or "profile N" if empty, with " (N)"
   // appended while it repeats an earlier profile's (N its 0-based index in the file).
   frame_id profile_frame(std::string name, std::size_t index, std::size_t name_at) {
@@ -381,7 +476,8 @@ class speedscope_reader {
       check(v.get_string().get(unit), "profile \"unit\" is not a string");
       m.metric = metric_of(unit);
     });
-    m.top = profile_->find_or_add_child(root_node, profile_frame(std::move(name), index, m.name));
+    reads_.push_back({.top = 0, .metric = m.metric, .name = name, .sampled = m.sampled});
+    m.top = reads_.back().top = profile_->find_or_add_child(root_node, profile_frame(std::move(name), index, m.name));
   }
 
   // Reads the array `member` of `m` if its type has it; returns the byte after it, 0 if not
@@ -470,6 +566,10 @@ class speedscope_reader {
       prefix_.resize(depth);
       prefix_text_.resize(depth);
       path_.resize(depth);
+      profile_read& r = reads_.back();
+      ++r.count;
+      for (std::uint64_t i : prefix_) r.add(i + 1);
+      r.add(0);
       if (!after_weights) {
         sampled_.push_back(n);
         return;
@@ -509,6 +609,10 @@ class speedscope_reader {
         }
       }
       if (!time || !index || type.empty()) fail("event without \"type\", \"frame\" or \"at\"");
+      profile_read& r = reads_.back();
+      ++r.count;
+      r.add(type == "O" ? 1 : 2);
+      r.add(*index);
       if (!first && *time < last) fail("event at " + format(*time) + " before the previous one at " + format(last));
       if (!stack_.empty()) add(metric, stack_.back(), *time - last);
       last = *time;
@@ -547,6 +651,7 @@ class speedscope_reader {
   std::optional<profile> profile_;
   std::vector<double> totals_;    // per metric: the sum of its values so far
   std::unordered_set<std::string> profile_names_;
+  std::vector<profile_read> reads_;  // by index in the file
   std::vector<double> weights_;   // sampled: the weights, when they come before the samples
   std::vector<node_id> sampled_;  // or the samples' contexts, when they come first
   std::vector<std::uint64_t> prefix_;          // sampled: the previous stack's frame indices
@@ -565,6 +670,9 @@ class speedscope_reader {
 /// - Tree: every profile under one frame named after it, its `name` (`profile N` if empty,
 ///   N the 0-based index in `profiles`; ` (N)` appended if an earlier profile has the name),
 ///   so profiles stay apart. Sampled: each stack, root first. Evented: the open frames.
+///   Profiles that share their samples (of one type, the same stacks in the same order, or
+///   the same events' types and frames: write_speedscope's one profile per metric) are one
+///   tree under one frame, their names joined by ` + `.
 /// - Frames: identified by their index in `shared.frames`, named `name file:line:col` with
 ///   whichever of file, line and col the entry has (`f a.js:3:7`, `f a.js`, `f :3`), as the
 ///   V8 reader names `functionName url:line:col`; the name alone if the entry has no file
@@ -572,7 +680,9 @@ class speedscope_reader {
 ///   `(program)`); an empty name is `(anonymous)`. Entries with the same name, file, line and
 ///   col are one frame; entries differing in any of them stay apart.
 /// - Metrics: one column per unit: `samples` for `none`, else the unit (`nanoseconds`,
-///   `microseconds`, `milliseconds`, `seconds`, `bytes`); profiles of one unit share it.
+///   `microseconds`, `milliseconds`, `seconds`, `bytes`); profiles of one unit share it,
+///   but profiles sharing their samples have a column each, named after the profile (its
+///   unit's if it has no name, ` (N)` appended if taken), never one column of two units.
 ///   Sampled: a sample's weight is the self value of its stack's last frame (a 0 weight still
 ///   creates the context). Evented: the value between two events is the self value of the
 ///   innermost open frame (none if no frame is open); an event opened and closed at once
@@ -602,7 +712,9 @@ class speedscope_reader {
 /// `shared`; two over a profile whose arrays come before its `type`, `name` or `unit`).
 /// Memory: the document; a piece and simdjson's buffers for it (about six bytes per byte of
 /// the piece: 6 MB); the frame names; a sampled profile's first array of `samples` and
-/// `weights` (4 bytes a sample or 8 a weight) while the second is read; the tree.
+/// `weights` (4 bytes a sample or 8 a weight) while the second is read; the tree, and where
+/// profiles share their samples a second tree while it is built from the first (plus
+/// O(profiles^2) comparisons of their counts and hashes).
 ///
 ///     ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "main"},
 ///         {"name": "f", "file": "a.c", "line": 3}]}, "profiles": [{"type": "sampled",
@@ -633,8 +745,9 @@ inline profile read_speedscope_file(const std::filesystem::path& path, const spe
 /// appears: the file is linear in the tree (two events per context and metric), not in the
 /// total length of its paths.
 ///
-/// Reading it back gives each metric's whole tree under a frame named after the metric, in
-/// the column of its unit; values are exact when they and the totals are integers below
+/// Reading it back gives the tree under one frame of the metrics' names joined by ` + `, a
+/// column per metric named after it (one metric: under a frame named after it, in the column
+/// of its unit); values are exact when they and the totals are integers below
 /// 2^53 (otherwise a weight is a difference of running sums and may differ in its last bits).
 /// Throws ccrc::error for what the format cannot hold: a negative or non-finite value, a
 /// total that overflows a double, metrics on the root, a name that is not valid UTF-8

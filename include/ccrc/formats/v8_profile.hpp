@@ -910,7 +910,8 @@ class v8_reader {
   }
 
   // time_us: each sample weighs the time to the next one (negative gaps count 0); the last
-  // weighs the time to endTime where the file gives it (and startTime, for timeDeltas).
+  // weighs the time to a closing stamp (`timestamps` one longer than `samples`), else to
+  // endTime where the file gives it (and startTime, for timeDeltas).
   // Sums by node, in `samples` and `time`.
   void add_times(std::span<const std::uint32_t> sampled, std::span<double> samples, std::span<double> time) {
     const bool cpuprofile = kind_ == v8_profile_kind::cpuprofile;
@@ -918,7 +919,9 @@ class v8_reader {
     // Whichever the file has: deltas (the .cpuprofile's) or absolute timestamps (the old format's).
     const bool deltas = seen_deltas_ || (!seen_timestamps_ && cpuprofile);
     const char* name = deltas ? "timeDeltas" : "timestamps";
-    if (times_.size() != sampled.size())
+    // The old v8-profiler writes one stamp more than samples: the end of the last sample.
+    const bool closing_stamp = !deltas && times_.size() == sampled.size() + 1;
+    if (times_.size() != sampled.size() && !closing_stamp)
       v8_json::fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
                        std::string("\"samples\" has ") + std::to_string(sampled.size()) + " entries but \"" + name +
                            "\" has " + std::to_string(times_.size()));
@@ -928,6 +931,11 @@ class v8_reader {
     }
     double end = end_time_ * scale;
     bool has_end = has_end_time_ && (!deltas || seen_start_);
+    if (closing_stamp) {
+      end = times_.back();
+      has_end = true;
+      times_.pop_back();
+    }
     v8_sample_weights weights(samples, time);
     bool finite = true;
     for (std::size_t s = 0; s < sampled.size() && finite; ++s) finite = weights.add(sampled[s], times_[s]);
@@ -975,7 +983,8 @@ class v8_reader {
 /// Metrics: CPU profiles `samples` (how often the node is in `samples`, or its `hitCount` if
 /// the file has no `samples`) and, with `samples`, `time_us` (each sample weighted by the time
 /// to the next one; the last by the time to `endTime`, 0 if the file has no end time;
-/// negative gaps count 0). Heap profiles `bytes` (`selfSize`) and, with `samples`,
+/// negative gaps count 0; `timestamps` with one entry more than `samples`, as the old
+/// v8-profiler writes them, end the last sample at the extra stamp instead of `endTime`). Heap profiles `bytes` (`selfSize`) and, with `samples`,
 /// `allocations` (the samples naming the node; node writes some samples whose `nodeId` is in
 /// no node of the tree, allocated while the profile was taken: those are not counted).
 ///
@@ -983,7 +992,7 @@ class v8_reader {
 /// the wrong type (a count that is not a non-negative integer); a missing or duplicate node
 /// id, or one in children, parent or a CPU profile's samples naming no node; a node with two
 /// parents; parents forming a cycle; no root or two, a root not named `(root)`; samples and
-/// times of different lengths, or times that overflow; a name with control characters.
+/// times of different lengths (but timestamps one longer), or times that overflow; a name with control characters.
 /// What simdjson's first pass over a piece finds (invalid UTF-8, a string never closed), which
 /// has no position, is reported at the piece's first byte (the array's `[` or the ',' before
 /// the piece's first element); invalid UTF-8 in a member skipped, at the first byte after the

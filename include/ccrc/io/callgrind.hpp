@@ -4,9 +4,9 @@
 
 #include <ccrc/config.hpp>
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/prefetch.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
+#include <ccrc/transform/unfold_call_graph.hpp>
 #include <ccrc/tree/profile.hpp>
 
 #include <algorithm>
@@ -36,34 +36,7 @@ struct callgrind_options {
 
 namespace detail {
 
-/// floor(a * b / c) and (a * b) mod c, without overflow (c > 0).
-struct callgrind_quotient {
-  std::uint64_t q = 0, r = 0;
-};
-
-[[nodiscard]] constexpr callgrind_quotient mul_div(std::uint64_t a, std::uint64_t b, std::uint64_t c) noexcept {
-  if (b == 0 || a <= ~std::uint64_t{0} / b) return {a * b / c, a * b % c};
-  // The 128-bit product as hi:lo from 32-bit halves, then long division, bit by bit (rare).
-  std::uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
-  std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  std::uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-  std::uint64_t lo = (p00 & 0xffffffffu) | (mid << 32);
-  std::uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-  std::uint64_t q = 0, r = 0;
-  for (int i = 127; i >= 0; --i) {
-    std::uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1 : (lo >> i) & 1;
-    bool carry = (r >> 63) != 0;
-    r = (r << 1) | bit;
-    q <<= 1;  // the quotient fits 64 bits where it is used: b <= c, so a * b / c <= a
-    if (carry || r >= c) {
-      r -= c;
-      q |= 1;
-    }
-  }
-  return {q, r};
-}
-
-// Parses callgrind lines into the call graph, then unfolds it (finish()).
+// Parses callgrind lines into the call graph, then unfolds it (finish(), by unfold_call_graph).
 class callgrind_parser {
  public:
   explicit callgrind_parser(const callgrind_options& options) : options_(options) {}
@@ -92,6 +65,8 @@ class callgrind_parser {
   profile finish();
 
  private:
+  symbol_table merge_functions();
+  [[nodiscard]] std::pair<symbol_table, std::vector<frame_id>> frames_of(symbol_table read) const;
   [[noreturn]] void fail(const std::string& reason) const { throw parse_error(number_, reason); }
 
   static constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -167,7 +142,8 @@ class callgrind_parser {
     }
     if (fn_ == none) fail("a cost line before any fn= line");
     if (!block_open_) {  // the block's first self cost line
-      blocks_.push_back({number_, fn_});
+      block_line_.push_back(number_);
+      block_function_.push_back(static_cast<std::uint32_t>(fn_));
       block_cost_.resize(block_cost_.size() + events_.size(), 0);
       block_open_ = true;
     }
@@ -356,12 +332,13 @@ class callgrind_parser {
       std::size_t callee = function(has_cob_ ? cob_ : ob_, called && called->name == cfn_.name ? *called : cfn_);
       has_cob_ = false;  // cob= names the object of the next call only
       // The edge of the last call to this callee, if from this caller; else a new one (a
-      // pair seen in an earlier block again is merged in finish()).
+      // pair seen in an earlier block again is merged by unfold_call_graph).
       std::uint32_t e = last_edge_to_[callee];
-      if (e == no_edge || edges_[e].caller != fn_) {
-        if (edges_.size() >= no_edge) throw capacity_error("callgrind: more than 2^32 - 2 caller -> callee pairs");
-        e = last_edge_to_[callee] = static_cast<std::uint32_t>(edges_.size());
-        edges_.push_back({static_cast<std::uint32_t>(fn_), static_cast<std::uint32_t>(callee)});
+      if (e == no_edge || caller_[e] != fn_) {
+        if (caller_.size() >= no_edge) throw capacity_error("callgrind: more than 2^32 - 2 caller -> callee pairs");
+        e = last_edge_to_[callee] = static_cast<std::uint32_t>(caller_.size());
+        caller_.push_back(static_cast<std::uint32_t>(fn_));
+        callee_.push_back(static_cast<std::uint32_t>(callee));
         edge_cost_.resize(edge_cost_.size() + events_.size(), 0);
       }
       pending_edge_ = e;
@@ -376,11 +353,7 @@ class callgrind_parser {
 
   static constexpr std::size_t none = ~std::size_t{0};
   static constexpr std::uint64_t max_exact = std::uint64_t{1} << 53;
-
   static constexpr std::uint32_t no_edge = ~std::uint32_t{0};
-  struct edge {
-    std::uint32_t caller, callee;  // functions
-  };
 
   callgrind_options options_;
   std::vector<std::string> events_;
@@ -400,16 +373,14 @@ class callgrind_parser {
   std::uint64_t cfn_id_ = plain;
   bool has_cob_ = false, has_cfn_ = false;
   // Self costs as read, per block of cost lines after a fn= line (its first line and
-  // function), added up per function in finish(): the block's costs are written where the
-  // parsing is, and the functions' totals, scattered, in one loop whose cache misses overlap.
-  struct block {
-    std::uint64_t line;
-    std::size_t function;
-  };
-  std::vector<block> blocks_;
+  // function), added up per function by unfold_call_graph: the block's costs are written
+  // where the parsing is, and the functions' totals, scattered, in one loop whose cache
+  // misses overlap.
+  std::vector<std::uint64_t> block_line_;
+  std::vector<std::uint32_t> block_function_;
   std::vector<std::uint64_t> block_cost_;  // block * events + event
   bool block_open_ = false;
-  std::vector<edge> edges_;
+  std::vector<std::uint32_t> caller_, callee_;  // per edge: functions
   std::vector<std::uint64_t> edge_cost_;  // edge * events + event: inclusive cost of the calls
   std::size_t fn_ = none, pending_edge_ = 0;
   bool pending_call_ = false, seen_cost_ = false;
@@ -422,325 +393,95 @@ inline profile callgrind_parser::finish() {
     if (!fn_names_.empty()) fail("no events: line");
     return profile{{"Ir"}};  // empty input: valgrind's default event
   }
-  // The function names interned at once (read: the same ids as one at a time, in the order
-  // first defined); functions whose names turn out equal (a name defined under two ids, or
-  // both written out and defined), in one object, merged into the first.
-  symbol_table read;
-  {
-    std::vector<std::string_view> texts(fn_text_ends_.size());
-    for (std::size_t i = 0, begin = 0; i < texts.size(); begin = fn_text_ends_[i++])
-      texts[i] = std::string_view(fn_text_).substr(begin, fn_text_ends_[i] - begin);
-    const std::vector<frame_id> interned = read.intern_all(texts);
-    std::string().swap(fn_text_);
-    std::vector<std::size_t>().swap(fn_text_ends_);
-    if (read.method_count() - 1 == texts.size()) {
-      for (std::uint32_t& n : fn_names_) n = static_cast<std::uint32_t>(interned[n]);
-    } else {
-      std::unordered_map<std::uint64_t, std::uint32_t> kept;  // name << 32 | object -> function
-      std::vector<std::uint32_t> into(fn_names_.size());
-      std::uint32_t count = 0;
-      for (std::size_t f = 0; f < fn_names_.size(); ++f) {
-        const auto n = static_cast<std::uint32_t>(interned[fn_names_[f]]), ob = fn_objects_[f];
-        auto [it, added] = kept.try_emplace((std::uint64_t{n} << 32) | ob, count);
-        if (added) {
-          fn_names_[count] = n;
-          fn_objects_[count++] = ob;
-        }
-        into[f] = it->second;
-      }
-      fn_names_.resize(count);
-      fn_objects_.resize(count);
-      for (edge& e : edges_) e = {into[e.caller], into[e.callee]};
-      for (block& b : blocks_) b.function = into[b.function];
-    }
-  }
+  symbol_table read = merge_functions();
   const std::size_t E = events_.size(), F = fn_names_.size();
-
-  // The edges grouped by caller, in the order first seen (a counting sort): slot s of
-  // [first[f], first[f + 1]) holds a callee of f and the cost of those calls. 32-bit indexes
-  // (the parser refuses more functions or edges), as the depth-first search below meets
-  // each function at a random place of these arrays, and halving them keeps more in cache.
-  using index = std::uint32_t;
-  const std::size_t M = edges_.size();
-  std::vector<index> first(F + 1, 0), callee(M);
-  std::vector<std::uint64_t> slot_cost(M * E);
-  for (const edge& e : edges_) ++first[e.caller + 1];
-  for (std::size_t f = 0; f < F; ++f) first[f + 1] += first[f];
-  {
-    std::vector<index> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < M; ++i) {
-      const index s = fill[edges_[i].caller]++;
-      callee[s] = edges_[i].callee;
-      std::copy_n(edge_cost_.begin() + static_cast<std::ptrdiff_t>(i * E), E, slot_cost.begin() + static_cast<std::ptrdiff_t>(s * E));
-    }
+  unfolded_call_graph unfolded;
+  try {
+    unfolded = unfold_call_graph({.functions = F, .events = E, .caller = std::move(caller_), .callee = std::move(callee_),
+                                  .edge_cost = std::move(edge_cost_), .self_function = std::move(block_function_),
+                                  .self_cost = std::move(block_cost_)},
+                                 {.max_contexts = options_.max_contexts});
+  } catch (const cost_overflow& e) {
+    throw parse_error(e.part == cost_overflow::no_part ? number_ : block_line_[e.part], e.what());
+  } catch (const capacity_error&) {
+    throw capacity_error("callgrind: the call graph unfolds into more than " + std::to_string(options_.max_contexts) +
+                         " calling contexts (callgrind_options::max_contexts)");
   }
-  // The graph as read is no longer needed (swapped out: assigning {} would keep the memory).
-  std::vector<edge>().swap(edges_);
-  std::vector<std::uint64_t>().swap(edge_cost_);
-  // The same caller -> callee pair in several blocks: one slot, the others emptied into it
-  // and marked cut (never followed).
-  std::vector<bool> cut(M, false);
-  {
-    std::vector<index> seen_by(F, static_cast<index>(none)), kept(F, 0);
-    for (index f = 0; f < F; ++f)
-      for (index s = first[f]; s < first[f + 1]; ++s) {
-        const index g = callee[s];
-        if (seen_by[g] != f) {
-          seen_by[g] = f;
-          kept[g] = s;
-          continue;
-        }
-        for (std::size_t e = 0; e < E; ++e) {
-          std::uint64_t& into = slot_cost[kept[g] * E + e];
-          const std::uint64_t v = slot_cost[s * E + e];
-          if (v > max_exact - into) throw parse_error(number_, "a cost sum above 2^53, which a double cannot hold exactly");
-          into += v;
-        }
-        cut[s] = true;
-      }
-  }
-  std::vector<bool> called(F, false);  // by an edge not cut
-  for (std::size_t s = 0; s < M; ++s)
-    if (!cut[s]) called[callee[s]] = true;
-
-  // Cycles cut: an iterative depth-first search, from the functions nobody calls, then from
-  // any left, in file order; an edge to a function on the search path (a recursive call,
-  // f -> f included) is cut. The finishing order reversed is a topological order of the rest.
-  std::vector<std::uint8_t> state(F, 0);  // 0 new, 1 on the path, 2 done
-  std::vector<index> order;  // finishing order
-  order.reserve(F);
-  std::vector<std::pair<index, index>> stack;  // function, next slot
-  auto search = [&](index start) {
-    state[start] = 1;
-    stack.emplace_back(start, first[start]);
-    while (!stack.empty()) {
-      auto& [f, s] = stack.back();
-      if (s == first[f + 1]) {
-        state[f] = 2;
-        order.push_back(f);
-        stack.pop_back();
-        continue;
-      }
-      const index at = s++;
-      if (cut[at]) continue;  // a pair merged into its first slot
-      const index g = callee[at];
-      if (state[g] == 1) cut[at] = true;
-      else if (state[g] == 0) {
-        state[g] = 1;
-        stack.emplace_back(g, first[g]);
-      }
-    }
-  };
-  for (index f = 0; f < F; ++f)
-    if (!called[f] && state[f] == 0) search(f);
-  for (index f = 0; f < F; ++f)
-    if (state[f] == 0) search(f);
-  std::reverse(order.begin(), order.end());
-  std::fill(called.begin(), called.end(), false);  // now by an edge the search kept
-  for (std::size_t s = 0; s < M; ++s)
-    if (!cut[s]) called[callee[s]] = true;
-
-  // Frames: the function's name; where functions of several objects share it, `name (object)`
-  // (then `#2`, `#3`... should that still collide with a function's own name). When every
-  // name read is one function's, the table read becomes the profile's, so that no name is
-  // hashed twice; otherwise a table of the frames alone is made.
-  std::vector<frame_id> frame(F);
-  symbol_table symbols;
-  {
-    std::vector<std::uint32_t> uses(read.frame_count(), 0);
-    for (std::uint32_t n : fn_names_) ++uses[n];
-    if (std::all_of(uses.begin() + 1, uses.end(), [](std::uint32_t u) { return u == 1; })) {
-      symbols = std::move(read);
-      for (std::size_t f = 0; f < F; ++f) frame[f] = frame_id{fn_names_[f]};
-    } else {
-      for (std::size_t f = 0; f < F; ++f)  // first, so that no `name (object)` takes one
-        if (uses[fn_names_[f]] == 1) frame[f] = symbols.intern(read.name(frame_id{fn_names_[f]}));
-      std::string n;
-      for (std::size_t f = 0; f < F; ++f) {
-        if (uses[fn_names_[f]] == 1) continue;
-        n.assign(read.name(frame_id{fn_names_[f]})).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
-        std::string base = n;
-        for (std::size_t i = 2; symbols.find(n); ++i) n = base + " #" + std::to_string(i);
-        frame[f] = symbols.intern(n);
-      }
-    }
-  }
-  // The tree as columns (from_columns links them at the end: no child is ever looked up, as
-  // a context's callees are distinct functions, so distinct frames); each context's cost per
-  // event: its weight (the share of the cost flowing into it) until its function is unfolded,
-  // then its self cost; each function's contexts linked, head[f], then next[node].
-  constexpr node_id no_node = ~node_id{0};
-  std::vector<node_id> parents{null_node}, next{no_node}, head(F, no_node);
-  std::vector<frame_id> frames{root_frame};
-  std::vector<std::uint64_t> cost(E, 0);
-  auto add_context = [&](node_id parent, std::size_t f, const std::uint64_t* weights) {
-    if (parents.size() >= options_.max_contexts + 1)
-      throw capacity_error("callgrind: the call graph unfolds into more than " +
-                           std::to_string(options_.max_contexts) +
-                           " calling contexts (callgrind_options::max_contexts)");
-    const auto n = static_cast<node_id>(parents.size());
-    parents.push_back(parent);
-    frames.push_back(frame[f]);
-    for (std::size_t e = 0; e < E; ++e) cost.push_back(std::min(weights[e], max_exact));
-    next.push_back(head[f]);
-    head[f] = n;
-  };
-  // The unfolding visits the functions in topological order, and each one's self cost and
-  // kept out-edges: gathered into that order first, in plain loops whose cache misses overlap,
-  // rather than met one at a time between the unfolding's dependent steps.
-  std::vector<std::uint64_t> self_cost(F * E, 0), kept_cost;
-  std::vector<index> kept_first(F + 1, 0), kept_callee;
-  {
-    std::vector<index> position(F);  // in `order`
-    for (index i = 0; i < F; ++i) position[order[i]] = i;
-    for (std::size_t b = 0; b < blocks_.size(); ++b)
-      for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t& into = self_cost[position[blocks_[b].function] * E + e];
-        const std::uint64_t v = block_cost_[b * E + e];
-        if (v > max_exact - into) throw parse_error(blocks_[b].line, "a cost sum above 2^53, which a double cannot hold exactly");
-        into += v;
-      }
-    std::vector<block>().swap(blocks_);
-    std::vector<std::uint64_t>().swap(block_cost_);
-  }
-  for (std::size_t i = 0; i < F; ++i) {
-    const index f = order[i];
-    // Its slots are at a random place: fetched a few functions ahead (where they start, then
-    // what they hold), the loop does not wait for each in turn.
-    if (i + 16 < F) detail::prefetch(&first[order[i + 16]]);
-    if (i + 8 < F) {
-      detail::prefetch(callee.data() + first[order[i + 8]]);  // at most one past the end
-      detail::prefetch(slot_cost.data() + first[order[i + 8]] * E);
-    }
-    for (index s = first[f]; s < first[f + 1]; ++s)
-      if (!cut[s]) {
-        kept_callee.push_back(callee[s]);
-        kept_cost.insert(kept_cost.end(), slot_cost.begin() + static_cast<std::ptrdiff_t>(s * E),
-                         slot_cost.begin() + static_cast<std::ptrdiff_t>((s + 1) * E));
-      }
-    kept_first[i + 1] = static_cast<index>(kept_callee.size());
-  }
-  std::vector<index>().swap(first);
-  std::vector<index>().swap(callee);
-  std::vector<std::uint64_t>().swap(slot_cost);
-  std::vector<bool>().swap(cut);
-  auto any_cost = [E](const std::uint64_t* c) { return std::any_of(c, c + E, [](std::uint64_t v) { return v != 0; }); };
-  auto total_of = [&](std::size_t i, std::vector<std::uint64_t>& t) {
-    t.assign(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), self_cost.begin() + static_cast<std::ptrdiff_t>((i + 1) * E));
-    for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
-      for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t v = kept_cost[s * E + e];
-        t[e] = t[e] > ~std::uint64_t{0} - v ? ~std::uint64_t{0} : t[e] + v;
-      }
-    return any_cost(t.data());
-  };
-
-  std::vector<std::uint64_t> total(E), weights, share, amounts, sums(E);
-  std::vector<node_id> contexts;
-  std::vector<std::uint64_t> remainder;
-  std::vector<std::size_t> rank;
-  // Splits `amount` among the contexts in proportion to weights[c * E + we] (summing to
-  // sum > 0), exactly: floors, then one more to the largest remainders (ties: list order).
-  auto split = [&](std::uint64_t amount, std::size_t we, std::uint64_t sum) {
-    std::size_t k = contexts.size();
-    if (k == 1) return share.assign(1, amount);  // its weight is the sum: all of it, no division
-    share.assign(k, 0);
-    remainder.assign(k, 0);
-    std::uint64_t given = 0;
-    for (std::size_t c = 0; c < k; ++c) {
-      callgrind_quotient d = mul_div(amount, weights[c * E + we], sum);
-      share[c] = d.q;
-      remainder[c] = d.r;
-      given += d.q;
-    }
-    std::uint64_t left = amount - given;  // < k
-    if (left == 0) return;
-    for (std::size_t c = 0; c < k; ++c) share[c] += left / k;  // none: left < k
-    left %= k;
-    rank.resize(k);
-    for (std::size_t c = 0; c < k; ++c) rank[c] = c;
-    auto larger = [&](std::size_t a, std::size_t b) { return remainder[a] != remainder[b] ? remainder[a] > remainder[b] : a < b; };
-    auto cut_at = rank.begin() + static_cast<std::ptrdiff_t>(left);
-    std::nth_element(rank.begin(), cut_at, rank.end(), larger);
-    for (auto it = rank.begin(); it != cut_at; ++it) ++share[*it];
-  };
-
-  for (std::size_t i = 0; i < F; ++i) {
-    const std::size_t f = order[i];
-    if (!called[f] || head[f] == no_node) {
-      // A root (no kept caller), or a function its callers gave no cost: under the root,
-      // with its whole cost as weight.
-      if (!total_of(i, total)) continue;
-      add_context(root_node, f, total.data());
-    }
-    if (const node_id only = head[f]; next[only] == no_node) {
-      // One context (in a call tree, every function): it takes every cost whole, as the
-      // splits below would give it, without them.
-      std::copy_n(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), E, cost.begin() + static_cast<std::ptrdiff_t>(only * E));
-      for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
-        if (const std::uint64_t* w = &kept_cost[s * E]; any_cost(w)) add_context(only, kept_callee[s], w);
-      continue;
-    }
-    contexts.clear();
-    for (node_id n = head[f]; n != no_node; n = next[n]) contexts.push_back(n);
-    std::reverse(contexts.begin(), contexts.end());  // creation order
-    std::size_t k = contexts.size();
-    weights.resize(k * E);
-    for (std::size_t e = 0; e < E; ++e) {
-      bool overflow = false;
-      sums[e] = 0;
-      for (std::size_t c = 0; c < k; ++c) {
-        std::uint64_t w = cost[contexts[c] * E + e];  // <= 2^53
-        weights[c * E + e] = w;
-        overflow = overflow || sums[e] > ~std::uint64_t{0} - w;
-        sums[e] += w;
-        cost[contexts[c] * E + e] = 0;
-      }
-      if (overflow) {  // over 2^11 contexts of weight near 2^53: coarser weights, same split rule
-        sums[e] = 0;
-        for (std::size_t c = 0; c < k; ++c) sums[e] += weights[c * E + e] >>= 32;
-      }
-    }
-    // An event no context carries weight in splits by the first event one does.
-    std::size_t fallback = 0;
-    while (fallback < E && sums[fallback] == 0) ++fallback;
-    if (fallback == E) {  // every weight zero: all to the first context
-      for (std::size_t e = 0; e < E; ++e) weights[e] = sums[e] = 1;
-      fallback = 0;
-    }
-    auto which = [&](std::size_t e) { return sums[e] != 0 ? e : fallback; };
-    // Self cost.
-    for (std::size_t e = 0; e < E; ++e) {
-      std::uint64_t amount = self_cost[i * E + e];
-      if (amount == 0) continue;
-      split(amount, which(e), sums[which(e)]);
-      for (std::size_t c = 0; c < k; ++c) cost[contexts[c] * E + e] = share[c];
-    }
-    // Each kept call edge: the callee's contexts under each of f's, weighted by their share.
-    for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s) {
-      amounts.assign(k * E, 0);
-      for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t amount = kept_cost[s * E + e];
-        if (amount == 0) continue;
-        split(amount, which(e), sums[which(e)]);
-        for (std::size_t c = 0; c < k; ++c) amounts[c * E + e] = share[c];
-      }
-      for (std::size_t c = 0; c < k; ++c) {
-        const std::uint64_t* w = &amounts[c * E];
-        if (any_cost(w)) add_context(contexts[c], kept_callee[s], w);
-      }
-    }
-  }
-  std::vector<node_id>().swap(next);
-  std::vector<node_id>().swap(head);
-  auto [tree, repeated] = call_tree::from_columns(std::move(symbols), std::move(parents), std::move(frames));
+  auto [symbols, frame] = frames_of(std::move(read));
+  std::vector<frame_id> frames(unfolded.function.size(), root_frame);
+  for (std::size_t n = 1; n < frames.size(); ++n) frames[n] = frame[unfolded.function[n]];
+  std::vector<std::uint32_t>().swap(unfolded.function);
+  auto [tree, repeated] = call_tree::from_columns(std::move(symbols), std::move(unfolded.parent), std::move(frames));
   CCRC_ASSERT(repeated == null_node, "ccrc: a callgrind context repeats a sibling's frame");
   profile p(std::move(tree), std::vector<std::string>(events_));
   for (std::size_t e = 0; e < E; ++e) {
     std::span<double> column = p.column(e);
-    for (std::size_t n = 0; n < column.size(); ++n) column[n] = static_cast<double>(cost[n * E + e]);
+    for (std::size_t n = 0; n < column.size(); ++n) column[n] = static_cast<double>(unfolded.cost[n * E + e]);
   }
   return p;
+}
+
+// The function names interned at once (the same ids as one at a time, in the order first
+// defined); functions whose names turn out equal (a name defined under two ids, or both
+// written out and defined), in one object, merged into the first. Returns the names.
+inline symbol_table callgrind_parser::merge_functions() {
+  symbol_table read;
+  std::vector<std::string_view> texts(fn_text_ends_.size());
+  for (std::size_t i = 0, begin = 0; i < texts.size(); begin = fn_text_ends_[i++])
+    texts[i] = std::string_view(fn_text_).substr(begin, fn_text_ends_[i] - begin);
+  const std::vector<frame_id> interned = read.intern_all(texts);
+  std::string().swap(fn_text_);
+  std::vector<std::size_t>().swap(fn_text_ends_);
+  if (read.method_count() - 1 == texts.size()) {
+    for (std::uint32_t& n : fn_names_) n = static_cast<std::uint32_t>(interned[n]);
+    return read;
+  }
+  std::unordered_map<std::uint64_t, std::uint32_t> kept;  // name << 32 | object -> function
+  std::vector<std::uint32_t> into(fn_names_.size());
+  std::uint32_t count = 0;
+  for (std::size_t f = 0; f < fn_names_.size(); ++f) {
+    const auto n = static_cast<std::uint32_t>(interned[fn_names_[f]]), ob = fn_objects_[f];
+    auto [it, added] = kept.try_emplace((std::uint64_t{n} << 32) | ob, count);
+    if (added) {
+      fn_names_[count] = n;
+      fn_objects_[count++] = ob;
+    }
+    into[f] = it->second;
+  }
+  fn_names_.resize(count);
+  fn_objects_.resize(count);
+  for (std::uint32_t& f : caller_) f = into[f];
+  for (std::uint32_t& f : callee_) f = into[f];
+  for (std::uint32_t& f : block_function_) f = into[f];
+  return read;
+}
+
+// Frames: the function's name; where functions of several objects share it, `name (object)`
+// (then `#2`, `#3`... should that still collide with a function's own name). When every name
+// read is one function's, the table read becomes the profile's, so that no name is hashed
+// twice; otherwise a table of the frames alone is made. Returns the table and each
+// function's frame.
+inline std::pair<symbol_table, std::vector<frame_id>> callgrind_parser::frames_of(symbol_table read) const {
+  const std::size_t F = fn_names_.size();
+  std::vector<frame_id> frame(F);
+  symbol_table symbols;
+  std::vector<std::uint32_t> uses(read.frame_count(), 0);
+  for (std::uint32_t n : fn_names_) ++uses[n];
+  if (std::all_of(uses.begin() + 1, uses.end(), [](std::uint32_t u) { return u == 1; })) {
+    for (std::size_t f = 0; f < F; ++f) frame[f] = frame_id{fn_names_[f]};
+    return {std::move(read), std::move(frame)};
+  }
+  for (std::size_t f = 0; f < F; ++f)  // first, so that no `name (object)` takes one
+    if (uses[fn_names_[f]] == 1) frame[f] = symbols.intern(read.name(frame_id{fn_names_[f]}));
+  std::string n;
+  for (std::size_t f = 0; f < F; ++f) {
+    if (uses[fn_names_[f]] == 1) continue;
+    n.assign(read.name(frame_id{fn_names_[f]})).append(" (").append(objects_.name(frame_id{fn_objects_[f]})).append(")");
+    std::string base = n;
+    for (std::size_t i = 2; symbols.find(n); ++i) n = base + " #" + std::to_string(i);
+    frame[f] = symbols.intern(n);
+  }
+  return {std::move(symbols), std::move(frame)};
 }
 
 template <class Read>

@@ -79,9 +79,22 @@ std::string_view read_start(Read& read, char (&start)[format_detection_bytes]) {
   return {start, got};
 }
 
+// perf's binary perf.data (its magic "PERFILE2", byte-swapped by a big-endian writer, or
+// version 1's "PERFFILE", then the header's size as 8 bytes, some of them 0, which no text
+// has) is no text format: left to the folded reader, it would fail on its first line without
+// saying what the file is.
+inline void refuse_perf_data(std::string_view start) {
+  std::string_view magic = start.substr(0, 8);
+  if ((magic == "PERFILE2" || magic == "2ELIFREP" || magic == "PERFFILE") && start.size() >= 16 &&
+      start.substr(8, 8).find('\0') != std::string_view::npos)
+    throw parse_error::at_byte(0, "perf's binary perf.data, which ccrc does not read: run `perf script` on it "
+                                  "(perf script -i perf.data > out.perf) and read its output");
+}
+
 // The profile in `format` whose first bytes `start` were already taken from `read`.
 template <class Read>
 profile read_detected(profile_format format, std::string_view start, Read&& read) {
+  refuse_perf_data(start);
   if (format == profile_format::cctb) {
     std::string bytes(start);
     char chunk[1 << 16];
