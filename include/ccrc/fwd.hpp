@@ -46,6 +46,10 @@ struct intersection;
 enum class recursion;
 template <buildable_tree Tree>
 class pipeline;
+struct cost_call_graph;
+struct unfold_call_graph_options;
+struct unfolded_call_graph;
+struct cost_overflow;
 
 // graph/
 struct call_edge;
