@@ -524,22 +524,14 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
   return j.str() + "\n";
 }
 
-ccrc::ring_layout chart_of(const ccrc::tree_view& v, const std::vector<double>& column, const ccrc::ring_options& o) {
-  return ccrc::ring_chart(v, column, o);
-}
-
-ccrc::icicle_layout chart_of(const ccrc::tree_view& v, const std::vector<double>& column, const ccrc::icicle_options& o) {
-  return ccrc::icicle_chart(v, column, o);
-}
-
 // The chart `ccrc render` draws on `canvas` (a ring chart's or an icicle's options): of the
 // first view, which is often laid out already in finding it.
 template <class Options>
 auto first_chart(const ccrc::profile& p, const std::vector<double>& column, const request& r, const Options& canvas) {
   ccrc::tree_view view = r.view.value_or(ccrc::tree_view(p.tree()));
-  if (!r.skip_trunk && !r.fit_depth) return chart_of(ccrc::ring_chart_view(view, column), column, canvas);
+  if (!r.skip_trunk && !r.fit_depth) return ccrc::layout_of(ccrc::ring_chart_view(view, column), column, canvas);
   auto first = ccrc::first_view(view, column, canvas, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth});
-  return first.chart ? std::move(*first.chart) : chart_of(first.view, column, canvas);
+  return first.chart ? std::move(*first.chart) : ccrc::layout_of(first.view, column, canvas);
 }
 
 template <class Layout>

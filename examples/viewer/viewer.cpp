@@ -203,21 +203,15 @@ template <class Options>
 ccrc::tree_view lay_out(ccrc::tree_view view, bool first, bool skip_trunk, const Options& canvas) {
   viewer& v = the();
   const std::vector<double>& ag = v.current->ag[v.metric];
-  auto draw = [&](const ccrc::tree_view& shown) {
-    if constexpr (std::is_same_v<Options, ccrc::ring_options>)
-      return ccrc::ring_chart(shown, ag, canvas);
-    else
-      return ccrc::icicle_chart(shown, ag, canvas);
-  };
   if (!first) {
-    v.chart = draw(view);
+    v.chart = ccrc::layout_of(view, ag, canvas);
     return view;
   }
   auto opening = ccrc::first_view(view, ag, canvas, {.skip_trunk = skip_trunk});
   if (opening.chart)
     v.chart = std::move(*opening.chart);
   else
-    v.chart = draw(opening.view);
+    v.chart = ccrc::layout_of(opening.view, ag, canvas);
   return opening.view;
 }
 

@@ -256,3 +256,16 @@ TEST_CASE("icicle beyond_edge after a first view: the boxes whose callees the cu
   for (const ccrc::icicle_segment& s : chart.segments)
     CHECK(ccrc::beyond_edge(chart, in.p.tree(), s) == (in.path(s.node) == "main;a;b"));
 }
+
+TEST_CASE("layout_of: the ring chart of ring options, the icicle of icicle options") {
+  ccrc::profile p = test::figure1();
+  auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
+  ccrc::tree_view v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);
+  ccrc::ring_layout ring = ccrc::layout_of(v, ag, ccrc::on_canvas(1440, 900));
+  ccrc::icicle_layout icicle = ccrc::layout_of(v, ag, ccrc::icicle_options{.width = 1440, .height = 900});
+  // Figure 1 below main: 17 contexts in 5 levels, as either chart.
+  CHECK(ring.segments.size() == 18);
+  CHECK(ring.rings() == 5);
+  CHECK(icicle.segments.size() == 18);
+  CHECK(icicle.rows() == 5);
+}

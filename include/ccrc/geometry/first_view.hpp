@@ -93,6 +93,19 @@ using opening_icicle = basic_opening_view<icicle_layout>;
   return n >= 1 ? static_cast<std::uint32_t>(std::min(n, 1e9)) : 1u;
 }
 
+/// The chart `canvas` describes: ring_chart for a ring chart's options, icicle_chart for an
+/// icicle's, so that code written for either chart (a first view's renderer) lays out with one
+/// name. Costs what the chart it calls costs.
+template <metric_column C>
+[[nodiscard]] ring_layout layout_of(const tree_view& v, const C& ag, const ring_options& canvas) {
+  return ring_chart(v, ag, canvas);
+}
+
+template <metric_column C>
+[[nodiscard]] icicle_layout layout_of(const tree_view& v, const C& ag, const icicle_options& canvas) {
+  return icicle_chart(v, ag, canvas);
+}
+
 namespace detail {
 
 // How many levels a chart on `canvas` shows readably (every ring or row at least the thinnest
@@ -125,7 +138,7 @@ struct coverage {
 template <class C>
 coverage<ring_layout> level_coverage(const tree_view& v, const C& ag, ring_options canvas) {
   canvas.fit_visible = false;
-  coverage<ring_layout> out{ring_chart(v, ag, canvas), {}};
+  coverage<ring_layout> out{layout_of(v, ag, canvas), {}};
   out.covered.assign(out.chart.rings() + 1, 0.0);
   for (const ring_segment& s : out.chart.segments)
     if (s.kind == segment_kind::arc) out.covered[s.depth] += (s.a1 - s.a0) / (2 * std::numbers::pi);
@@ -135,7 +148,7 @@ coverage<ring_layout> level_coverage(const tree_view& v, const C& ag, ring_optio
 template <class C>
 coverage<icicle_layout> level_coverage(const tree_view& v, const C& ag, icicle_options canvas) {
   canvas.fit_visible = false;
-  coverage<icicle_layout> out{icicle_chart(v, ag, canvas), {}};
+  coverage<icicle_layout> out{layout_of(v, ag, canvas), {}};
   out.covered.assign(out.chart.rows() + 1, 0.0);
   double width = out.chart.x1 - out.chart.x0;
   for (const icicle_segment& s : out.chart.segments)
