@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <numbers>
 #include <optional>
@@ -156,6 +157,20 @@ coverage<icicle_layout> level_coverage(const tree_view& v, const C& ag, icicle_o
   return out;
 }
 
+// The icicle of the same view cut at `rows` (at most chart's), as icicle_chart lays it out:
+// its widths do not depend on the rows, so it is chart's first rows (down to the deepest
+// holding a box, with canvas.fit_visible), placed again. O(segments).
+inline icicle_layout cut_rows(icicle_layout chart, std::uint32_t rows, const icicle_options& canvas) {
+  if (canvas.fit_visible) {
+    std::uint32_t deepest = 0;
+    for (const icicle_segment& s : chart.segments)
+      if (s.kind == icicle_kind::box && s.depth <= rows) deepest = std::max(deepest, s.depth);
+    rows = std::min(rows, std::max(deepest, 1u));
+  }
+  place_rows(chart, rows, canvas);
+  return chart;
+}
+
 template <class Layout, class C, class Canvas>
 basic_opening_view<Layout> first_view(const tree_view& v, const C& ag, const Canvas& canvas,
                                       const first_view_options& options) {
@@ -188,8 +203,11 @@ basic_opening_view<Layout> first_view(const tree_view& v, const C& ag, const Can
       if (covered[d] >= options.min_coverage) shown = d;
     out.view = tree_view(t, root, shown);
     // Uncut, with a segment on its outermost level, the layout is what the chart makes of the
-    // view whether or not it fits the levels to what is visible.
-    if (shown == laid_out && covered.back() > 0) out.chart = std::move(chart);
+    // view whether or not it fits the levels to what is visible; an icicle cut is still it.
+    if (shown == laid_out && covered.back() > 0)
+      out.chart = std::move(chart);
+    else if constexpr (std::same_as<Layout, icicle_layout>)
+      out.chart = cut_rows(std::move(chart), shown, canvas);
   }
   return out;
 }
@@ -221,7 +239,8 @@ template <metric_column C>
 /// keep every row of an icicle laid out with `canvas` at least options.min_row_px high, cut
 /// where the deepest row's boxes stop covering options.min_coverage of the width (but not
 /// above the rows that would be options.comfortable_row_px high). Cost: the trunk's callees,
-/// plus one icicle_chart with `canvas`.
+/// plus one icicle_chart with `canvas`, which is handed back as the view's chart (widths do
+/// not depend on the rows, so the chart of the cut view is that chart's first rows).
 ///
 ///     ccrc::icicle_options canvas{.width = 1440, .height = 900, .heights = ccrc::heights(p.tree())};
 ///     ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);

@@ -150,6 +150,32 @@ struct icicle_projection {
   }
 };
 
+// Keeps the first `rows` rows of `chart` (laid out with `options`, at least as many rows) and
+// gives them their y's: the root's row and `rows` more share options.height. Widths do not
+// depend on the rows, so this is the chart of the same view cut at `rows`. O(segments).
+inline void place_rows(icicle_layout& chart, std::uint32_t rows, const icicle_options& options) {
+  std::vector<icicle_segment>& segs = chart.segments;
+  std::size_t end = segs.size();
+  while (end > 0 && segs[end - 1].depth > rows) --end;
+  segs.resize(end);
+  auto length = [](double x) { return std::isfinite(x) && x > 0 ? x : 0.0; };
+  const double top = std::isfinite(options.origin.y) ? options.origin.y : 0.0, height = length(options.height);
+  // Closed forms first + k h, the last edge set exactly: no error accumulates over many rows.
+  const double bands = static_cast<double>(rows) + 1;
+  const double h = options.max_row_px > 0 ? std::min(height / bands, options.max_row_px) : height / bands;
+  const double used = h < height / bands ? h * bands : height;
+  const double first = options.root_at_bottom ? top + height - used : top;
+  chart.edges.resize(std::size_t{rows} + 2);
+  for (std::size_t k = 0; k + 1 < chart.edges.size(); ++k) chart.edges[k] = first + static_cast<double>(k) * h;
+  chart.edges.back() = first + used;
+  for (icicle_segment& s : segs) {
+    std::size_t band = options.root_at_bottom ? rows - s.depth : s.depth;
+    s.y0 = chart.edges[band];
+    s.y1 = chart.edges[band + 1];
+  }
+  chart.row_begin = level_begin(segs, rows);
+}
+
 }  // namespace detail
 
 /// Lays out the icicle of a view: the view root as a bar over the whole width, each calling
@@ -181,10 +207,8 @@ template <metric_column C>
   CCRC_ASSERT(!index || index->size() == t.size(), "ccrc: the index is of another tree");
   CCRC_ASSERT(options.heights.empty() || options.heights.size() == t.size(),
               "ccrc: heights must have one value per node");
-  auto finite = [](double x) { return std::isfinite(x) ? x : 0.0; };
-  auto length = [](double x) { return std::isfinite(x) && x > 0 ? x : 0.0; };
-  const double left = finite(options.origin.x), top = finite(options.origin.y);
-  const double width = length(options.width), height = length(options.height);
+  const double left = std::isfinite(options.origin.x) ? options.origin.x : 0.0;
+  const double width = std::isfinite(options.width) && options.width > 0 ? options.width : 0.0;
 
   icicle_layout out;
   out.x0 = left;
@@ -200,29 +224,11 @@ template <metric_column C>
       t, std::ranges::data(ag), index, options.order,
       detail::partition_params_of(options.sizing, options.min_width_px, options.padding_px), rows,
       detail::icicle_projection{}, segs, scratch);
-  if (options.fit_visible && deepest < rows) {
-    // Unlike a ring's arcs, widths do not change with the number of rows: the chart of fewer
-    // rows is this one's first rows. At least one, so that a root whose callees are all too
-    // narrow still shows them as lines.
-    rows = std::max(deepest, 1u);
-    std::size_t end = segs.size();
-    while (end > 0 && segs[end - 1].depth > rows) --end;
-    segs.resize(end);
-  }
-  // Closed forms first + k h, the last edge set exactly: no error accumulates over many rows.
-  const double bands = static_cast<double>(rows) + 1;
-  const double h = options.max_row_px > 0 ? std::min(height / bands, options.max_row_px) : height / bands;
-  const double used = h < height / bands ? h * bands : height;
-  const double first = options.root_at_bottom ? top + height - used : top;
-  out.edges.resize(std::size_t{rows} + 2);
-  for (std::size_t k = 0; k + 1 < out.edges.size(); ++k) out.edges[k] = first + static_cast<double>(k) * h;
-  out.edges.back() = first + used;
-  for (icicle_segment& s : segs) {
-    std::size_t band = options.root_at_bottom ? rows - s.depth : s.depth;
-    s.y0 = out.edges[band];
-    s.y1 = out.edges[band + 1];
-  }
-  out.row_begin = detail::level_begin(segs, rows);
+  // Unlike a ring's arcs, widths do not change with the number of rows: the chart of fewer
+  // rows is this one's first rows. At least one, so that a root whose callees are all too
+  // narrow still shows them as lines.
+  if (options.fit_visible && deepest < rows) rows = std::max(deepest, 1u);
+  detail::place_rows(out, rows, options);
   return out;
 }
 
