@@ -144,3 +144,44 @@ TEST_CASE("highlight of an icicle: the states of the ring chart of the same part
   }
   CHECK(marked_lines > 10);
 }
+
+TEST_CASE("highlight_marks::for_each_marked_child: the marked children in id order, as a walk over all of them finds") {
+  // Stacks up to 60 deep, so that matches lie both within 16 levels of a parent (found by
+  // climbing up) and below them (found along the parent's children); few or many matches.
+  test::rng r{7};
+  std::size_t deep = 0, visited = 0;
+  for (int round = 0; round < 40; ++round) {
+    ccrc::profile p = test::profile_of(test::random_samples(r, 200, 3 + r.below(6), 1 + r.below(60), 1), 1);
+    const ccrc::call_tree& t = p.tree();
+    std::vector<ccrc::node_id> matches;
+    const double share = round % 3 == 0 ? 0.01 : round % 3 == 1 ? 0.1 : 0.6;
+    for (ccrc::node_id n = 0; n < t.size(); ++n)
+      if (r.chance(share)) matches.push_back(n);
+    ccrc::preorder_index order(t);
+    ccrc::highlight_marks marks(order, matches);
+    std::vector<std::uint32_t> depth(t.size(), 0);
+    for (ccrc::node_id n = 1; n < t.size(); ++n) depth[n] = depth[t.parent(n)] + 1;
+    for (ccrc::node_id n = 0; n < t.size(); ++n) {
+      std::vector<std::pair<ccrc::node_id, highlight_state>> expected, got;
+      std::vector<ccrc::node_id> children(t.children(n).begin(), t.children(n).end());
+      std::sort(children.begin(), children.end());
+      for (ccrc::node_id c : children)
+        if (marks[c] != highlight_state::none) expected.emplace_back(c, marks[c]);
+      marks.for_each_marked_child(t, n, [&](ccrc::node_id c, highlight_state s) {
+        got.emplace_back(c, s);
+        return true;
+      });
+      REQUIRE(got == expected);
+      visited += got.size();
+      // Stopping early: f returning false ends the walk after that child.
+      if (expected.size() > 1) {
+        std::size_t calls = 0;
+        marks.for_each_marked_child(t, n, [&](ccrc::node_id, highlight_state) { return ++calls < 2; });
+        CHECK(calls == 2);
+      }
+    }
+    for (ccrc::node_id m : matches) deep += depth[m] > 17;
+  }
+  CHECK(deep > 100);  // matches more than 16 levels below a child of the root were found
+  CHECK(visited > 1000);
+}

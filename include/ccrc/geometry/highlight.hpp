@@ -223,19 +223,27 @@ class highlight_marks {
   /// Number of nodes: the size of the tree marked.
   [[nodiscard]] std::size_t size() const noexcept { return order_->size(); }
 
-  /// f(c, mark) for each child c of n that is marked, in id order, until f returns false: the
-  /// children's ranges tile n's, so they are read in preorder and the walk stops after the
-  /// last one holding a match.
+  /// f(c, mark) for each child c of n (a node of t, the tree indexed) that is marked, in id
+  /// order, until f returns false. The children holding no match are skipped without being
+  /// read: from one match to the next through the bitmap (O(log(n / 64)) at most), then up
+  /// from the match to n's child (its depth below n, or, deeper than 16 levels, along n's
+  /// children).
   template <std::predicate<node_id, highlight_state> F>
-  void for_each_marked_child(node_id n, F&& f) const {
-    std::uint32_t left = matches_before(order_->end(n));
-    for (std::uint32_t at = order_->position(n) + 1; matches_before(at) < left;) {
-      node_id c = order_->at(at);
-      std::uint32_t next = order_->end(c);
-      if (is_match(at) ? !f(c, highlight_state::match)
-                       : matches_before(next) > matches_before(at) && !f(c, highlight_state::contains_match))
-        return;
-      at = next;
+  void for_each_marked_child(const call_tree& t, node_id n, F&& f) const {
+    const std::uint32_t end = order_->end(n);
+    std::uint32_t at = order_->position(n) + 1;  // the next child's position
+    for (std::uint32_t p; (p = next_match(at, end)) < end;) {
+      node_id c = order_->at(at);  // holds the match unless its range ends before it
+      if (order_->end(c) <= p) {  // c, and perhaps more, hold none: up from the match
+        node_id below = order_->at(p);
+        for (int climbed = 0; t.parent(below) != n && climbed < 16; ++climbed) below = t.parent(below);
+        if (t.parent(below) == n)
+          c = below;
+        else
+          while (order_->end(c) <= p) c = order_->at(order_->end(c));
+      }
+      if (!f(c, order_->position(c) == p ? highlight_state::match : highlight_state::contains_match)) return;
+      at = order_->end(c);
     }
   }
 
@@ -245,6 +253,20 @@ class highlight_marks {
       before_[w] = before_[w - 1] + static_cast<std::uint32_t>(std::popcount(bits_[w - 1]));
   }
   [[nodiscard]] bool is_match(std::uint32_t at) const noexcept { return (bits_[at / 64] >> (at % 64) & 1) != 0; }
+  // The first match at a position in [from, end), or end: in from's word, or else in the word
+  // the counts say holds the next match.
+  [[nodiscard]] std::uint32_t next_match(std::uint32_t from, std::uint32_t end) const noexcept {
+    if (from >= end) return end;
+    std::size_t word = from / 64;
+    std::uint64_t bits = bits_[word] & ~((std::uint64_t{1} << (from % 64)) - 1);
+    if (bits == 0) {
+      const std::uint32_t k = matches_before(from);
+      if (k == matches_before(end)) return end;
+      word = static_cast<std::size_t>(std::upper_bound(before_.begin(), before_.end(), k) - before_.begin()) - 1;
+      bits = bits_[word];
+    }
+    return std::min(end, static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+  }
   // Matches at positions below `at`.
   [[nodiscard]] std::uint32_t matches_before(std::uint32_t at) const noexcept {
     std::uint64_t low = (std::uint64_t{1} << (at % 64)) - 1;
@@ -257,8 +279,8 @@ class highlight_marks {
 };
 
 /// highlight() from marks made once for the matches: the same states, at the cost of the chart
-/// (its segments, and the callees of the parents of its culled lines up to the last marked
-/// one) instead of the matches.
+/// (its segments, and the marked callees of the parents of its culled lines, each found in
+/// O(log(contexts / 64)) plus its depth below the parent, up to 16) instead of the matches.
 template <chart_layout Layout, metric_column C>
 [[nodiscard]] std::vector<highlight_state> highlight(const Layout& chart, const call_tree& t, const C& ag,
                                                      const highlight_marks& marks) {
@@ -280,7 +302,7 @@ template <chart_layout Layout, metric_column C>
              state[static_cast<std::size_t>(&c - segs.data())] != highlight_state::match;
     });
     if (open == 0) continue;
-    marks.for_each_marked_child(segs[scanned].node, [&](node_id c, highlight_state m) {
+    marks.for_each_marked_child(t, segs[scanned].node, [&](node_id c, highlight_state m) {
       std::uint32_t line = lines.merged_into(children, c);
       if (line == no_segment || state[line] == highlight_state::match) return true;
       state[line] = m;
