@@ -11,6 +11,7 @@
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/search.hpp>
+#include <ccrc/geometry/first_view.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/hit_test.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
@@ -20,6 +21,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <string>
@@ -88,6 +90,33 @@ void ring_layout_depth10(benchmark::State& state, std::string_view name) { time_
 // No culling: every context becomes a segment.
 void ring_layout_uncut(benchmark::State& state, std::string_view name) {
   time_layout(state, name, ccrc::unlimited_depth, 0, false);
+}
+
+// The chart a viewer opens on (ccrc::first_view, then its chart, laid out again only when the
+// first view did not hand one back), as a ring chart and as an icicle, with the index.
+template <class Canvas>
+void first_view(benchmark::State& state, std::string_view name, const Canvas& canvas) {
+  const viewer& v = viewer_of(name);
+  ccrc::tree_view whole(bench::dacapo(name).tree());
+  auto open = [&] {
+    auto first = ccrc::first_view(whole, v.ag, canvas);
+    return first.chart ? std::move(*first.chart) : ccrc::layout_of(first.view, v.ag, canvas);
+  };
+  auto chart = open();
+  chart = open();
+  for (auto _ : state) {
+    chart = open();
+    benchmark::DoNotOptimize(chart.segments.data());
+  }
+  state.counters["segments"] = static_cast<double>(chart.segments.size());
+  bench::set_items(state, bench::dacapo(name).size());
+}
+void first_view_ring(benchmark::State& state, std::string_view name) {
+  ccrc::ring_options o = ccrc::on_canvas(1440, 900, {.index = viewer_of(name).index.get()});
+  first_view(state, name, o);
+}
+void first_view_icicle(benchmark::State& state, std::string_view name) {
+  first_view(state, name, ccrc::icicle_options{.width = 1440, .height = 900, .index = viewer_of(name).index.get()});
 }
 
 // Building the index, once per profile and metric.
@@ -178,6 +207,33 @@ void highlight(benchmark::State& state, std::string_view name, bool marked) {
 }
 void highlight_walk(benchmark::State& state, std::string_view name) { highlight(state, name, false); }
 void highlight_from_marks(benchmark::State& state, std::string_view name) { highlight(state, name, true); }
+// Few, scattered matches: the contexts of one method, as picking a function in the viewer
+// marks them; the method whose number of contexts is nearest one in 10,000 (eclipse: 216).
+void highlight_method(benchmark::State& state, std::string_view name) {
+  const ccrc::call_tree& t = bench::dacapo(name).tree();
+  const viewer& v = viewer_of(name);
+  ccrc::ring_layout chart = layout(name, ccrc::unlimited_depth, 1, true);
+  std::vector<std::uint32_t> contexts;
+  for (ccrc::node_id n = 1; n < t.size(); ++n) {
+    if (t.method(n) >= contexts.size()) contexts.resize(t.method(n) + 1, 0);
+    ++contexts[t.method(n)];
+  }
+  const double wanted = static_cast<double>(t.size()) / 10000;
+  auto distance = [&](ccrc::node_id n) { return std::abs(static_cast<double>(contexts[t.method(n)]) - wanted); };
+  ccrc::node_id picked = 1;
+  for (ccrc::node_id n = 2; n < t.size(); ++n)
+    if (distance(n) < distance(picked)) picked = n;
+  std::vector<ccrc::node_id> found;
+  for (ccrc::node_id n = 1; n < t.size(); ++n)
+    if (t.method(n) == t.method(picked)) found.push_back(n);
+  ccrc::highlight_marks marks(*v.order, found);
+  for (auto _ : state) {
+    auto states = ccrc::highlight(chart, t, v.ag, marks);
+    benchmark::DoNotOptimize(states.data());
+  }
+  state.counters["found"] = static_cast<double>(found.size());
+  bench::set_items(state, t.size());
+}
 
 void highlight_marks(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
@@ -234,6 +290,8 @@ void ring_depths() {
   bench::register_dacapo("ring_layout_indexed", ring_layout_indexed, benchmark::kMicrosecond);
   bench::register_dacapo("ring_layout_depth10", ring_layout_depth10, benchmark::kMicrosecond);
   bench::register_dacapo("ring_layout_uncut", ring_layout_uncut);
+  bench::register_dacapo("first_view_ring", first_view_ring, benchmark::kMicrosecond);
+  bench::register_dacapo("first_view_icicle", first_view_icicle, benchmark::kMicrosecond);
   bench::register_dacapo("ring_index", ring_index);
   bench::register_dacapo("hit_test", hit_test, benchmark::kMicrosecond);
   bench::register_dacapo("call_graph", call_graph);
@@ -244,6 +302,7 @@ void ring_depths() {
   bench::register_dacapo("highlight_walk", highlight_walk, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_marks", highlight_marks, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_from_marks", highlight_from_marks, benchmark::kMicrosecond);
+  bench::register_dacapo("highlight_method", highlight_method, benchmark::kMicrosecond);
   bench::register_dacapo("search_then_marks", search_then_marks, benchmark::kMicrosecond);
   bench::register_dacapo("search_positions", search_positions, benchmark::kMicrosecond);
   ring_depths();
