@@ -150,6 +150,7 @@ struct viewer {
   std::unique_ptr<ccrc::profile> baseline;
   std::optional<ccrc::cct_diff> diff;
   std::size_t diff_metric = 0;
+  std::string diff_counts;  // ccrc_compare_info's answer for `diff`, counted once when it is made
   std::string compare_note;  // why the chart is not coloured by the diff, when it is not
 
   table top_down, bottom_up;  // the call tree and bottom-up tables (tables.cpp)

@@ -122,6 +122,19 @@ void update_diff() {
   const ccrc::profile& second = v.current->profile;
   v.diff = ccrc::diff({v.baseline->tree(), v.baseline->column(*first_metric)}, {second.tree(), second.column(v.metric)});
   v.diff_metric = v.metric;
+  constexpr ccrc::diff_status all[] = {ccrc::diff_status::unchanged,       ccrc::diff_status::slower,
+                                       ccrc::diff_status::slower_modified, ccrc::diff_status::faster,
+                                       ccrc::diff_status::faster_modified, ccrc::diff_status::added,
+                                       ccrc::diff_status::removed};
+  std::size_t counts[std::size(all)] = {};
+  for (ccrc::node_id d = 1; d < v.diff->tree().size(); ++d) ++counts[static_cast<std::size_t>(v.diff->status[d])];
+  v.diff_counts = "{\"state\":\"on\",\"counts\":{";
+  for (std::size_t i = 0; i < std::size(all); ++i) {
+    if (i) v.diff_counts += ',';
+    append_json_string(v.diff_counts, ccrc::to_string(all[i]));
+    v.diff_counts += ':' + std::to_string(counts[static_cast<std::size_t>(all[i])]);
+  }
+  v.diff_counts += "}}";
 }
 
 bool comparing() {
@@ -284,25 +297,10 @@ VIEWER_API int ccrc_load_baseline(const char* bytes, std::size_t size) {
 VIEWER_API const char* ccrc_compare_info() {
   const viewer& v = the();
   if (!v.baseline) return hand_out("{\"state\":\"none\"}");
-  std::string out;
-  if (!comparing()) {
-    out = "{\"state\":\"off\",\"why\":";
-    append_json_string(out, v.compare_note);
-    return hand_out(out + "}");
-  }
-  constexpr ccrc::diff_status all[] = {ccrc::diff_status::unchanged,       ccrc::diff_status::slower,
-                                       ccrc::diff_status::slower_modified, ccrc::diff_status::faster,
-                                       ccrc::diff_status::faster_modified, ccrc::diff_status::added,
-                                       ccrc::diff_status::removed};
-  std::size_t counts[std::size(all)] = {};
-  for (ccrc::node_id d = 1; d < v.diff->tree().size(); ++d) ++counts[static_cast<std::size_t>(v.diff->status[d])];
-  out = "{\"state\":\"on\",\"counts\":{";
-  for (std::size_t i = 0; i < std::size(all); ++i) {
-    if (i) out += ',';
-    append_json_string(out, ccrc::to_string(all[i]));
-    out += ':' + std::to_string(counts[static_cast<std::size_t>(all[i])]);
-  }
-  return hand_out(out + "}}");
+  if (comparing()) return v.diff_counts.c_str();
+  std::string out = "{\"state\":\"off\",\"why\":";
+  append_json_string(out, v.compare_note);
+  return hand_out(out + "}");
 }
 
 /// The message of the last failure (ccrc_load, ccrc_load_baseline, ccrc_search).

@@ -343,7 +343,8 @@
 
   function status() {
     const lines = chart.count ? `${chart.count} segments` : 'no profile';
-    ui.status.textContent = lines + (searchInfo ? ' · ' + searchInfo : '') + (compareInfo() ? ' · ' + compareInfo() : '');
+    const compared = compareInfo();
+    ui.status.textContent = lines + (searchInfo ? ' · ' + searchInfo : '') + (compared ? ' · ' + compared : '');
   }
   // What the comparison with a first run shows: the count of each class, or why it is off.
   function compareInfo() {
