@@ -322,10 +322,17 @@ int main(int argc, char** argv) try {
                         {"main;signalling();on_signal(int);handled()", 5}});
   } else if (scenario == "longjmp") {
     // jump_a() and jump_b() are left by longjmp, without their exit hooks: the next call closes
-    // them, so after_jump() is longjumps()'s callee.
+    // them, so after_jump() is longjumps()'s callee. Under clang's AddressSanitizer after_jump()
+    // takes more stack before its hook than jump_a() did, looks deeper than it and is counted
+    // under it: the limit docs/instrument.md states ("Exceptions and longjmp").
+#if CCRC_SUBJECT_CLANG_ASAN
+    const char* after_jump = "main;longjumps();jump_a();after_jump()";
+#else
+    const char* after_jump = "main;longjumps();after_jump()";
+#endif
     check(run(subject, scenario, env, err) == 0, "exit status 0");
     check_profile(out, {{"main", 1}, {"main;longjumps()", 1}, {"main;longjumps();jump_a()", 3},
-                        {"main;longjumps();jump_a();jump_b()", 3}, {"main;longjumps();after_jump()", 3}});
+                        {"main;longjumps();jump_a();jump_b()", 3}, {after_jump, 3}});
   } else if (scenario == "unbalanced") {
     // Exits of leaf() and outer(), which are not open, are ignored: then loops() as usual.
     check(run(subject, scenario, env, err) == 0, "exit status 0");
