@@ -147,34 +147,34 @@ std::optional<std::uint64_t> whole(const args& a, std::string_view name, double 
   return static_cast<std::uint64_t>(*v);
 }
 
-ccrc::formats::read_options read_options_of(const args& a) {
-  ccrc::formats::read_options options;
+ccrc::read_options read_options_of(const args& a) {
+  ccrc::read_options options;
   options.profile = a.value("--profile").value_or("");
   if (auto bytes = whole(a, "--max-document-bytes")) options.max_document_bytes = *bytes;
   return options;
 }
 
-ccrc::formats::read_result load(const std::string& path, timings& t, const args& a) {
+ccrc::read_result load(const std::string& path, timings& t, const args& a) {
   t.phase("read");
   return read(path, read_options_of(a));
 }
 
-ccrc::formats::read_result read(const std::string& path, const ccrc::formats::read_options& options) {
+ccrc::read_result read(const std::string& path, const ccrc::read_options& options) {
   const std::string name = path == "-" ? "<stdin>" : path;
   try {
-    ccrc::formats::read_result r;
+    ccrc::read_result r;
     if (path != "-") {
-      r = ccrc::formats::read_profile(std::filesystem::path(path), options);
+      r = ccrc::read_profile_file(path, options);
     } else {
       errno = 0;
-      r = ccrc::formats::read_profile(std::cin, options);
+      r = ccrc::read_profile(std::cin, options);
       // std::cin reports a failed read (stdin a directory, an I/O error) as the end of the input.
       if (std::ferror(stdin)) throw ccrc::error(std::string("read error: ") + (errno ? std::strerror(errno) : "?"));
     }
     for (const std::string& w : r.warnings)
       std::fprintf(stderr, "ccrc: %s: warning: %s\n", path == "-" ? "<stdin>" : path.c_str(), w.c_str());
     return r;
-  } catch (const ccrc::formats::document_too_large& e) {
+  } catch (const ccrc::document_too_large& e) {
     throw ccrc::error(name + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
                       " bytes (inflated, if the file is gzip-compressed): ccrc holds this format whole to read it, "
                       "up to --max-document-bytes (default 2 GiB), which raises the bound");
@@ -201,17 +201,34 @@ ccrc::profile load_profile(const std::string& path, timings& t, const args& a) {
 
 namespace {
 
-constexpr std::string_view writable_names = ".cct, .cctb, .folded, .pb.gz (pprof) or .speedscope.json";
+// The names a written file may have, from ccrc::format_table: each writable format's first,
+// with the format's name where neither holds the other, in order: ".cct, .cctb, .folded,
+// .pb.gz (pprof) or .speedscope.json".
+std::string writable_names() {
+  std::vector<std::string> names;
+  for (const ccrc::format_info& f : ccrc::format_table) {
+    if (f.file_names.empty() || !ccrc::writable_format("x" + std::string(f.file_names[0]))) continue;
+    std::string name(f.file_names[0]);
+    if (f.name.find(name.substr(1)) == std::string_view::npos && name.find(f.name) == std::string::npos)
+      name += " (" + std::string(f.name) + ")";
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
 
 }  // namespace
 
 void check_output_path(const std::string& path) {
   if (path == "-") return;
-  if (ccrc::formats::writable_format(path)) return;
-  // perf script text is read, never written: saying so beats a folded file named .perf.
-  if (ccrc::format_of_extension(path) == ccrc::profile_format::perf_script)
-    throw usage_error("cannot write perf script text to '" + path + "': name it " + std::string(writable_names));
-  throw usage_error("cannot tell the format of '" + path + "': name it " + std::string(writable_names));
+  if (ccrc::writable_format(path)) return;
+  // A format read but never written: saying so beats a folded file named .perf.
+  if (std::optional<ccrc::profile_format> read_only = ccrc::format_of_extension(path))
+    throw usage_error("cannot write '" + path + "': ccrc reads " + std::string(ccrc::name_of(*read_only)) +
+                      " but does not write it; name it " + writable_names());
+  throw usage_error("cannot tell the format of '" + path + "': name it " + writable_names());
 }
 
 namespace {
@@ -229,14 +246,14 @@ namespace {
 // Refuses folded stacks or pprof above max_stack_output_bytes, their size computed in
 // O(contexts) from the tree (see save_profile).
 void check_stack_output_size(const std::string& path, const ccrc::profile& p) {
-  using ccrc::formats::format;
-  const format f = path == "-" ? format::folded : ccrc::formats::writable_format(path).value_or(format::cctb);
-  if (f != format::folded && f != format::pprof) return;
-  const std::uint64_t bytes = f == format::folded ? ccrc::folded_size(p) : ccrc::pprof_size(p);
+  using ccrc::profile_format;
+  const profile_format f = path == "-" ? profile_format::folded : ccrc::writable_format(path).value_or(profile_format::cctb);
+  if (f != profile_format::folded && f != profile_format::pprof) return;
+  const std::uint64_t bytes = f == profile_format::folded ? ccrc::folded_size(p) : ccrc::pprof_size(p);
   if (bytes <= max_stack_output_bytes) return;
   char gib[32];
   std::snprintf(gib, sizeof gib, "%.1f", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
-  const bool folded = f == format::folded;
+  const bool folded = f == profile_format::folded;
   throw ccrc::error((path == "-" ? std::string("stdout") : path) + " would take " + std::to_string(bytes) + " bytes of " +
                     (folded ? "folded stacks" : "pprof (before gzip)") + " (" + gib +
                     " GiB), more than the 1 GiB written without --force: " +
@@ -265,7 +282,7 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t, c
   check_output_path(path);
   output_file file(path);
   try {
-    ccrc::formats::write_profile(file.stream(), p, std::filesystem::path(path));
+    ccrc::write_profile(file.stream(), p, std::filesystem::path(path));
   } catch (const ccrc::error&) {
     if (file.stream()) throw;  // what the format cannot hold; a failed write is reported by commit()
   }

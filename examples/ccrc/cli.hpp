@@ -83,16 +83,16 @@ class timings {
 
 /// The read options the command line gives: --profile NAME|INDEX and --max-document-bytes N
 /// (every command that reads a profile takes them).
-ccrc::formats::read_options read_options_of(const args& a);
+ccrc::read_options read_options_of(const args& a);
 
-/// Reads a profile with ccrc::formats::read_profile (any format, gzip or not, told by the
+/// Reads a profile with ccrc::read_profile_file (any format, gzip or not, told by the
 /// content; "-" reads stdin) with read_options_of(a), every error in it (malformed content,
 /// a document too large, a tree beyond its capacity, memory exhausted) a ccrc::error naming
 /// the path.
-ccrc::formats::read_result load(const std::string& path, timings& t, const args& a);
+ccrc::read_result load(const std::string& path, timings& t, const args& a);
 
 /// load without the phase: safe to call from several threads at once.
-ccrc::formats::read_result read(const std::string& path, const ccrc::formats::read_options& options);
+ccrc::read_result read(const std::string& path, const ccrc::read_options& options);
 
 /// load's profile.
 ccrc::profile load_profile(const std::string& path, timings& t, const args& a);
@@ -144,7 +144,7 @@ class output {
 /// (a 200,000-deep chain with a value on every context: 160 GB of folded stacks).
 inline constexpr std::uint64_t max_stack_output_bytes = std::uint64_t{1} << 30;
 
-/// Writes a profile in the format its name asks for (ccrc::formats::writable_format: .cct,
+/// Writes a profile in the format its name asks for (ccrc::writable_format: .cct,
 /// .cctb, .pb.gz, or folded stacks for .folded, .collapsed and .txt; "-": folded stacks on
 /// stdout). Another name is a usage_error. Folded stacks or pprof above
 /// max_stack_output_bytes (the size computed first, O(contexts)) are a ccrc::error giving

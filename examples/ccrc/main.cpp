@@ -2,14 +2,17 @@
 #include "command.hpp"
 
 #include <ccrc/error.hpp>
+#include <ccrc/io/read_profile.hpp>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -19,17 +22,18 @@ const command* const commands[] = {&stats_command,   &flat_command,    &search_c
                                    &convert_command, &merge_command,   &symbolize_command, &dacapo_command,
                                    &demo_command};
 
-constexpr std::string_view overview =
+// The overview around the list of formats, which comes from ccrc::format_table.
+constexpr std::string_view overview_head =
     "ccrc - calling context profiles: statistics, flat profiles, call graphs, ring charts, diffs\n"
     "\n"
     "usage: ccrc COMMAND [ARGS] [--timings] [--help]\n"
     "       ccrc --version\n"
     "\n"
     "PROFILE is a file in any format ccrc reads, told by its content, gzip-compressed or not\n"
-    "(docs/formats.md): folded stacks ('main;f;g 42', outermost frame first; several trailing\n"
-    "numbers are several metrics, named by a '# metrics: a b' line), .cct (text), .cctb\n"
-    "(binary), perf script text, pprof, speedscope, Trace Event, V8 .cpuprofile/.heapprofile,\n"
-    "Firefox's Gecko profile, callgrind; or '-' for stdin. A file of several profiles (threads,\n"
+    "(docs/formats.md), or '-' for stdin: ";
+constexpr std::string_view overview_tail =
+    "Folded stacks are lines 'main;f;g 42', outermost frame first; several trailing numbers are\n"
+    "several metrics, named by a '# metrics: a b' line. A file of several profiles (threads,\n"
     "processes) gives them all, each under a frame named after it; --profile NAME|INDEX picks\n"
     "one (`ccrc stats` lists them). pprof and JSON are read whole: one larger than 2 GiB once\n"
     "inflated is refused, unless --max-document-bytes N raises the bound.\n"
@@ -37,8 +41,30 @@ constexpr std::string_view overview =
     "\n"
     "commands:\n";
 
+// `text` appended to `out`, whose last line is `column` characters long so far, broken at
+// spaces before 92 columns.
+void append_wrapped(std::string& out, std::size_t column, std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find(' ', at);
+    std::string_view word = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    if (column != 0 && column + 1 + word.size() > 91) {
+      out += '\n';
+      column = 0;
+    } else if (at != 0) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    at = end == std::string_view::npos ? text.size() : end + 1;
+  }
+  out += '\n';
+}
+
 void print_overview(std::FILE* to) {
-  std::string s(overview);
+  std::string s(overview_head);
+  append_wrapped(s, s.size() - s.rfind('\n') - 1, ccrc::format_names() + ".");
+  s += overview_tail;
   for (const command* c : commands) {
     std::string name(c->name);
     name.resize(12, ' ');

@@ -112,7 +112,7 @@ int run(const cli::args& a, cli::timings& t) {
   if (paths.empty()) throw ccrc::error("no input to merge: the directories and lists given are empty");
   const auto threads = static_cast<unsigned>(cli::whole(a, "--threads").value_or(0));
   const bool keep_going = a.flag("--keep-going"), runs = a.flag("--runs");
-  const ccrc::formats::read_options options = cli::read_options_of(a);
+  const ccrc::read_options options = cli::read_options_of(a);
 
   t.phase("read and merge");
   std::vector<std::string> errors(paths.size());  // with --keep-going, why input i was skipped

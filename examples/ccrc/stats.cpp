@@ -17,10 +17,10 @@ ccrc::node_id lost_context(const ccrc::profile& p) {
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
-  ccrc::formats::read_result read = cli::load(a.positional(0, "PROFILE"), t, a);
+  ccrc::read_result read = cli::load(a.positional(0, "PROFILE"), t, a);
   read.profile = cli::focused(std::move(read.profile), t, a);
   const ccrc::profile& p = read.profile;
-  std::string format(ccrc::formats::name_of(read.detected));
+  std::string format(ccrc::name_of(read.detected));
   if (read.gzip) format += ", gzip";
   ccrc::tree_view view = cli::view_of(p, a);
   t.phase("statistics");

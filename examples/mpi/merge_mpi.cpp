@@ -63,7 +63,7 @@ void write_atomically(const std::string& path, const ccrc::profile& p) {
     {
       std::ofstream out(temporary, std::ios::binary);
       if (!out) throw ccrc::error("cannot write " + path);
-      ccrc::formats::write_profile(out, p, std::filesystem::path(path));
+      ccrc::write_profile(out, p, std::filesystem::path(path));
       out.close();
       if (!out) throw ccrc::error("cannot write " + path);
     }
@@ -92,7 +92,7 @@ int run(int rank, int ranks, const std::string& out, const std::vector<std::stri
     tree = ccrc::merge_all(last - first, [&](std::size_t i) {
       const std::string& path = inputs[first + i];
       try {
-        return ccrc::formats::read_profile(std::filesystem::path(path)).profile;
+        return ccrc::read_profile_file(path).profile;
       } catch (const ccrc::parse_error& e) {
         throw ccrc::error(path + ": " + e.what());
       }
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     else if (arg == "--timings") timings = true;
     else inputs.emplace_back(arg);
   }
-  if (out.empty() || inputs.empty() || !ccrc::formats::writable_format(out)) {
+  if (out.empty() || inputs.empty() || !ccrc::writable_format(out)) {
     if (rank == 0) std::fprintf(stderr, "usage: mpirun -np P ccrc_mpi_merge -o OUT.cctb [--timings] IN...\n");
     MPI_Finalize();
     return 2;

@@ -36,7 +36,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <streambuf>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -553,17 +552,8 @@ struct located_parse_error : std::runtime_error {
   std::uint64_t line, byte;
 };
 
-// A stream over bytes held elsewhere, read in place.
-class memory_buffer : public std::streambuf {
- public:
-  explicit memory_buffer(std::string_view bytes) {
-    char* begin = const_cast<char*>(bytes.data());  // only ever read
-    setg(begin, begin, begin + bytes.size());
-  }
-};
-
-py::tuple read_by(ccrc::formats::read_result&& r, std::string name) {
-  std::string format(ccrc::formats::name_of(r.detected));
+py::tuple read_by(ccrc::read_result&& r, std::string name) {
+  std::string format(ccrc::name_of(r.detected));
   if (r.gzip) format += ", gzip";
   auto src = std::make_shared<const source>(source{std::move(r.profile), std::move(name), std::move(format), std::move(r.profiles)});
   return py::make_tuple(view{std::move(src)}, r.warnings);
@@ -573,13 +563,13 @@ py::tuple read_by(ccrc::formats::read_result&& r, std::string name) {
 // content a located_parse_error, a document too large or a tree beyond capacity prefixed with
 // `where` (the reader's other messages name a file already, not bytes).
 template <class Read>
-ccrc::formats::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
+ccrc::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
   py::gil_scoped_release unlocked;
   try {
     return read();
   } catch (const ccrc::parse_error& e) {
     throw located_parse_error(where, e, std::move(file));
-  } catch (const ccrc::formats::document_too_large& e) {
+  } catch (const ccrc::document_too_large& e) {
     throw ccrc::error(where + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
                       " bytes (inflated, if gzip-compressed): ccrc holds this format whole to read it, up to "
                       "max_document_bytes (default 2 GiB), which raises the bound");
@@ -591,26 +581,24 @@ ccrc::formats::read_result read_named(const std::string& where, std::optional<st
   }
 }
 
-ccrc::formats::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes) {
-  ccrc::formats::read_options options;
+ccrc::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes) {
+  ccrc::read_options options;
   options.profile = pick;
   options.max_document_bytes = max_document_bytes;
   return options;
 }
 
 py::tuple read_path(const std::string& path, const std::string& pick, std::uint64_t max_document_bytes) {
-  ccrc::formats::read_result r = read_named(path, path, [&] {
-    return ccrc::formats::read_profile(std::filesystem::path(path), read_options_of(pick, max_document_bytes));
+  ccrc::read_result r = read_named(path, path, [&] {
+    return ccrc::read_profile_file(path, read_options_of(pick, max_document_bytes));
   });
   return read_by(std::move(r), std::filesystem::path(path).filename().string());
 }
 
 py::tuple read_bytes(const py::bytes& data, const std::string& pick, std::uint64_t max_document_bytes) {
   std::string_view bytes = data;  // bytes are immutable: read in place without the GIL
-  ccrc::formats::read_result r = read_named("<bytes>", std::nullopt, [&] {
-    memory_buffer buffer(bytes);
-    std::istream in(&buffer);
-    return ccrc::formats::read_profile(in, read_options_of(pick, max_document_bytes));
+  ccrc::read_result r = read_named("<bytes>", std::nullopt, [&] {
+    return ccrc::read_profile(bytes, read_options_of(pick, max_document_bytes));
   });
   return read_by(std::move(r), "");
 }

@@ -33,7 +33,6 @@
 #include <exception>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -241,8 +240,7 @@ using namespace viewer_module;
 VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
   viewer& v = the();
   try {
-    std::istringstream in(std::string(bytes, size));
-    auto loaded = std::make_unique<shown_tree>(ccrc::read_profile(in));
+    auto loaded = std::make_unique<shown_tree>(std::move(ccrc::read_core_profile(std::string_view(bytes, size)).profile));
     if (loaded->profile.tree().size() < 1) throw ccrc::error("empty profile");
     v.original = std::move(loaded);
     v.diff.reset();
@@ -277,10 +275,7 @@ VIEWER_API int ccrc_load_baseline(const char* bytes, std::size_t size) {
   viewer& v = the();
   try {
     std::unique_ptr<ccrc::profile> first;
-    if (size > 0) {
-      std::istringstream in(std::string(bytes, size));
-      first = std::make_unique<ccrc::profile>(ccrc::read_profile(in));
-    }
+    if (size > 0) first = std::make_unique<ccrc::profile>(std::move(ccrc::read_core_profile(std::string_view(bytes, size)).profile));
     v.baseline = std::move(first);
     v.diff.reset();
     return 0;

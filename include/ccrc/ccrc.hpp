@@ -39,6 +39,7 @@
 #include <ccrc/transform/collapse_runs.hpp>
 #include <ccrc/transform/pipeline.hpp>
 #include <ccrc/transform/unfold_call_graph.hpp>
+#include <ccrc/transform/subtree.hpp>
 
 #include <ccrc/graph/call_graph.hpp>
 #include <ccrc/graph/query.hpp>

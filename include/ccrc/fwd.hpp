@@ -22,11 +22,14 @@ class view_history;
 class method_set;
 template <context_tree Tree>
 class cursor;
+struct metric_unit;
+class preorder_index;
 
 // algorithm/
 struct tree_statistics;
 template <metric_value T>
 struct flat_entry;
+struct flat_options;
 enum class name_style;
 struct name_parts;
 struct regex_options;
@@ -37,6 +40,9 @@ struct name_query;
 struct threshold;
 struct search_query;
 struct search_result;
+class method_contexts;
+class method_positions;
+struct position_search_result;
 
 // transform/
 template <buildable_tree Tree>
@@ -50,6 +56,7 @@ struct cost_call_graph;
 struct unfold_call_graph_options;
 struct unfolded_call_graph;
 struct cost_overflow;
+struct merge_all_options;
 
 // graph/
 struct call_edge;
@@ -65,6 +72,7 @@ enum class rank_by;
 struct top_options;
 template <buildable_tree Tree>
 struct graph_tree;
+struct bottom_up_node;
 
 // geometry/
 enum class ring_sizing : std::uint8_t;
@@ -85,9 +93,40 @@ struct box_label;
 enum class highlight_state : std::uint8_t;
 struct metric_reading;
 struct node_tooltip;
+struct rgb;
+class chart_colors;
+struct first_view_options;
+template <class Layout>
+struct basic_opening_view;
+class highlight_marks;
+struct label_style;
+struct ring_label;
 
 // io/
 struct folded_options;
+struct perf_script_options;
+struct callgrind_options;
+enum class profile_format : std::uint8_t;
+struct read_options;
+struct read_result;
+struct profile_input;
+struct format_info;
+
+// formats/ (opt-in: declaring them needs none of their libraries)
+template <class Read>
+class gzip_source;
+class gzip_writer;
+struct pprof_write_options;
+struct speedscope_options;
+struct speedscope_write_options;
+struct trace_warnings;
+struct trace_event_options;
+struct v8_profile_options;
+struct gecko_profile_options;
+class document_too_large;
+namespace formats {
+class json_text;
+}
 
 // diff/
 struct match_options;

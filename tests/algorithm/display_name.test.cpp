@@ -299,7 +299,7 @@ TEST_CASE("display names of every frame of the profiles in tests/data the core r
                            "tests/data/callgrind/prog-cache.callgrind", "tests/data/viewer/first.folded",
                            "examples/data/xml_old.folded", "examples/data/figure1.folded"}) {
     CAPTURE(file);
-    ccrc::profile p = ccrc::read_profile(std::string(CCRC_SOURCE_DIR "/") + file);
+    ccrc::profile p = ccrc::read_core_profile_file(std::string(CCRC_SOURCE_DIR "/") + file).profile;
     CHECK(p.symbols().frame_count() > 1);
     for (ccrc::frame_id f{1}; f < p.symbols().frame_count(); ++f)
       test::check_display_name_of_frame(p.symbols().name(f));

@@ -1,4 +1,4 @@
-// Every command opens any format through ccrc::formats::read_profile: gzip, several profiles in
+// Every command opens any format through ccrc::read_profile_file: gzip, several profiles in
 // one file and --profile, the format printed by stats.
 #include "support/gzip.hpp"
 #include "support/tool.hpp"

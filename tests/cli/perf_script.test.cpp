@@ -51,6 +51,6 @@ TEST_CASE("perf script errors name the file and line; .perf is not an output for
   CHECK(r.err == "ccrc stats: " + bad + ": line 4: frame line outside a sample (no sample header line before it)\n");
   auto usage = test::run_tool("convert '" + spin_perf + "' out.perf");
   CHECK(usage.status == 2);
-  CHECK(usage.err.rfind("ccrc convert: cannot write perf script text to 'out.perf': name it .cct, .cctb, .folded, .pb.gz (pprof) or .speedscope.json\n", 0) == 0);
+  CHECK(usage.err.rfind("ccrc convert: cannot write 'out.perf': ccrc reads perf script but does not write it; name it .cct, .cctb, .folded, .pb.gz (pprof) or .speedscope.json\n", 0) == 0);
   std::filesystem::remove(bad);
 }

@@ -7,9 +7,9 @@
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  ccrc::formats::read_result r = ccrc::formats::read_profile(argv[1]);
+  ccrc::read_result r = ccrc::read_profile_file(argv[1]);
   ccrc::tree_statistics s = ccrc::statistics(r.profile.tree());
   std::vector<double> ag = ccrc::inclusive(r.profile.tree(), r.profile.column("bytecodes"));
   std::printf("nodes %zu, max depth %u, methods %zu, bytecodes %.0f (%s)\n", s.nodes, s.max_depth, s.methods,
-              ag[ccrc::root_node], std::string(ccrc::formats::name_of(r.detected)).c_str());
+              ag[ccrc::root_node], std::string(ccrc::name_of(r.detected)).c_str());
 }

@@ -5,13 +5,15 @@
 
 #include <doctest/doctest.h>
 
+#include <sstream>
 #include <string>
+#include <string_view>
 
 namespace {
 
 // Everything `bytes` inflates to, pulled `chunk` bytes at a time.
 std::string gunzip(std::string_view bytes, std::size_t chunk = 1 << 16) {
-  ccrc::formats::gzip_source source(ccrc::detail::memory_source{bytes});
+  ccrc::gzip_source source(ccrc::detail::memory_source{bytes});
   std::string out, buffer(chunk, '\0');
   for (std::size_t n; (n = source(buffer.data(), chunk)) > 0;) out.append(buffer, 0, n);
   return out;
@@ -26,10 +28,10 @@ std::string numbered_lines(int count) {
 }  // namespace
 
 TEST_CASE("is_gzip tells gzip's magic number") {
-  CHECK(ccrc::formats::is_gzip(test::gzip("x")));
-  CHECK_FALSE(ccrc::formats::is_gzip("main;f 1\n"));
-  CHECK_FALSE(ccrc::formats::is_gzip("\x1f"));
-  CHECK_FALSE(ccrc::formats::is_gzip(""));
+  CHECK(ccrc::is_gzip(test::gzip("x")));
+  CHECK_FALSE(ccrc::is_gzip("main;f 1\n"));
+  CHECK_FALSE(ccrc::is_gzip("\x1f"));
+  CHECK_FALSE(ccrc::is_gzip(""));
 }
 
 TEST_CASE("gzip_source inflates what zlib deflated, whatever the size of the reads") {
@@ -71,4 +73,32 @@ TEST_CASE("corrupt gzip data is an error at the byte where inflation fails") {
   }
   std::string trailing = test::gzip("main 1\n") + "junk after the member";
   CHECK_THROWS_AS((void)gunzip(trailing), ccrc::parse_error);
+}
+
+TEST_CASE("gzip_writer deflates what it is given, in pieces or whole, into one member gunzip reads back") {
+  const std::string text = numbered_lines(20000);  // more than its 64 KiB buffer, deflated
+  std::ostringstream whole;
+  {
+    ccrc::gzip_writer gzip(whole);
+    gzip.write(text);
+    gzip.finish();
+  }
+  CHECK(ccrc::is_gzip(whole.str()));
+  CHECK(whole.str().size() < text.size() / 2);
+  CHECK(gunzip(whole.str()) == text);
+  std::ostringstream pieces;
+  {
+    ccrc::gzip_writer gzip(pieces);
+    for (std::size_t at = 0; at < text.size(); at += 1000) gzip.write(std::string_view(text).substr(at, 1000));
+    gzip.finish();
+  }
+  CHECK(gunzip(pieces.str()) == text);
+  // Nothing written: a member of nothing, as `gzip < /dev/null` writes.
+  std::ostringstream empty;
+  {
+    ccrc::gzip_writer gzip(empty);
+    gzip.finish();
+  }
+  CHECK(ccrc::is_gzip(empty.str()));
+  CHECK(gunzip(empty.str()).empty());
 }

@@ -227,7 +227,7 @@ TEST_CASE("pprof: metric names from sample types") {
 TEST_CASE("pprof: a real CPU profile written by Go's runtime/pprof") {
   const std::string file = read_bytes(go_cpu_path);
   REQUIRE(file.size() == 1059);
-  CHECK(ccrc::formats::is_gzip(file));
+  CHECK(ccrc::is_gzip(file));
   ccrc::profile p = ccrc::read_pprof(file);
   // `go tool pprof -raw`: sample types samples/count and cpu/nanoseconds.
   CHECK(p.metric_names() == std::vector<std::string>{"samples_count", "cpu_nanoseconds"});
@@ -258,31 +258,31 @@ TEST_CASE("pprof: a real CPU profile written by Go's runtime/pprof") {
 }
 
 TEST_CASE("pprof: looks_like_pprof") {
-  CHECK(ccrc::formats::looks_like_pprof(smallest));
-  CHECK(ccrc::formats::looks_like_pprof(smallest.substr(0, 9)));  // cut inside the sample
-  CHECK(ccrc::formats::looks_like_pprof(inlined_and_unsymbolised(false)));
-  CHECK(ccrc::formats::looks_like_pprof(written(test::figure1(), {.gzip = false})));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("main;f 20\n"));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("{\"nodes\": []}"));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("[{\"name\": \"x\"}]"));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("# ========\n# captured on"));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("a.out 100/101 [000] 10.0: cpu-clock:\n"));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("H 1\nJ;b 2\n"));  // tags 9 and 10 of text are still text
-  CHECK_FALSE(ccrc::formats::looks_like_pprof(""));
+  CHECK(ccrc::looks_like_pprof(smallest));
+  CHECK(ccrc::looks_like_pprof(smallest.substr(0, 9)));  // cut inside the sample
+  CHECK(ccrc::looks_like_pprof(inlined_and_unsymbolised(false)));
+  CHECK(ccrc::looks_like_pprof(written(test::figure1(), {.gzip = false})));
+  CHECK_FALSE(ccrc::looks_like_pprof("main;f 20\n"));
+  CHECK_FALSE(ccrc::looks_like_pprof("{\"nodes\": []}"));
+  CHECK_FALSE(ccrc::looks_like_pprof("[{\"name\": \"x\"}]"));
+  CHECK_FALSE(ccrc::looks_like_pprof("# ========\n# captured on"));
+  CHECK_FALSE(ccrc::looks_like_pprof("a.out 100/101 [000] 10.0: cpu-clock:\n"));
+  CHECK_FALSE(ccrc::looks_like_pprof("H 1\nJ;b 2\n"));  // tags 9 and 10 of text are still text
+  CHECK_FALSE(ccrc::looks_like_pprof(""));
   // 'j' (0x6a) reads as field 13 (comment), which no profiler writes first; '\n' reads as
   // field 1 (sample_type) and 'm' as its length, 109, but those bytes are no sequence of fields.
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("java 12345/12346 [001] 1.0: cycles:\n\t4005d0 f (x)\n"));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof("\nmain;f 20\nmain;g 30\n" + std::string(200, 'x')));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0x80})));  // a tag cut short: nothing seen
+  CHECK_FALSE(ccrc::looks_like_pprof("java 12345/12346 [001] 1.0: cycles:\n\t4005d0 f (x)\n"));
+  CHECK_FALSE(ccrc::looks_like_pprof("\nmain;f 20\nmain;g 30\n" + std::string(200, 'x')));
+  CHECK_FALSE(ccrc::looks_like_pprof(bytes({0x80})));  // a tag cut short: nothing seen
   // A field Profile does not have is skipped, whatever its wire type, even cut short; a
   // wire type protobuf does not have (3, 4: groups; 6, 7) is no message.
-  CHECK(ccrc::formats::looks_like_pprof(bytes({0xa2, 0x06, 0x02, 'x', 'y', 0xa8, 0x06, 0x07}) + smallest));
-  CHECK(ccrc::formats::looks_like_pprof(bytes({0xa2, 0x06, 0x7f, 'x', 'y'})));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0xa3, 0x06}) + smallest));
-  CHECK_FALSE(ccrc::formats::looks_like_pprof(bytes({0xa7, 0x06}) + smallest));
+  CHECK(ccrc::looks_like_pprof(bytes({0xa2, 0x06, 0x02, 'x', 'y', 0xa8, 0x06, 0x07}) + smallest));
+  CHECK(ccrc::looks_like_pprof(bytes({0xa2, 0x06, 0x7f, 'x', 'y'})));
+  CHECK_FALSE(ccrc::looks_like_pprof(bytes({0xa3, 0x06}) + smallest));
+  CHECK_FALSE(ccrc::looks_like_pprof(bytes({0xa7, 0x06}) + smallest));
   std::string go = read_bytes(go_cpu_path);
-  CHECK_FALSE(ccrc::formats::looks_like_pprof(go));  // gzip: inflate first
-  CHECK(ccrc::formats::looks_like_pprof(written(ccrc::read_pprof(go), {.gzip = false}).substr(0, 64)));
+  CHECK_FALSE(ccrc::looks_like_pprof(go));  // gzip: inflate first
+  CHECK(ccrc::looks_like_pprof(written(ccrc::read_pprof(go), {.gzip = false}).substr(0, 64)));
 }
 
 TEST_CASE("pprof: malformed messages name the byte of the field at fault") {
@@ -368,7 +368,7 @@ TEST_CASE("pprof: writing then reading keeps every path and every metric: Figure
   ccrc::profile p = test::figure1();  // 19 nodes with the root, metrics calls and bytecodes
   for (bool gzip : {true, false}) {
     std::string out = written(p, {.gzip = gzip});
-    CHECK(ccrc::formats::is_gzip(out) == gzip);
+    CHECK(ccrc::is_gzip(out) == gzip);
     ccrc::profile back = ccrc::read_pprof(out);
     CHECK(back.metric_names() == p.metric_names());
     CHECK(back.size() == p.size());

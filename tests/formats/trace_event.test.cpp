@@ -52,11 +52,11 @@ std::string error_message(std::string_view text) {
   return test::error_message([](std::string_view t) { return ccrc::read_trace_events(t); }, text);
 }
 
-// A trace written gzip-compressed, read through ccrc::formats::gzip_source.
+// A trace written gzip-compressed, read through ccrc::gzip_source.
 ccrc::profile read_gzip_trace(const char* path, const ccrc::trace_event_options& options) {
   auto file = ccrc::detail::open_for_reading(path);
   ccrc::detail::file_source packed{file.get()};
-  ccrc::formats::gzip_source<ccrc::detail::file_source&> unpacked(packed);
+  ccrc::gzip_source<ccrc::detail::file_source&> unpacked(packed);
   ccrc::formats::json_text text({}, unpacked);
   return ccrc::read_trace_events(text, options);
 }
@@ -851,7 +851,7 @@ TEST_CASE("trace events in pieces: the real traces give the profile of one piece
   {
     auto file = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/trace_event/devtools.json.gz");
     ccrc::detail::file_source packed{file.get()};
-    ccrc::formats::gzip_source<ccrc::detail::file_source&> unpacked(packed);
+    ccrc::gzip_source<ccrc::detail::file_source&> unpacked(packed);
     ccrc::formats::json_text text({}, unpacked);
     devtools = std::string(text.bytes());
   }

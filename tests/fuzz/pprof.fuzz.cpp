@@ -14,7 +14,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view bytes = fuzz::text_of(data, size);
-  static_cast<void>(ccrc::formats::looks_like_pprof(bytes));
+  static_cast<void>(ccrc::looks_like_pprof(bytes));
   ccrc::profile p;
   try {
     p = ccrc::read_pprof(bytes);

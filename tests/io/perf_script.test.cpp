@@ -261,13 +261,13 @@ TEST_CASE("perf script: told from folded stacks by content and by name") {
   static_assert(ccrc::detect_format("a 1 1.0: c:\n\t1 f (x)\n") == ccrc::profile_format::perf_script);
   CHECK(ccrc::format_of_extension("x.perf") == ccrc::profile_format::perf_script);
   CHECK(ccrc::format_of_extension("x.perf-script") == ccrc::profile_format::perf_script);
-  // read_profile opens the real file by content and by name.
+  // read_core_profile opens the real file by content and by name.
   std::istringstream in(read_text(spin_path));
-  ccrc::profile p = ccrc::read_profile(in);
+  ccrc::profile p = ccrc::read_core_profile(in).profile;
   CHECK(total(p, "samples") == 148);
-  CHECK(total(ccrc::read_profile(spin_path), "samples") == 148);
+  CHECK(total(ccrc::read_core_profile_file(spin_path).profile, "samples") == 148);
   std::istringstream folded("main;f 42\n");
-  CHECK(ccrc::read_profile(folded).metric_names() == std::vector<std::string>{"samples"});
+  CHECK(ccrc::read_core_profile(folded).profile.metric_names() == std::vector<std::string>{"samples"});
 }
 
 TEST_CASE("perf script: a recording without -g is not told by content, but is read when named .perf") {
@@ -276,7 +276,7 @@ TEST_CASE("perf script: a recording without -g is not told by content, but is re
   CHECK(ccrc::detect_format(text) == ccrc::profile_format::folded);
   std::filesystem::path path = std::filesystem::temp_directory_path() / ("ccrc-perf-" + std::to_string(::getpid()) + ".perf");
   std::ofstream(path, std::ios::binary) << text;
-  ccrc::profile p = ccrc::read_profile(path);
+  ccrc::profile p = ccrc::read_core_profile_file(path).profile;
   std::filesystem::remove(path);
   // Each sample counts on its thread frame alone.
   CHECK(p.size() == 2);

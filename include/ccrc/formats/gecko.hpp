@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -736,17 +737,22 @@ class gecko_reader {
 ///         "frameTable":{"schema":{"location":0},"data":[[0],[1]]},
 ///         "stringTable":["(root)","f (a.js:1:1)"]}]})J"));
 ///     // "pid 7 GeckoMain (tid 7);(root);f (a.js:1:1)": samples 2, time_ms 2.5 + 1
-inline profile read_gecko_profile(std::string_view text, const gecko_profile_options& options = {}) {
+[[nodiscard]] inline profile read_gecko_profile(std::string_view text, const gecko_profile_options& options = {}) {
   return detail::gecko_reader(text, options).read();
 }
 
 /// read_gecko_profile over the text's bytes (its padding is not needed: pieces are copied).
-inline profile read_gecko_profile(const formats::json_text& text, const gecko_profile_options& options = {}) {
+[[nodiscard]] inline profile read_gecko_profile(const formats::json_text& text, const gecko_profile_options& options = {}) {
   return read_gecko_profile(text.bytes(), options);
 }
 
+/// read_gecko_profile from a stream, read whole first (the reader works on the document in memory).
+[[nodiscard]] inline profile read_gecko_profile(std::istream& in, const gecko_profile_options& options = {}) {
+  return read_gecko_profile(formats::json_text({}, ccrc::detail::stream_source{&in}), options);
+}
+
 /// read_gecko_profile from a file; throws ccrc::error if it cannot be opened.
-inline profile read_gecko_profile_file(const std::filesystem::path& path, const gecko_profile_options& options = {}) {
+[[nodiscard]] inline profile read_gecko_profile_file(const std::filesystem::path& path, const gecko_profile_options& options = {}) {
   return read_gecko_profile(formats::json_file(path), options);
 }
 

@@ -1,17 +1,20 @@
-// ccrc - reading gzip-compressed profiles as they stream in (zlib).
+// ccrc - gzip-compressed profiles, read as they stream in and written as they go out (zlib).
 #pragma once
 
 #include <ccrc/error.hpp>
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
-namespace ccrc::formats {
+namespace ccrc {
 
 /// True if `first_bytes` start with gzip's magic number (1f 8b), as `.gz` files and most
 /// pprof files do. O(1).
@@ -80,4 +83,53 @@ class gzip_source {
 template <class Read>
 gzip_source(Read&&) -> gzip_source<Read>;
 
-}  // namespace ccrc::formats
+/// Deflates the bytes it is given onto `out` as one gzip member, as they come (write_pprof's
+/// `.pb.gz`): 64 KiB of output and zlib's state, whatever the size. finish() ends the member;
+/// a write error is the stream's state (the caller checks it). O(bytes).
+///
+///     ccrc::gzip_writer gzip(out);
+///     gzip.write("main;f 1\n");
+///     gzip.finish();   // gunzip gives "main;f 1\n"
+class gzip_writer {
+ public:
+  explicit gzip_writer(std::ostream& out) : out_(out), buffer_(std::size_t{1} << 16) {
+    if (deflateInit2(&z_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+      throw std::bad_alloc();
+  }
+  gzip_writer(const gzip_writer&) = delete;
+  gzip_writer& operator=(const gzip_writer&) = delete;
+  ~gzip_writer() { deflateEnd(&z_); }
+
+  /// Deflates `bytes` (zlib may hold some until the next write or finish()).
+  void write(std::string_view bytes) { deflate_into_out(bytes, Z_NO_FLUSH); }
+  /// Ends the member: what zlib holds, and the trailer.
+  void finish() { deflate_into_out({}, Z_FINISH); }
+
+ private:
+  void deflate_into_out(std::string_view bytes, int flush) {
+    constexpr std::size_t max_in = std::size_t{1} << 30;  // avail_in is 32 bits
+    for (;;) {
+      if (z_.avail_in == 0 && !bytes.empty()) {
+        const std::size_t n = std::min(bytes.size(), max_in);
+        z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+        z_.avail_in = static_cast<uInt>(n);
+        bytes.remove_prefix(n);
+      }
+      const int mode = bytes.empty() ? flush : Z_NO_FLUSH;
+      z_.next_out = reinterpret_cast<Bytef*>(buffer_.data());
+      z_.avail_out = static_cast<uInt>(buffer_.size());
+      const int status = deflate(&z_, mode);
+      if (status == Z_STREAM_ERROR) throw error("gzip compression failed");
+      out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size() - z_.avail_out));
+      // Done when the input is taken and zlib had room to spare (or, finishing, ended).
+      if (mode == Z_FINISH ? status == Z_STREAM_END : z_.avail_in == 0 && bytes.empty() && z_.avail_out != 0) return;
+    }
+  }
+
+  std::ostream& out_;
+  std::vector<char> buffer_;
+  z_stream z_{};
+};
+
+
+}  // namespace ccrc

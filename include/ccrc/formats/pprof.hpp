@@ -522,6 +522,8 @@ profile read_pprof_from(Read&& read) {
 
 }  // namespace detail
 
+}  // namespace formats
+
 /// True if `start` (the first bytes of an uncompressed message, as many as are at hand)
 /// reads as the start of a profile.proto message: it holds a control byte (text holds none;
 /// a message's tags and lengths are small numbers), every field is well formed (a valid tag
@@ -573,8 +575,6 @@ profile read_pprof_from(Read&& read) {
   return any;
 }
 
-}  // namespace formats
-
 /// Reads a pprof profile (profile.proto, as Go's runtime/pprof, `go tool pprof`, Node's and
 /// many other profilers write it), gzip-compressed (detected by its 1f 8b magic) or not.
 ///
@@ -611,65 +611,23 @@ profile read_pprof_from(Read&& read) {
 ///     ccrc::profile p = ccrc::read_pprof(bytes);
 ///     // p.metric_names() == {"samples_count", "cpu_nanoseconds"}
 ///     // path "runtime.main;main.main;main.work;main.leaf" (leaf inlined into work)
-inline profile read_pprof(std::string_view bytes) {
-  if (formats::is_gzip(bytes)) return formats::detail::read_pprof_from(ccrc::detail::memory_source{bytes});
+[[nodiscard]] inline profile read_pprof(std::string_view bytes) {
+  if (is_gzip(bytes)) return formats::detail::read_pprof_from(ccrc::detail::memory_source{bytes});
   return formats::detail::pprof_parser(bytes).parse();
 }
 
 /// read_pprof from a stream.
-inline profile read_pprof(std::istream& in) {
+[[nodiscard]] inline profile read_pprof(std::istream& in) {
   return formats::detail::read_pprof_from(ccrc::detail::stream_source{&in});
 }
 
 /// read_pprof from a file; throws ccrc::error if it cannot be opened.
-inline profile read_pprof_file(const std::filesystem::path& path) {
+[[nodiscard]] inline profile read_pprof_file(const std::filesystem::path& path) {
   auto file = ccrc::detail::open_for_reading(path);
   return formats::detail::read_pprof_from(ccrc::detail::file_source{file.get()});
 }
 
 namespace formats::detail {
-
-// Deflates the bytes it is given onto `out` as one gzip member, as they come: 64 KiB of
-// output and zlib's state, whatever the size.
-class gzip_writer {
- public:
-  explicit gzip_writer(std::ostream& out) : out_(out), buffer_(std::size_t{1} << 16) {
-    if (deflateInit2(&z_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-      throw std::bad_alloc();
-  }
-  gzip_writer(const gzip_writer&) = delete;
-  gzip_writer& operator=(const gzip_writer&) = delete;
-  ~gzip_writer() { deflateEnd(&z_); }
-
-  void write(std::string_view bytes) { deflate_into_out(bytes, Z_NO_FLUSH); }
-  // Ends the member: what zlib holds, and the trailer.
-  void finish() { deflate_into_out({}, Z_FINISH); }
-
- private:
-  void deflate_into_out(std::string_view bytes, int flush) {
-    constexpr std::size_t max_in = std::size_t{1} << 30;  // avail_in is 32 bits
-    for (;;) {
-      if (z_.avail_in == 0 && !bytes.empty()) {
-        const std::size_t n = std::min(bytes.size(), max_in);
-        z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-        z_.avail_in = static_cast<uInt>(n);
-        bytes.remove_prefix(n);
-      }
-      const int mode = bytes.empty() ? flush : Z_NO_FLUSH;
-      z_.next_out = reinterpret_cast<Bytef*>(buffer_.data());
-      z_.avail_out = static_cast<uInt>(buffer_.size());
-      const int status = deflate(&z_, mode);
-      if (status == Z_STREAM_ERROR) throw error("gzip compression failed");
-      out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size() - z_.avail_out));
-      // Done when the input is taken and zlib had room to spare (or, finishing, ended).
-      if (mode == Z_FINISH ? status == Z_STREAM_END : z_.avail_in == 0 && bytes.empty() && z_.avail_out != 0) return;
-    }
-  }
-
-  std::ostream& out_;
-  std::vector<char> buffer_;
-  z_stream z_{};
-};
 
 // The type and unit a metric name is written as: split at its last '_' (`cpu_nanoseconds`),
 // which read_pprof joins again; a name without an inner '_' is the type, with no unit.
@@ -906,7 +864,7 @@ inline void write_pprof(std::ostream& out, const profile& p, const pprof_write_o
     if (!out) throw error("pprof: write error");
   };
   if (options.gzip) {
-    formats::detail::gzip_writer gzip(out);
+    gzip_writer gzip(out);
     formats::detail::write_pprof_message(p, options, [&](std::string_view bytes) {
       gzip.write(bytes);
       checked();

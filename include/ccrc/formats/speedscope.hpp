@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -720,18 +721,23 @@ class speedscope_reader {
 ///         {"name": "f", "file": "a.c", "line": 3}]}, "profiles": [{"type": "sampled",
 ///         "name": "t1", "unit": "none", "samples": [[0, 1]], "weights": [5]}]})");
 ///     // path "t1;main;f a.c:3": samples 5
-inline profile read_speedscope(std::string_view text, const speedscope_options& options = {}) {
+[[nodiscard]] inline profile read_speedscope(std::string_view text, const speedscope_options& options = {}) {
   return detail::speedscope_reader(text, options.piece_bytes).read();
 }
 
 /// read_speedscope of a document read with formats::json_text.
-inline profile read_speedscope(const formats::json_text& text, const speedscope_options& options = {}) {
+[[nodiscard]] inline profile read_speedscope(const formats::json_text& text, const speedscope_options& options = {}) {
   return read_speedscope(text.bytes(), options);
+}
+
+/// read_speedscope from a stream, read whole first (the reader works on the document in memory).
+[[nodiscard]] inline profile read_speedscope(std::istream& in, const speedscope_options& options = {}) {
+  return read_speedscope(formats::json_text({}, ccrc::detail::stream_source{&in}), options);
 }
 
 /// read_speedscope from a file (formats::json_file: a regular file read once into a buffer of
 /// its size); throws ccrc::error if it cannot be opened.
-inline profile read_speedscope_file(const std::filesystem::path& path, const speedscope_options& options = {}) {
+[[nodiscard]] inline profile read_speedscope_file(const std::filesystem::path& path, const speedscope_options& options = {}) {
   return read_speedscope(formats::json_file(path), options);
 }
 

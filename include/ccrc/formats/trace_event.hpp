@@ -20,6 +20,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <istream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -793,7 +794,7 @@ class trace_event_parser {
   std::size_t samples_column_ = 0, sampled_column_ = 0;
 };
 
-inline profile read_trace_events_from(std::string_view text, const trace_event_options& options) {
+[[nodiscard]] inline profile read_trace_events_from(std::string_view text, const trace_event_options& options) {
   trace_event_parser parser(options.piece_bytes);
   profile p = parser.read(text);
   if (options.warnings) *options.warnings = parser.warnings();
@@ -899,17 +900,22 @@ inline profile read_trace_events_from(std::string_view text, const trace_event_o
 ///         R"([{"ph":"X","name":"main","ts":0,"dur":10,"pid":1,"tid":1},
 ///             {"ph":"X","name":"f","ts":2,"dur":3,"pid":1,"tid":1}])", {.warnings = &w});
 ///     // path "pid 1 tid 1;main": calls 1, time_us 7; "pid 1 tid 1;main;f": time_us 3
-inline profile read_trace_events(const formats::json_text& text, const trace_event_options& options = {}) {
+[[nodiscard]] inline profile read_trace_events(const formats::json_text& text, const trace_event_options& options = {}) {
   return formats::detail::read_trace_events_from(text.bytes(), options);
 }
 
 /// read_trace_events from bytes in memory (read in place: each piece is copied, not the whole).
-inline profile read_trace_events(std::string_view text, const trace_event_options& options = {}) {
+[[nodiscard]] inline profile read_trace_events(std::string_view text, const trace_event_options& options = {}) {
   return formats::detail::read_trace_events_from(text, options);
 }
 
+/// read_trace_events from a stream, read whole first (the reader works on the document in memory).
+[[nodiscard]] inline profile read_trace_events(std::istream& in, const trace_event_options& options = {}) {
+  return read_trace_events(formats::json_text({}, ccrc::detail::stream_source{&in}), options);
+}
+
 /// read_trace_events from a file; throws ccrc::error if it cannot be opened.
-inline profile read_trace_events_file(const std::filesystem::path& path, const trace_event_options& options = {}) {
+[[nodiscard]] inline profile read_trace_events_file(const std::filesystem::path& path, const trace_event_options& options = {}) {
   auto file = ccrc::detail::open_for_reading(path);
   formats::json_text text({}, ccrc::detail::file_source{file.get()});
   return read_trace_events(text, options);

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <functional>
 #include <limits>
 #include <span>
@@ -1020,19 +1021,24 @@ class v8_reader {
 ///       {"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":0,"columnNumber":9}}],
 ///       "samples":[2,2],"timeDeltas":[5,10],"startTime":0,"endTime":40})J"));
 ///     ccrc::profile p = ccrc::read_v8_profile(text);   // "f a.js:1:10": samples 2, time_us 10 + 25
-inline profile read_v8_profile(const formats::json_text& text, const v8_profile_options& options = {}) {
+[[nodiscard]] inline profile read_v8_profile(const formats::json_text& text, const v8_profile_options& options = {}) {
   profile p = detail::v8_reader(text, options).read();
   p.shrink_to_fit();
   return p;
 }
 
 /// read_v8_profile over a padded copy of `text`.
-inline profile read_v8_profile(std::string_view text, const v8_profile_options& options = {}) {
+[[nodiscard]] inline profile read_v8_profile(std::string_view text, const v8_profile_options& options = {}) {
   return read_v8_profile(formats::json_text(text), options);
 }
 
+/// read_v8_profile from a stream, read whole first (the reader works on the document in memory).
+[[nodiscard]] inline profile read_v8_profile(std::istream& in, const v8_profile_options& options = {}) {
+  return read_v8_profile(formats::json_text({}, ccrc::detail::stream_source{&in}), options);
+}
+
 /// read_v8_profile from a file; throws ccrc::error if it cannot be opened.
-inline profile read_v8_profile_file(const std::filesystem::path& path, const v8_profile_options& options = {}) {
+[[nodiscard]] inline profile read_v8_profile_file(const std::filesystem::path& path, const v8_profile_options& options = {}) {
   return read_v8_profile(formats::json_file(path), options);
 }
 

@@ -555,17 +555,17 @@ profile read_callgrind_from(Read&& read, const callgrind_options& options) {
 ///     ccrc::profile p = ccrc::read_callgrind(
 ///         "events: Ir\nfn=main\n1 5\ncfn=f\ncalls=2 10\n1 30\nfn=f\n10 30\n");
 ///     // main: Ir 5; main;f: Ir 30
-inline profile read_callgrind(std::string_view text, const callgrind_options& options = {}) {
+[[nodiscard]] inline profile read_callgrind(std::string_view text, const callgrind_options& options = {}) {
   return detail::read_callgrind_from(detail::memory_source{text}, options);
 }
 
 /// read_callgrind from a stream.
-inline profile read_callgrind(std::istream& in, const callgrind_options& options = {}) {
+[[nodiscard]] inline profile read_callgrind(std::istream& in, const callgrind_options& options = {}) {
   return detail::read_callgrind_from(detail::stream_source{&in}, options);
 }
 
 /// read_callgrind from a file; throws ccrc::error if it cannot be opened.
-inline profile read_callgrind_file(const std::filesystem::path& path, const callgrind_options& options = {}) {
+[[nodiscard]] inline profile read_callgrind_file(const std::filesystem::path& path, const callgrind_options& options = {}) {
   auto file = detail::open_for_reading(path);
   return detail::read_callgrind_from(detail::file_source{file.get()}, options);
 }

@@ -224,17 +224,17 @@ profile read_folded_from(Read&& read, const folded_options& options) {
 ///
 ///     ccrc::profile p = ccrc::read_folded("main;f 20 180\nmain;g 20 180\n");
 ///     // p.metric_names() == {"metric_1", "metric_2"}, 3 nodes besides the root
-inline profile read_folded(std::string_view text, const folded_options& options = {}) {
+[[nodiscard]] inline profile read_folded(std::string_view text, const folded_options& options = {}) {
   return detail::read_folded_from(detail::memory_source{text}, options);
 }
 
 /// read_folded from a stream.
-inline profile read_folded(std::istream& in, const folded_options& options = {}) {
+[[nodiscard]] inline profile read_folded(std::istream& in, const folded_options& options = {}) {
   return detail::read_folded_from(detail::stream_source{&in}, options);
 }
 
 /// read_folded from a file; throws ccrc::error if it cannot be opened.
-inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
+[[nodiscard]] inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
   auto file = detail::open_for_reading(path);
   return detail::read_folded_from(detail::file_source{file.get()}, options);
 }

@@ -348,17 +348,17 @@ profile read_perf_script_from(Read&& read, const perf_script_options& options) {
 ///     ccrc::profile p = ccrc::read_perf_script(
 ///         "a.out 7 1.5: 100 cycles:\n\t4005d0 f+0x10 (a.out)\n\t4005f0 main+0x8 (a.out)\n");
 ///     // path "a.out 7;main;f": samples 1, period 100
-inline profile read_perf_script(std::string_view text, const perf_script_options& options = {}) {
+[[nodiscard]] inline profile read_perf_script(std::string_view text, const perf_script_options& options = {}) {
   return detail::read_perf_script_from(detail::memory_source{text}, options);
 }
 
 /// read_perf_script from a stream.
-inline profile read_perf_script(std::istream& in, const perf_script_options& options = {}) {
+[[nodiscard]] inline profile read_perf_script(std::istream& in, const perf_script_options& options = {}) {
   return detail::read_perf_script_from(detail::stream_source{&in}, options);
 }
 
 /// read_perf_script from a file; throws ccrc::error if it cannot be opened.
-inline profile read_perf_script_file(const std::filesystem::path& path, const perf_script_options& options = {}) {
+[[nodiscard]] inline profile read_perf_script_file(const std::filesystem::path& path, const perf_script_options& options = {}) {
   auto file = detail::open_for_reading(path);
   return detail::read_perf_script_from(detail::file_source{file.get()}, options);
 }

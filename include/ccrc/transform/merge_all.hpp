@@ -104,7 +104,7 @@ void merge_into(std::optional<Tree>& into, From&& from) {
 /// O(total size of the inputs), expected, divided among the threads.
 ///
 ///     ccrc::profile all = ccrc::merge_all(paths.size(), [&](std::size_t i) {
-///       return ccrc::formats::read_profile(paths[i]).profile;
+///       return ccrc::read_profile_file(paths[i]).profile;
 ///     });
 template <class Make>
   requires std::invocable<Make&, std::size_t>
