@@ -67,36 +67,6 @@ class json_text {
   return json_text({}, ccrc::detail::file_source{file.get()}, ccrc::detail::regular_file_size(path));
 }
 
-/// Appends `s` as a JSON string, quotes included: '"', '\\' and the control characters
-/// U+0000..U+001F escaped, every other byte as is (the caller checks UTF-8). O(size).
-///
-///     std::string out;
-///     ccrc::formats::append_json_string(out, "say \"hi\"\n");  // out: "say \"hi\"\n", quotes included
-inline void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t run = 0;  // start of the bytes not yet copied
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
-}
-
 namespace detail {
 
 /// The 0-based offset of `at` in `json`, clamped to its size (simdjson points past the end

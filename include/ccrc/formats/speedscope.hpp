@@ -8,6 +8,7 @@
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/formats/json.hpp>
+#include <ccrc/io/json_writer.hpp>
 #include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
@@ -795,7 +796,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
     if (frames > 0) buf += ',';
     index[f] = frames++;
     buf += R"({"name":)";
-    formats::append_json_string(buf, name);
+    append_json_string(buf, name);
     buf += '}';
     flush(false);
   }
@@ -804,7 +805,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
   t.for_each_column([&](std::string_view name, auto column) {
     if (metric++ > 0) buf += ',';
     buf += R"({"type":"evented","name":)";
-    formats::append_json_string(buf, name);
+    append_json_string(buf, name);
     buf.append(R"(,"unit":")").append(detail::speedscope_unit_of_metric(name)).append(R"(","startValue":0,"events":[)");
     double at = 0;
     bool first = true;
@@ -815,7 +816,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
       buf += R"(","frame":)";
       detail::append_number(buf, index[tree.frame(n)]);
       buf += R"(,"at":)";
-      detail::append_number(buf, at);
+      append_json_number(buf, at);
       buf += '}';
       flush(false);
     };
@@ -832,11 +833,11 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
           if (level > 0) event('C', n);
         });
     buf += R"(],"endValue":)";
-    detail::append_number(buf, at);
+    append_json_number(buf, at);
     buf += '}';
   });
   buf += R"(],"name":)";
-  formats::append_json_string(buf, options.name);
+  append_json_string(buf, options.name);
   buf += R"(,"activeProfileIndex":0,"exporter":"ccrc"})";
   buf += '\n';
   flush(true);
