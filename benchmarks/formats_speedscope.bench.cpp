@@ -48,7 +48,7 @@ std::string sampled_of(const bench::cct& t) {
     out += frames ? "," : "";
     index[tree.frame(n)] = frames++;
     out += R"({"name":)";
-    ccrc::formats::append_json_string(out, tree.name(n));
+    ccrc::append_json_string(out, tree.name(n));
     out += '}';
   }
   out += R"(]},"profiles":[{"type":"sampled","name":"calls","unit":"none","startValue":0,"endValue":0,"samples":[)";

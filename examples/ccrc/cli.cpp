@@ -427,10 +427,7 @@ json& json::value(std::string_view s) {
 }
 json& json::value(double v) {
   separate();
-  if (std::isfinite(v))
-    ccrc::append_number(out_, v);
-  else
-    out_ += "null";
+  ccrc::append_json_number(out_, v);
   return *this;
 }
 json& json::value(std::uint64_t v) {

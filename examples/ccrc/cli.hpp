@@ -5,8 +5,8 @@
 #include "whole_file.hpp"
 
 #include <ccrc/algorithm/search.hpp>
-#include <ccrc/formats/json.hpp>
 #include <ccrc/formats/read_profile.hpp>
+#include <ccrc/io/json_writer.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -219,8 +219,9 @@ class json {
   bool after_key_ = false;
 };
 
-/// Appends `s` as a JSON string literal (the library's, shared with its JSON writers).
-using ccrc::formats::append_json_string;
+/// Appends `s` as a JSON string literal (the library's, shared with its JSON writers and the
+/// viewer).
+using ccrc::append_json_string;
 
 /// Formats a metric value for text output: integral values exactly at any magnitude ("3238",
 /// "1e+70"), others with `decimals`; "n/a" for a non-finite value.

@@ -12,13 +12,12 @@
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/graph/bottom_up.hpp>
 #include <ccrc/graph/call_graph.hpp>
+#include <ccrc/io/json_writer.hpp>
 #include <ccrc/tree/preorder_index.hpp>
 #include <ccrc/tree/profile.hpp>
 
-#include <cmath>
 #include <iterator>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -169,33 +168,6 @@ inline viewer& the() {
 inline const char* hand_out(std::string s) {
   the().text = std::move(s);
   return the().text.c_str();
-}
-
-inline void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-inline void append_number(std::string& out, double d) {
-  if (!std::isfinite(d)) {
-    out += "null";
-    return;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  out += buf;
 }
 
 }  // namespace viewer_module

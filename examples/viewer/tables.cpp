@@ -149,13 +149,13 @@ void append_row(std::string& out, int kind, const table_row& r) {
                                                      : method_name(the().bottom_up.nodes[r.item].function);
   auto [self, total] = values(kind, r);
   out += '[' + std::to_string(r.depth) + ',' + (r.expanded ? "2" : expandable(kind, r) ? "1" : "0") + ',';
-  append_json_string(out, ccrc::display_name(name));
+  ccrc::append_json_string(out, ccrc::display_name(name));
   out += ',';
-  append_json_string(out, name);
+  ccrc::append_json_string(out, name);
   out += ',';
-  append_number(out, self);
+  ccrc::append_json_number(out, self);
   out += ',';
-  append_number(out, total);
+  ccrc::append_json_number(out, total);
   std::uint32_t id = kind == top_down || is_function_row(kind, r) ? r.item : static_cast<std::uint32_t>(the().bottom_up.nodes[r.item].function);
   out += ',' + std::to_string(id) + ']';
 }
@@ -179,7 +179,7 @@ VIEWER_API const char* ccrc_table_rows(int kind, int first, int count) {
   if (!the().current) return hand_out("null");
   table& tb = current_table(kind);
   std::string out = "{\"total\":";
-  append_number(out, the().current->ag[the().metric][ccrc::root_node]);
+  ccrc::append_json_number(out, the().current->ag[the().metric][ccrc::root_node]);
   out += ",\"rows\":[";
   auto begin = static_cast<std::size_t>(std::max(first, 0));
   auto end = std::min(tb.rows.size(), begin + static_cast<std::size_t>(std::max(count, 0)));
@@ -257,16 +257,16 @@ VIEWER_API const char* ccrc_butterfly(int method, int limit) {
   if (!g.contains(f)) return hand_out("null");
   auto entry = [&](std::string& out, ccrc::method_id m, double self, double total) {
     out += '[' + std::to_string(static_cast<std::uint32_t>(m)) + ',';
-    append_json_string(out, ccrc::display_name(g.name(m)));
+    ccrc::append_json_string(out, ccrc::display_name(g.name(m)));
     out += ',';
-    append_json_string(out, g.name(m));
+    ccrc::append_json_string(out, g.name(m));
     out += ',';
-    append_number(out, self);
+    ccrc::append_json_number(out, self);
     out += ',';
-    append_number(out, total);
+    ccrc::append_json_number(out, total);
   };
   std::string out = "{\"total\":";
-  append_number(out, s.ag[v.metric][ccrc::root_node]);
+  ccrc::append_json_number(out, s.ag[v.metric][ccrc::root_node]);
   out += ",\"function\":";
   auto costs = ccrc::function_costs(g, f, v.metric);
   entry(out, f, costs.self, costs.total);

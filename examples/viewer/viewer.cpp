@@ -130,7 +130,7 @@ void update_diff() {
   v.diff_counts = "{\"state\":\"on\",\"counts\":{";
   for (std::size_t i = 0; i < std::size(all); ++i) {
     if (i) v.diff_counts += ',';
-    append_json_string(v.diff_counts, ccrc::to_string(all[i]));
+    ccrc::append_json_string(v.diff_counts, ccrc::to_string(all[i]));
     v.diff_counts += ':' + std::to_string(counts[static_cast<std::size_t>(all[i])]);
   }
   v.diff_counts += "}}";
@@ -294,7 +294,7 @@ VIEWER_API const char* ccrc_compare_info() {
   if (!v.baseline) return hand_out("{\"state\":\"none\"}");
   if (comparing()) return v.diff_counts.c_str();
   std::string out = "{\"state\":\"off\",\"why\":";
-  append_json_string(out, v.compare_note);
+  ccrc::append_json_string(out, v.compare_note);
   return hand_out(out + "}");
 }
 
@@ -310,7 +310,7 @@ VIEWER_API const char* ccrc_profile_info() {
   std::string s = "{\"metrics\":[";
   for (std::size_t m = 0; m < p.metric_count(); ++m) {
     if (m) s += ',';
-    append_json_string(s, p.metric_name(m));
+    ccrc::append_json_string(s, p.metric_name(m));
   }
   s += "],\"primary\":" + std::to_string(ccrc::primary_metric(p.metric_names())) +
        ",\"contexts\":" + std::to_string(p.tree().size() - 1) +
@@ -418,7 +418,7 @@ VIEWER_API const char* ccrc_contract() {
     out += '[';
     for (std::size_t i = 0; i < fields.size(); ++i) {
       if (i) out += ',';
-      append_json_string(out, fields[i]);
+      ccrc::append_json_string(out, fields[i]);
     }
     out += ']';
   };
@@ -428,7 +428,7 @@ VIEWER_API const char* ccrc_contract() {
     for (const auto& [name, code] : entries) {
       if (!first) out += ',';
       first = false;
-      append_json_string(out, name);
+      ccrc::append_json_string(out, name);
       out += ':' + std::to_string(code);
     }
     out += '}';
@@ -519,32 +519,32 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   std::string out = "{\"stack\":[";
   for (std::size_t i = 0; i < tip.call_stack.size(); ++i) {
     if (i) out += ',';
-    append_json_string(out, tip.call_stack[i]);
+    ccrc::append_json_string(out, tip.call_stack[i]);
   }
   out += "],\"metrics\":[";
   for (std::size_t i = 0; i < tip.metrics.size(); ++i) {
     out += i ? ",{\"name\":" : "{\"name\":";
-    append_json_string(out, tip.metrics[i].metric);
+    ccrc::append_json_string(out, tip.metrics[i].metric);
     out += ",\"self\":";
-    append_number(out, tip.metrics[i].self);
+    ccrc::append_json_number(out, tip.metrics[i].self);
     out += ",\"aggregated\":";
-    append_number(out, tip.metrics[i].aggregated);
+    ccrc::append_json_number(out, tip.metrics[i].aggregated);
     out += '}';
   }
   const std::vector<double>& ag = v.current->ag[v.metric];
   out += "],\"share\":";
-  append_number(out, ag[centre] > 0 ? ag[node] / ag[centre] : 0);
+  ccrc::append_json_number(out, ag[centre] > 0 ? ag[node] / ag[centre] : 0);
   out += ",\"contexts\":" + std::to_string(contexts);
   if (comparing()) {
     ccrc::node_id d = v.diff->matching.from_second[node];
     out += ",\"diff\":{\"status\":";
-    append_json_string(out, ccrc::to_string(v.diff->status[d]));
+    ccrc::append_json_string(out, ccrc::to_string(v.diff->status[d]));
     out += ",\"height\":";
-    append_number(out, v.diff->height[d]);
+    ccrc::append_json_number(out, v.diff->height[d]);
     out += ",\"first\":";
-    append_number(out, v.diff->share_first(d));
+    ccrc::append_json_number(out, v.diff->share_first(d));
     out += ",\"second\":";
-    append_number(out, v.diff->share_second(d));
+    ccrc::append_json_number(out, v.diff->share_second(d));
     out += '}';
   }
   out += '}';
@@ -607,12 +607,12 @@ VIEWER_API const char* ccrc_flat(int limit) {
   for (std::size_t k = 0; k < entries.size() && k < static_cast<std::size_t>(std::max(limit, 0)); ++k) {
     if (k) out += ',';
     out += '[' + std::to_string(entries[k].method) + ',';
-    append_json_string(out, entries[k].method == 0 ? std::string_view("(root)")
+    ccrc::append_json_string(out, entries[k].method == 0 ? std::string_view("(root)")
                                                    : p.symbols().method_name(entries[k].method));
     out += ',';
-    append_number(out, static_cast<double>(entries[k].self));
+    ccrc::append_json_number(out, static_cast<double>(entries[k].self));
     out += ',';
-    append_number(out, entries[k].percent);
+    ccrc::append_json_number(out, entries[k].percent);
     ccrc::rgb c = entries[k].method == ccrc::root_method ? ccrc::neutral_color
                                                          : palette_of(*v.current, v.metric, v.colours).of(entries[k].method);
     out += ',' + std::to_string(c.r << 16 | c.g << 8 | c.b) + ']';

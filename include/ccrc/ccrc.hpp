@@ -51,6 +51,7 @@
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/io/number.hpp>
+#include <ccrc/io/json_writer.hpp>
 #include <ccrc/io/read_profile.hpp>
 
 #include <ccrc/geometry/ring_index.hpp>

@@ -5,7 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 TEST_CASE("json_text holds the whole document with simdjson's padding after it") {
@@ -227,4 +230,69 @@ TEST_CASE("walk_json_array: the elements of an array, values skipped by their st
   CHECK(error_at("[1") == 2);         // the end inside the array
   CHECK(error_at("[1}") == 2);        // closed by '}'
   CHECK(error_at("[") == 1);          // no value
+}
+
+TEST_CASE("json_cursor: values read in pieces or alone, each error at the document's byte") {
+  using ccrc::formats::detail::json_cursor;
+  constexpr std::string_view doc = R"({"a": [10, 20, "x", 40], "b": 7})";
+  auto error_at = [](auto&& read) {
+    try {
+      read();
+    } catch (const ccrc::parse_error& e) {
+      return std::pair(e.byte(), std::string(e.what()));
+    }
+    return std::pair(ccrc::parse_error::no_byte, std::string());
+  };
+  for (std::size_t piece_bytes : {std::size_t{1}, std::size_t{4}, std::size_t{1} << 20}) {
+    CAPTURE(piece_bytes);
+    json_cursor cursor(doc, piece_bytes);
+    std::vector<std::uint64_t> at;
+    CHECK(cursor.read(6, "\"a\"", "malformed \"a\"", [&](simdjson::ondemand::value& v) {
+      at.push_back(cursor.offset(v.raw_json_token().data()));
+    }) == 23);
+    CHECK(at == std::vector<std::uint64_t>{7, 11, 15, 20});
+    std::vector<std::int64_t> read;
+    auto [byte, what] = error_at([&] {
+      (void)cursor.read(6, "\"a\"", "malformed \"a\"",
+                        [&](simdjson::ondemand::value& v) { read.push_back(cursor.integer(v, "an element of \"a\"")); });
+    });
+    CHECK(read == std::vector<std::int64_t>{10, 20});
+    CHECK(byte == 15);
+    CHECK(what == "byte 15: an element of \"a\" is not an integer (The JSON element does not have the requested type.)");
+    // One value as a document of its own: the byte after it returned.
+    double b = 0;
+    CHECK(cursor.read_value(30, [&](simdjson::ondemand::value& v) { b = cursor.number(v, "\"b\""); }) == 31);
+    CHECK(b == 7);
+    CHECK(error_at([&] { (void)cursor.read_value(30, [&](simdjson::ondemand::value& v) { (void)cursor.string(v, "\"b\""); }); })
+              .first == 30);
+  }
+}
+
+TEST_CASE("json_cursor: the bytes no parser reads are checked to be UTF-8, as they pass or at the end") {
+  using ccrc::formats::detail::json_cursor;
+  const std::string doc = "{\"a\": 1, \"s\": \"\xff\", \"b\": [2]}";
+  auto error_at = [](auto&& read) -> std::uint64_t {
+    try {
+      read();
+    } catch (const ccrc::parse_error& e) {
+      return e.byte();
+    }
+    return ccrc::parse_error::no_byte;
+  };
+  auto ignore = [](simdjson::ondemand::value&) {};
+  // In order: reading "b" checks the bytes since "a" ended, from the first of them.
+  json_cursor in_order(doc, 64);
+  CHECK(in_order.read_value(6, ignore) == 7);
+  CHECK(error_at([&] { (void)in_order.read(24, "\"b\"", "malformed", ignore); }) == 7);
+  // At the end: "b" reads, the check then finds the run between the values read.
+  json_cursor at_end(doc, 64, json_cursor::utf8_check::at_end);
+  CHECK(at_end.read(24, "\"b\"", "malformed", ignore) == 27);
+  CHECK(at_end.read_value(6, ignore) == 7);
+  CHECK(error_at([&] { at_end.check_unparsed_utf8(); }) == 7);
+  // Nothing read: the whole text is one run.
+  json_cursor none(doc, 64, json_cursor::utf8_check::at_end);
+  CHECK(error_at([&] { none.check_unparsed_utf8(); }) == 0);
+  json_cursor clean(std::string_view(R"({"a": 1})"), 64);
+  CHECK(clean.read_value(6, ignore) == 7);
+  CHECK(error_at([&] { clean.check_utf8_to(8); }) == ccrc::parse_error::no_byte);
 }

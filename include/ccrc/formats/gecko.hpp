@@ -35,8 +35,6 @@ struct gecko_profile_options {
 
 namespace detail {
 
-namespace god = simdjson::ondemand;
-
 inline constexpr std::uint32_t gecko_none = std::numeric_limits<std::uint32_t>::max();
 
 /// A Gecko location without the `[N]` that recent Gecko versions append to JavaScript frames
@@ -60,15 +58,17 @@ inline constexpr std::uint32_t gecko_none = std::numeric_limits<std::uint32_t>::
 // indices until the thread's object ends, then checked and turned into contexts under a frame
 // naming the thread.
 class gecko_reader {
+  using cursor = formats::detail::json_cursor;
+
  public:
   gecko_reader(std::string_view text, const gecko_profile_options& options)
-      : text_(text), pieces_(options.piece_bytes), profile_({"samples", "time_ms"}) {}
+      : text_(text), cursor_(text, options.piece_bytes), profile_({"samples", "time_ms"}) {}
 
   profile read() {
     const std::size_t open = formats::detail::skip_json_space(text_, 0);
     if (open == text_.size())
-      fail_at(0, std::string("not a JSON document (") + simdjson::error_message(simdjson::EMPTY) + ")");
-    if (text_[open] != '{') fail_at(0, "a Gecko profile is a JSON object");
+      cursor::fail_at(0, std::string("not a JSON document (") + simdjson::error_message(simdjson::EMPTY) + ")");
+    if (text_[open] != '{') cursor::fail_at(0, "a Gecko profile is a JSON object");
     bool seen_threads = false, seen_meta = false, wrapped = false;
     const std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view raw, std::size_t v) -> std::size_t {
       std::string_view k = key(raw);
@@ -88,12 +88,12 @@ class gecko_reader {
       }
       return 0;
     });
-    check_utf8_to(end);
+    cursor_.check_utf8_to(end);
     if (std::size_t after = formats::detail::skip_json_space(text_, end); after < text_.size())
-      fail_at(after, "text after the profile's JSON object");
+      cursor::fail_at(after, "text after the profile's JSON object");
     if (!seen_threads && !wrapped) {
-      if (!seen_meta) fail_at(0, "no \"meta\" and no \"threads\": not a Gecko profile");
-      fail_at(0, "no \"threads\" at the top level");
+      if (!seen_meta) cursor::fail_at(0, "no \"meta\" and no \"threads\": not a Gecko profile");
+      cursor::fail_at(0, "no \"threads\" at the top level");
     }
     auto time = profile_.column(1);
     for (node_id n : last_samples_) time[n] += interval_;
@@ -118,89 +118,28 @@ class gecko_reader {
 
   // ---- errors -------------------------------------------------------------------------------
 
-  // Offsets in the piece being parsed, as the file's bytes.
-  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return base_ + formats::detail::offset_in(json_, at); }
+  // Offsets in the piece being parsed, as the file's bytes, in 32 bits.
   [[nodiscard]] std::uint32_t offset32(const char* at) const noexcept {
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(offset(at), gecko_none));
-  }
-
-  [[noreturn]] void fail_at(std::uint64_t at, const std::string& what) const { throw parse_error::at_byte(at, what); }
-
-  [[noreturn]] void fail(god::value& v, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
-    std::string reason = what;
-    if (e != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(e) + ")";
-    fail_at(offset(v.raw_json_token().data()), reason);
-  }
-
-  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) {
-    formats::detail::json_fail(*doc_, json_, what, e, base_);
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(cursor_.offset(at), gecko_none));
   }
 
   // The value at `at`, found not to be `kind` by its first byte: the error simdjson's type
   // check gave when it read the whole document (a value missing or malformed is that error).
   [[noreturn]] void not_a(std::size_t at, const std::string& what, const char* kind) const {
     (void)formats::detail::skip_json_value(text_, at);
-    fail_at(at, what + " is not " + kind + " (" + simdjson::error_message(simdjson::INCORRECT_TYPE) + ")");
+    cursor::fail_at(at, what + " is not " + kind + " (" + simdjson::error_message(simdjson::INCORRECT_TYPE) + ")");
   }
 
   // ---- the document, in pieces --------------------------------------------------------------
 
   [[nodiscard]] bool starts(std::size_t at, char c) const noexcept { return at < text_.size() && text_[at] == c; }
 
-  // The bytes before `at` that no parser read are UTF-8 (simdjson checks the ones it reads).
-  void check_utf8_to(std::size_t at) {
-    if (at > checked_) formats::detail::check_json_utf8(text_, checked_, at);
-  }
-
-  // parse() parses the bytes from `at` to the byte it returns, after those before `at` are
-  // checked. Returns that byte.
-  template <class Parse>
-  std::size_t parsed(std::size_t at, Parse&& parse) {
-    check_utf8_to(at);
-    const std::size_t end = parse();
-    checked_ = std::max(checked_, end);
-    return end;
-  }
-
-  // The one value at `at` as a document of its own: read(value). Returns the byte after it.
-  template <class Read>
-  std::size_t parse_value(std::size_t at, Read&& read) {
-    const std::size_t end = formats::detail::skip_json_value(text_, at);
-    return parsed(at, [&] {
-      pieces_.read_value(text_, at, end, [&](god::array& a, const formats::detail::json_piece& piece) {
-        enter(piece);
-        for (auto element : a) {
-          god::value v;
-          if (auto e = element.get(v)) fail_here("malformed JSON", e);
-          read(v);
-        }
-      });
-      return end;
-    });
-  }
-
   // The array at `at` (`what` in errors), each(element) per element, in pieces. Returns the
   // byte after it.
   template <class Each>
   std::size_t parse_array(std::size_t at, const std::string& what, Each&& each) {
     if (!starts(at, '[')) not_a(at, what, "an array");
-    const std::string malformed = "malformed " + what;
-    return parsed(at, [&] {
-      return pieces_.read(text_, at, what, false, [&](god::array& a, const formats::detail::json_piece& piece) {
-        enter(piece);
-        for (auto element : a) {
-          god::value v;
-          if (auto e = element.get(v)) fail_here(malformed, e);
-          each(v);
-        }
-      });
-    });
-  }
-
-  void enter(const formats::detail::json_piece& piece) noexcept {
-    json_ = piece.json;
-    doc_ = piece.doc;
-    base_ = piece.base;
+    return cursor_.read(at, what, "malformed " + what, each);
   }
 
   // A key as written, or unescaped where it has escapes (no writer escapes these keys, but
@@ -208,9 +147,9 @@ class gecko_reader {
   std::string_view key(std::string_view raw) {
     if (raw.find('\\') == std::string_view::npos) return raw;
     const auto quote = static_cast<std::size_t>(raw.data() - text_.data()) - 1;
-    parse_value(quote, [&](god::value& v) {
+    cursor_.read_value(quote, [&](simdjson::ondemand::value& v) {
       std::string_view k;
-      if (auto e = v.get_string().get(k)) fail(v, "malformed object key", e);
+      if (auto e = v.get_string().get(k)) cursor_.fail(v, "malformed object key", e);
       key_.assign(k);
     });
     return key_;
@@ -218,17 +157,17 @@ class gecko_reader {
 
   // ---- scalars ------------------------------------------------------------------------------
 
-  god::json_type value_type(god::value& v) {
-    god::json_type t;
-    if (auto e = v.type().get(t)) fail(v, "malformed JSON value", e);
+  simdjson::ondemand::json_type value_type(simdjson::ondemand::value& v) {
+    simdjson::ondemand::json_type t;
+    if (auto e = v.type().get(t)) cursor_.fail(v, "malformed JSON value", e);
     return t;
   }
 
-  bool is_null(god::value& v) { return value_type(v) == god::json_type::null; }
+  bool is_null(simdjson::ondemand::value& v) { return value_type(v) == simdjson::ondemand::json_type::null; }
 
   // An index into a table: a non-negative integer below 2^32 - 1. The failures are out of
   // line, so that the per-cell readers are small enough to be inlined in the row loops.
-  std::uint32_t index(god::value& v, std::string_view what) {
+  std::uint32_t index(simdjson::ondemand::value& v, std::string_view what) {
     std::uint64_t x = 0;
     const auto e = v.get_uint64().get(x);
     if (e != simdjson::SUCCESS || x >= gecko_none) [[unlikely]]
@@ -238,7 +177,7 @@ class gecko_reader {
 
   // An index or null (gecko_none): the index tried first, as most cells hold one (a failed
   // get leaves the value to try as null), so that a cell costs one parse, not a type check too.
-  std::uint32_t index_or_null(god::value& v, std::string_view what) {
+  std::uint32_t index_or_null(simdjson::ondemand::value& v, std::string_view what) {
     std::uint64_t x = 0;
     const auto e = v.get_uint64().get(x);
     if (e != simdjson::SUCCESS || x >= gecko_none) [[unlikely]] {
@@ -249,12 +188,12 @@ class gecko_reader {
     return static_cast<std::uint32_t>(x);
   }
 
-  [[noreturn, gnu::noinline, gnu::cold]] void not_index(god::value& v, std::string_view what, simdjson::error_code e) const {
-    if (e != simdjson::SUCCESS) fail(v, std::string(what) + " is not a non-negative integer", e);
-    fail(v, std::string(what) + " is too large");
+  [[noreturn, gnu::noinline, gnu::cold]] void not_index(simdjson::ondemand::value& v, std::string_view what, simdjson::error_code e) const {
+    if (e != simdjson::SUCCESS) cursor_.fail(v, std::string(what) + " is not a non-negative integer", e);
+    cursor_.fail(v, std::string(what) + " is too large");
   }
 
-  double number(god::value& v, std::string_view what) {
+  double number(simdjson::ondemand::value& v, std::string_view what) {
     double x = 0;
     const auto e = v.get_double().get(x);
     if (e != simdjson::SUCCESS || !std::isfinite(x)) [[unlikely]]
@@ -262,36 +201,23 @@ class gecko_reader {
     return x;
   }
 
-  [[noreturn, gnu::noinline, gnu::cold]] void not_number(god::value& v, std::string_view what, simdjson::error_code e) const {
-    if (e != simdjson::SUCCESS) fail(v, std::string(what) + " is not a number", e);
-    fail(v, std::string(what) + " is not finite");
+  [[noreturn, gnu::noinline, gnu::cold]] void not_number(simdjson::ondemand::value& v, std::string_view what, simdjson::error_code e) const {
+    if (e != simdjson::SUCCESS) cursor_.fail(v, std::string(what) + " is not a number", e);
+    cursor_.fail(v, std::string(what) + " is not finite");
   }
 
-  std::string_view string(god::value& v, std::string_view what) {
-    std::string_view s;
-    if (auto e = v.get_string().get(s)) fail(v, std::string(what) + " is not a string", e);
-    return s;
-  }
-
-  god::object object(god::value& v, std::string_view what) {
-    god::object o;
-    if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
-    return o;
-  }
-
-  std::string_view key(god::field& f) { return formats::detail::field_key(f, *doc_, json_, base_); }
 
   // A pid or tid: an integer, or a string (validated), or null (none).
-  void id(god::value& v, id_field& out, const char* what) {
-    god::json_type t = value_type(v);
-    if (t == god::json_type::null) return;
-    if (t == god::json_type::string) {
-      std::string_view s = string(v, what);
-      if (const char* why = ccrc::detail::check_name_text(s)) fail(v, std::string(what) + " " + why);
+  void id(simdjson::ondemand::value& v, id_field& out, const char* what) {
+    simdjson::ondemand::json_type t = value_type(v);
+    if (t == simdjson::ondemand::json_type::null) return;
+    if (t == simdjson::ondemand::json_type::string) {
+      std::string_view s = cursor_.string(v, what);
+      if (const char* why = ccrc::detail::check_name_text(s)) cursor_.fail(v, std::string(what) + " " + why);
       out.text.assign(s);
     } else {
       std::int64_t x = 0;
-      if (auto e = v.get_int64().get(x)) fail(v, std::string(what) + " is neither an integer nor a string", e);
+      if (auto e = v.get_int64().get(x)) cursor_.fail(v, std::string(what) + " is neither an integer nor a string", e);
       out.text = std::to_string(x);
     }
     out.present = true;
@@ -302,19 +228,19 @@ class gecko_reader {
   // `meta` of the top level (or of the wrapped profile): the interval, and the processed
   // format's mark.
   std::size_t read_meta(std::size_t at) {
-    return parse_value(at, [&](god::value& v) {
-      for (auto field_result : object(v, "\"meta\"")) {
-        god::field f;
-        if (auto e = std::move(field_result).get(f)) fail_here("malformed \"meta\" object", e);
-        std::string_view k = key(f);
-        god::value& fv = f.value();
+    return cursor_.read_value(at, [&](simdjson::ondemand::value& v) {
+      for (auto field_result : cursor_.object(v, "\"meta\"")) {
+        simdjson::ondemand::field f;
+        if (auto e = std::move(field_result).get(f)) cursor_.fail_here("malformed \"meta\" object", e);
+        std::string_view k = cursor_.key(f);
+        simdjson::ondemand::value& fv = f.value();
         if (k == "interval") {
           if (is_null(fv)) continue;
           double x = number(fv, "\"meta.interval\"");
-          if (x < 0) fail(fv, "\"meta.interval\" is negative");
+          if (x < 0) cursor_.fail(fv, "\"meta.interval\" is negative");
           interval_ = x;
         } else if (k == "preprocessedProfileVersion") {
-          fail(fv, "a profile in profiler.firefox.com's processed format (\"meta.preprocessedProfileVersion\"), which "
+          cursor_.fail(fv, "a profile in profiler.firefox.com's processed format (\"meta.preprocessedProfileVersion\"), which "
                    "ccrc does not read; load the Gecko profile Firefox saved, or convert it to another format");
         }
       }
@@ -337,7 +263,7 @@ class gecko_reader {
   std::size_t read_processes(std::size_t at, std::size_t depth) {
     if (!starts(at, '[')) not_a(at, "\"processes\"", "an array");
     return formats::detail::walk_json_array(text_, at, [&](std::size_t p) {
-      if (depth > max_process_depth) fail_at(p, "processes nested deeper than " + std::to_string(max_process_depth) + " levels");
+      if (depth > max_process_depth) cursor::fail_at(p, "processes nested deeper than " + std::to_string(max_process_depth) + " levels");
       return read_body(p, depth);
     });
   }
@@ -345,7 +271,7 @@ class gecko_reader {
   std::size_t read_threads(std::size_t at) {
     if (!starts(at, '[')) not_a(at, "\"threads\"", "an array");
     return formats::detail::walk_json_array(text_, at, [&](std::size_t t) {
-      if (starts(t, '"')) fail_at(t, "a thread that is a JSON string (Gecko profiles before version 5 embedded processes so; not read)");
+      if (starts(t, '"')) cursor::fail_at(t, "a thread that is a JSON string (Gecko profiles before version 5 embedded processes so; not read)");
       return read_thread(t);
     });
   }
@@ -368,12 +294,12 @@ class gecko_reader {
     const std::size_t end = formats::detail::walk_json_object(text_, at, [&](std::string_view raw, std::size_t v) -> std::size_t {
       std::string_view k = key(raw);
       if (k == "schema") {
-        if (have_schema) fail_at(v, name + " has two \"schema\"");
+        if (have_schema) cursor::fail_at(v, name + " has two \"schema\"");
         have_schema = true;
-        return parse_value(v, [&](god::value& schema) { read_schema(schema, name, names, columns); });
+        return cursor_.read_value(v, [&](simdjson::ondemand::value& schema) { read_schema(schema, name, names, columns); });
       }
       if (k == "data") {
-        if (have_data) fail_at(v, name + " has two \"data\"");
+        if (have_data) cursor::fail_at(v, name + " has two \"data\"");
         have_data = true;
         rows_at = v;
         if (have_schema) return read_rows(v, name, names, columns, row, end_row);
@@ -382,44 +308,44 @@ class gecko_reader {
       return 0;
     });
     if (!have_schema)
-      fail_at(at, name + " has no \"schema\" (a Gecko profile's tables have one; profiler.firefox.com's processed "
+      cursor::fail_at(at, name + " has no \"schema\" (a Gecko profile's tables have one; profiler.firefox.com's processed "
                          "format, which ccrc does not read, has none)");
-    if (!have_data) fail_at(at, name + " has no \"data\"");
+    if (!have_data) cursor::fail_at(at, name + " has no \"data\"");
     if (data_first != 0) (void)read_rows(data_first, name, names, columns, row, end_row);
     return end;
   }
 
   template <std::size_t N>
-  void read_schema(god::value& schema, const std::string& name, const char* const (&names)[N], std::uint64_t (&columns)[N]) {
+  void read_schema(simdjson::ondemand::value& schema, const std::string& name, const char* const (&names)[N], std::uint64_t (&columns)[N]) {
     bool known[N] = {};
-    for (auto field_result : object(schema, name + ".schema")) {
-      god::field f;
-      if (auto e = std::move(field_result).get(f)) fail_here("malformed " + name + ".schema", e);
-      std::string_view k = key(f);
+    for (auto field_result : cursor_.object(schema, name + ".schema")) {
+      simdjson::ondemand::field f;
+      if (auto e = std::move(field_result).get(f)) cursor_.fail_here("malformed " + name + ".schema", e);
+      std::string_view k = cursor_.key(f);
       for (std::size_t i = 0; i < N; ++i) {
         if (k != names[i]) continue;
-        god::value& fv = f.value();
+        simdjson::ondemand::value& fv = f.value();
         columns[i] = index(fv, name + ".schema." + names[i]);
         known[i] = true;
         break;
       }
     }
     for (std::size_t i = 0; i < N; ++i)
-      if (!known[i]) fail(schema, name + ".schema has no \"" + names[i] + "\"");
+      if (!known[i]) cursor_.fail(schema, name + ".schema has no \"" + names[i] + "\"");
   }
 
   template <std::size_t N, class Row, class EndRow>
   std::size_t read_rows(std::size_t at, const std::string& name, const char* const (&names)[N], const std::uint64_t (&columns)[N],
                         Row& row, EndRow& end_row) {
-    return parse_array(at, name + ".data", [&](god::value& r) {
+    return parse_array(at, name + ".data", [&](simdjson::ondemand::value& r) {
       std::uint32_t row_at = offset32(r.raw_json_token().data());
       bool seen[N] = {};
       std::uint64_t k = 0;
-      god::array cells;
-      if (auto ae = r.get_array().get(cells)) fail(r, "a row of " + name + " is not an array", ae);
+      simdjson::ondemand::array cells;
+      if (auto ae = r.get_array().get(cells)) cursor_.fail(r, "a row of " + name + " is not an array", ae);
       for (auto cell_result : cells) {
-        god::value cell;
-        if (auto ce = cell_result.get(cell)) fail_here("malformed row of " + name, ce);
+        simdjson::ondemand::value cell;
+        if (auto ce = cell_result.get(cell)) cursor_.fail_here("malformed row of " + name, ce);
         for (std::size_t i = 0; i < N; ++i) {
           if (columns[i] != k) continue;
           row(i, cell);
@@ -430,7 +356,7 @@ class gecko_reader {
       }
       for (std::size_t i = 0; i < N; ++i)
         if (!seen[i])
-          fail_at(row_at, "a row of " + name + " without column " + std::to_string(columns[i]) + " (\"" + names[i] + "\")");
+          cursor::fail_at(row_at, "a row of " + name + " without column " + std::to_string(columns[i]) + " (\"" + names[i] + "\")");
       end_row();
     });
   }
@@ -439,17 +365,17 @@ class gecko_reader {
   // array at `rows_at`, found by walking it again.
   [[noreturn]] void fail_at_row(std::size_t rows_at, const std::string& what, std::size_t i, const std::string& reason) {
     std::size_t k = 0;
-    parse_array(rows_at, what, [&](god::value& row) {
-      if (k++ == i) fail_at(offset32(row.raw_json_token().data()), reason);
+    parse_array(rows_at, what, [&](simdjson::ondemand::value& row) {
+      if (k++ == i) cursor::fail_at(offset32(row.raw_json_token().data()), reason);
     });
-    fail_at(rows_at, reason);  // not reached: the walk read row i before
+    cursor::fail_at(rows_at, reason);  // not reached: the walk read row i before
   }
 
   // The thread's stringTable, copied: the strings of a piece die with it.
   std::size_t read_strings(std::size_t at) {
     strings_at_ = at;
-    return parse_array(at, "\"stringTable\"", [&](god::value& s) {
-      string_bytes_ += string(s, "an entry of \"stringTable\"");
+    return parse_array(at, "\"stringTable\"", [&](simdjson::ondemand::value& s) {
+      string_bytes_ += cursor_.string(s, "an entry of \"stringTable\"");
       string_end_.push_back(string_bytes_.size());
     });
   }
@@ -461,9 +387,9 @@ class gecko_reader {
 
   // A thread's `name` or `processName`: a string, copied, or null (none).
   std::size_t read_name(std::size_t at, std::string& out, bool& present, const char* what) {
-    return parse_value(at, [&](god::value& v) {
+    return cursor_.read_value(at, [&](simdjson::ondemand::value& v) {
       if (is_null(v)) return;
-      out.assign(string(v, what));
+      out.assign(cursor_.string(v, what));
       present = true;
     });
   }
@@ -484,7 +410,7 @@ class gecko_reader {
       std::string_view k = key(raw);
       // A table twice would make its rows' numbers ambiguous (and was never written so).
       auto once = [&](std::size_t rows_at) {
-        if (rows_at != 0) fail_at(v, "a thread with two \"" + std::string(k) + "\"");
+        if (rows_at != 0) cursor::fail_at(v, "a thread with two \"" + std::string(k) + "\"");
       };
       if (k == "samples") {
         once(samples_at_);
@@ -493,7 +419,7 @@ class gecko_reader {
         double time = 0;
         return read_table(
             v, "samples", names, samples_at_,
-            [&](std::size_t i, god::value& cell) {
+            [&](std::size_t i, simdjson::ondemand::value& cell) {
               if (i == 0) stack = index_or_null(cell, "a sample's stack");
               else time = number(cell, "a sample's time");
             },
@@ -508,7 +434,7 @@ class gecko_reader {
         stack_row s{gecko_none, 0};
         return read_table(
             v, "stackTable", names, stacks_at_,
-            [&](std::size_t i, god::value& cell) {
+            [&](std::size_t i, simdjson::ondemand::value& cell) {
               if (i == 0) s.prefix = index_or_null(cell, "a stack's prefix");
               else s.frame = index(cell, "a stack's frame");
             },
@@ -520,7 +446,7 @@ class gecko_reader {
         std::uint32_t location = 0;
         return read_table(
             v, "frameTable", names, frames_at_,
-            [&](std::size_t, god::value& cell) { location = index(cell, "a frame's location"); },
+            [&](std::size_t, simdjson::ondemand::value& cell) { location = index(cell, "a frame's location"); },
             [&] { frame_locations_.push_back(std::exchange(location, 0)); });
       }
       if (k == "stringTable") {
@@ -529,8 +455,8 @@ class gecko_reader {
       }
       if (k == "name") return read_name(v, name, has_name, "a thread's \"name\"");
       if (k == "processName") return read_name(v, process_name, has_process_name, "a thread's \"processName\"");
-      if (k == "pid") return parse_value(v, [&](god::value& id_value) { id(id_value, pid, "a thread's \"pid\""); });
-      if (k == "tid") return parse_value(v, [&](god::value& id_value) { id(id_value, tid, "a thread's \"tid\""); });
+      if (k == "pid") return cursor_.read_value(v, [&](simdjson::ondemand::value& id_value) { id(id_value, pid, "a thread's \"pid\""); });
+      if (k == "tid") return cursor_.read_value(v, [&](simdjson::ondemand::value& id_value) { id(id_value, tid, "a thread's \"tid\""); });
       return 0;
     });
     std::size_t index_in_file = threads_read_++;
@@ -554,7 +480,7 @@ class gecko_reader {
       append("tid " + tid.text);
     }
     if (thread_name.empty()) thread_name = "thread " + std::to_string(index_in_file);
-    if (const char* why = ccrc::detail::check_name_text(thread_name)) fail_at(thread_at, "the thread's name " + std::string(why));
+    if (const char* why = ccrc::detail::check_name_text(thread_name)) cursor::fail_at(thread_at, "the thread's name " + std::string(why));
     while (thread_names_.count(thread_name)) thread_name += " (" + std::to_string(index_in_file) + ")";
     thread_names_.insert(thread_name);
     build_thread(profile_.find_or_add_child(root_node, profile_.intern(thread_name)));
@@ -622,7 +548,7 @@ class gecko_reader {
     // Each stack makes at most one context: room for them at once, rather than the columns
     // doubling (for a moment, old and new buffers: three times the size before).
     profile_.reserve(profile_.size() + stacks_.size());
-    pieces_.release();
+    cursor_.release();
     stack_node_.assign(stacks_.size(), null_node);
     string_frame_.assign(string_end_.size(), null_frame);
     // Each sample's stack becomes its node, in place.
@@ -641,12 +567,7 @@ class gecko_reader {
   }
 
   std::string_view text_;
-  std::size_t checked_ = 0;  // the bytes before this are valid UTF-8 or parsed by simdjson
-  formats::detail::json_array_reader pieces_;
-  // The piece being parsed.
-  simdjson::padded_string_view json_;
-  god::document* doc_ = nullptr;
-  std::uint64_t base_ = 0;
+  formats::detail::json_cursor cursor_;
   std::string key_;  // a key written with escapes, unescaped
 
   profile profile_;

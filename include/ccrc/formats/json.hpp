@@ -1,4 +1,5 @@
-// ccrc - what the JSON readers share: the document in padded memory, errors at a byte offset.
+// ccrc - what the JSON readers share: the document in padded memory, a cursor over it that
+// parses it in pieces, errors at a byte offset.
 #pragma once
 
 #include <ccrc/detail/line_reader.hpp>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -65,36 +67,6 @@ class json_text {
 [[nodiscard]] inline json_text json_file(const std::filesystem::path& path) {
   auto file = ccrc::detail::open_for_reading(path);
   return json_text({}, ccrc::detail::file_source{file.get()}, ccrc::detail::regular_file_size(path));
-}
-
-/// Appends `s` as a JSON string, quotes included: '"', '\\' and the control characters
-/// U+0000..U+001F escaped, every other byte as is (the caller checks UTF-8). O(size).
-///
-///     std::string out;
-///     ccrc::formats::append_json_string(out, "say \"hi\"\n");  // out: "say \"hi\"\n", quotes included
-inline void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t run = 0;  // start of the bytes not yet copied
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
 }
 
 namespace detail {
@@ -588,6 +560,190 @@ std::size_t walk_json_array(std::string_view text, std::size_t open, Element&& e
     if (text[i++] == ']') return i;
   }
 }
+
+/// A JSON document being read as the readers of JSON profiles read it: walked for its
+/// structure in place (walk_json_object and the rest below), its large arrays parsed by
+/// simdjson On-Demand in pieces (json_array_reader) and its small values each as a document
+/// of its own. It knows the piece being parsed, so that every error names the document's byte
+/// (parse_error::at_byte), and which bytes no parser read, so that those are checked to be
+/// UTF-8 as simdjson checked them when it took whole documents.
+class json_cursor {
+ public:
+  /// When the bytes no parser reads (members skipped, the structure between values) are
+  /// checked to be UTF-8.
+  enum class utf8_check : std::uint8_t {
+    in_order,  ///< as the reading passes them (it reads the values in the document's order)
+    at_end,    ///< by check_unparsed_utf8, once the reader is done (it may go back)
+  };
+
+  /// `text`: the whole document (not copied: it outlives the cursor). `piece_bytes`: see
+  /// json_array_reader.
+  json_cursor(std::string_view text, std::size_t piece_bytes, utf8_check when = utf8_check::in_order)
+      : text_(text), pieces_(piece_bytes), when_(when) {}
+
+  [[nodiscard]] std::string_view text() const noexcept { return text_; }
+  /// The piece being parsed (read, read_value, read_pieces), or the one entered.
+  [[nodiscard]] const json_piece& piece() const noexcept { return piece_; }
+  /// Makes `piece` the one being parsed: for a value parsed by a parser of the reader's own.
+  void enter(const json_piece& piece) noexcept { piece_ = piece; }
+
+  // ---- where, and errors -------------------------------------------------------------------
+
+  /// The document's byte of `at`, a pointer into the piece being parsed.
+  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept { return piece_.base + offset_in(piece_.json, at); }
+
+  [[noreturn]] static void fail_at(std::uint64_t at, const std::string& what) { throw parse_error::at_byte(at, what); }
+
+  /// At `at`, a pointer into the piece: "<what> (<simdjson's reason>)" (no reason for SUCCESS).
+  [[noreturn]] void fail_at_token(const char* at, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
+    std::string reason = what;
+    if (e != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(e) + ")";
+    fail_at(offset(at), reason);
+  }
+
+  /// At the value `v`, as fail_at_token.
+  [[noreturn]] void fail(simdjson::ondemand::value& v, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
+    fail_at_token(v.raw_json_token().data(), what, e);
+  }
+
+  /// A structural error found while iterating: where the piece's iterator stands (json_fail).
+  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
+    json_fail(*piece_.doc, piece_.json, what, e, piece_.base);
+  }
+
+  // ---- values of the piece, each failure at the value: "<what> is not ..." -----------------
+
+  [[nodiscard]] std::int64_t integer(simdjson::ondemand::value& v, const char* what) const {
+    std::int64_t x = 0;
+    if (auto e = v.get_int64().get(x)) fail(v, std::string(what) + " is not an integer", e);
+    return x;
+  }
+
+  /// A count or a size: a whole number a double holds exactly.
+  [[nodiscard]] double count(simdjson::ondemand::value& v, const char* what) const {
+    std::uint64_t x = 0;
+    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
+    if (x > (std::uint64_t{1} << 53)) fail(v, std::string(what) + " is larger than 2^53");
+    return static_cast<double>(x);
+  }
+
+  [[nodiscard]] double number(simdjson::ondemand::value& v, const char* what) const {
+    double x = 0;
+    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
+    return x;
+  }
+
+  [[nodiscard]] std::string_view string(simdjson::ondemand::value& v, std::string_view what) const {
+    std::string_view s;
+    if (auto e = v.get_string().get(s)) fail(v, std::string(what) + " is not a string", e);
+    return s;
+  }
+
+  [[nodiscard]] simdjson::ondemand::array array(simdjson::ondemand::value& v, const char* what) const {
+    simdjson::ondemand::array a;
+    if (auto e = v.get_array().get(a)) fail(v, std::string(what) + " is not an array", e);
+    return a;
+  }
+
+  [[nodiscard]] simdjson::ondemand::object object(simdjson::ondemand::value& v, std::string_view what) const {
+    simdjson::ondemand::object o;
+    if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
+    return o;
+  }
+
+  /// A member's key (field_key: unescaped only if written with escapes).
+  [[nodiscard]] std::string_view key(simdjson::ondemand::field& f) const {
+    return field_key(f, *piece_.doc, piece_.json, piece_.base);
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  /// The array whose '[' is at `open` (the caller checked it), in pieces: `each(elements)` per
+  /// piece, the piece entered, which must iterate the array to its end. `what` and `repair`
+  /// as for json_array_reader::read. Returns the byte after the array.
+  template <class Each>
+  std::size_t read_pieces(std::size_t open, const std::string& what, bool repair, Each&& each) {
+    return parsed(open, [&] {
+      return pieces_.read(text_, open, what, repair, [&](simdjson::ondemand::array& elements, const json_piece& piece) {
+        piece_ = piece;
+        each(elements);
+      });
+    });
+  }
+
+  /// The same, `each(element)` per element (a simdjson::ondemand::value&); an element simdjson
+  /// cannot give fails here with `malformed`.
+  template <class Each>
+  std::size_t read(std::size_t open, const std::string& what, const std::string& malformed, Each&& each) {
+    return read_pieces(open, what, false, [&](simdjson::ondemand::array& elements) {
+      for (auto element : elements) {
+        simdjson::ondemand::value v;
+        if (auto e = element.get(v)) fail_here(malformed, e);
+        each(v);
+      }
+    });
+  }
+
+  /// The one value at `at` as a document of its own: `read(value)`. Returns the byte after it
+  /// (errors of the value's structure: skip_json_value's).
+  template <class Read>
+  std::size_t read_value(std::size_t at, Read&& read) {
+    const std::size_t end = skip_json_value(text_, at);
+    return parsed(at, [&] {
+      pieces_.read_value(text_, at, end, [&](simdjson::ondemand::array& elements, const json_piece& piece) {
+        piece_ = piece;
+        for (auto element : elements) {
+          simdjson::ondemand::value v;
+          if (auto e = element.get(v)) fail_here("malformed JSON", e);
+          read(v);
+        }
+      });
+      return end;
+    });
+  }
+
+  /// `parse()` parses the bytes from `at` to the byte it returns, which are then known to be
+  /// UTF-8; utf8_check::in_order: the bytes before `at` are checked first. Returns that byte.
+  template <class Parse>
+  std::size_t parsed(std::size_t at, Parse&& parse) {
+    if (when_ == utf8_check::in_order) check_utf8_to(at);
+    const std::size_t end = parse();
+    if (when_ == utf8_check::in_order) checked_ = std::max(checked_, end);
+    else parsed_.emplace_back(at, end);
+    return end;
+  }
+
+  /// utf8_check::in_order: the bytes before `at` not yet checked nor parsed are UTF-8, else
+  /// parse_error::at_byte at the first of them.
+  void check_utf8_to(std::size_t at) {
+    if (at > checked_) check_json_utf8(text_, checked_, at);
+    checked_ = std::max(checked_, at);
+  }
+
+  /// utf8_check::at_end: every byte no parser read is UTF-8, else parse_error::at_byte at the
+  /// first byte of the run of such bytes (between two values parsed) that holds the first bad
+  /// one. O(values parsed x log + bytes not parsed).
+  void check_unparsed_utf8() {
+    std::sort(parsed_.begin(), parsed_.end());
+    std::size_t from = 0;
+    for (auto [begin, end] : parsed_) {
+      if (from < begin) check_json_utf8(text_, from, begin);
+      from = std::max(from, end);
+    }
+    if (from < text_.size()) check_json_utf8(text_, from, text_.size());
+  }
+
+  /// Frees the parser's buffers (json_array_reader::release) once nothing more is parsed.
+  void release() noexcept { pieces_.release(); }
+
+ private:
+  std::string_view text_;
+  json_array_reader pieces_;
+  json_piece piece_;
+  utf8_check when_;
+  std::size_t checked_ = 0;                                   // in_order: the bytes before are UTF-8
+  std::vector<std::pair<std::size_t, std::size_t>> parsed_;  // at_end: the values parsed, [begin, end)
+};
 
 }  // namespace detail
 

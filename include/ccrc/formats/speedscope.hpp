@@ -8,6 +8,7 @@
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/formats/json.hpp>
+#include <ccrc/io/json_writer.hpp>
 #include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
@@ -75,33 +76,36 @@ class speedscope_reader {
   using object = simdjson::ondemand::object;
   using array = simdjson::ondemand::array;
   using value = simdjson::ondemand::value;
-  using json_piece = formats::detail::json_piece;
+  using cursor = formats::detail::json_cursor;
   static constexpr std::size_t absent = std::string_view::npos;
 
  public:
-  speedscope_reader(std::string_view text, std::size_t piece_bytes) : text_(text), pieces_(piece_bytes) {}
+  // The values are checked at the end: the profiles are read after the top level when
+  // `shared` comes after them.
+  speedscope_reader(std::string_view text, std::size_t piece_bytes)
+      : text_(text), cursor_(text, piece_bytes, cursor::utf8_check::at_end) {}
 
   profile read() {
     const std::size_t open = skip_space(0);
-    if (open == text_.size() || text_[open] != '{') fail_at(open, "a speedscope file is a JSON object");
+    if (open == text_.size() || text_[open] != '{') cursor::fail_at(open, "a speedscope file is a JSON object");
     std::size_t profiles_at = absent;
     bool profiles_later = false;
     const std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t at) {
       if (key == "shared") {
-        if (have_shared_) fail_at(at, "a second \"shared\" member");
+        if (have_shared_) cursor::fail_at(at, "a second \"shared\" member");
         have_shared_ = true;
         return read_shared(at);
       }
       if (key != "profiles") return std::size_t{0};
-      if (profiles_at != absent) fail_at(at, "a second \"profiles\" member");
+      if (profiles_at != absent) cursor::fail_at(at, "a second \"profiles\" member");
       profiles_at = at;
       // Its frames may come later: then it is read after the top level.
       profiles_later = !have_shared_;
       return profiles_later ? std::size_t{0} : read_profiles(at);
     });
-    if (const std::size_t after = skip_space(end); after < text_.size()) fail_at(after, "content after the top-level object");
+    if (const std::size_t after = skip_space(end); after < text_.size()) cursor::fail_at(after, "content after the top-level object");
     if (profiles_later) read_profiles(profiles_at);
-    check_unparsed_utf8();
+    cursor_.check_unparsed_utf8();
     if (!profile_) return profile({"samples"});
     if (std::optional<profile> joined = join_shared()) return std::move(*joined);
     profile_->shrink_to_fit();
@@ -109,11 +113,9 @@ class speedscope_reader {
   }
 
  private:
-  [[noreturn]] static void fail_at(std::uint64_t at, const std::string& what) { throw parse_error::at_byte(at, what); }
-
   // A failure in the piece being parsed: where its iterator stands, as a byte of the file.
   [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) const {
-    formats::detail::json_fail(*piece_.doc, piece_.json, what, code, piece_.base);
+    cursor_.fail_here(what, code);
   }
   void check(simdjson::error_code code, const char* what) const {
     if (code != simdjson::SUCCESS) fail(what, code);
@@ -121,55 +123,17 @@ class speedscope_reader {
 
   [[nodiscard]] std::size_t skip_space(std::size_t i) const noexcept { return formats::detail::skip_json_space(text_, i); }
 
-  // The bytes simdjson did not parse (members skipped, the structure between the values read)
-  // must be UTF-8 too, as they were when simdjson took the whole document: checked at the
-  // end, each run reported at its first byte.
-  void check_unparsed_utf8() {
-    std::sort(parsed_.begin(), parsed_.end());
-    std::size_t from = 0;
-    for (auto [begin, end] : parsed_) {
-      if (from < begin) formats::detail::check_json_utf8(text_, from, begin);
-      from = std::max(from, end);
-    }
-    if (from < text_.size()) formats::detail::check_json_utf8(text_, from, text_.size());
-  }
-
   // `each(v)` for each element of the array whose '[' should be at `at`, parsed in pieces;
   // `what` names it in errors. Returns the byte after its ']'.
   template <class Each>
   std::size_t read_array(std::size_t at, const std::string& what, Each each) {
-    if (at == text_.size() || text_[at] != '[') fail_at(at, what + " is not an array");
-    const std::string malformed = "malformed " + what;
-    const std::size_t end = pieces_.read(text_, at, what, false, [&](array& elements, const json_piece& piece) {
-      piece_ = piece;
-      for (auto element : elements) {
-        value v;
-        check(std::move(element).get(v), malformed.c_str());
-        each(v);
-      }
-    });
-    parsed_.emplace_back(at, end);
-    return end;
-  }
-
-  // `read(v)` on the value at `at`, parsed as a document of its own.
-  template <class Read>
-  void read_value(std::size_t at, Read read) {
-    const std::size_t end = formats::detail::skip_json_value(text_, at);
-    pieces_.read_value(text_, at, end, [&](array& elements, const json_piece& piece) {
-      piece_ = piece;
-      for (auto element : elements) {
-        value v;
-        check(std::move(element).get(v), "malformed JSON");
-        read(v);
-      }
-    });
-    parsed_.emplace_back(at, end);
+    if (at == text_.size() || text_[at] != '[') cursor::fail_at(at, what + " is not an array");
+    return cursor_.read(at, what, "malformed " + what, each);
   }
 
   std::string_view string_at(std::size_t at, const char* what) {
     std::string_view s;
-    read_value(at, [&](value& v) { check(v.get_string().get(s), what); });
+    cursor_.read_value(at, [&](value& v) { check(v.get_string().get(s), what); });
     return s;  // in the parser's buffer: valid until the next piece
   }
 
@@ -178,7 +142,7 @@ class speedscope_reader {
   std::string_view key_of(simdjson::ondemand::field& field) const noexcept {
     const char* raw = field.key().raw();
     // The closing quote: the first '"' not escaped (a backslash escapes the next byte).
-    const char* end = piece_.json.data() + piece_.json.size();
+    const char* end = cursor_.piece().json.data() + cursor_.piece().json.size();
     const char* p = raw;
     while (p < end && *p != '"') p += *p == '\\' ? 2 : 1;
     return {raw, static_cast<std::size_t>((p < end ? p : end) - raw)};
@@ -193,7 +157,7 @@ class speedscope_reader {
   }
 
   std::size_t read_shared(std::size_t at) {
-    if (at == text_.size() || text_[at] != '{') fail_at(at, "\"shared\" is not an object");
+    if (at == text_.size() || text_[at] != '{') cursor::fail_at(at, "\"shared\" is not an object");
     return formats::detail::walk_json_object(text_, at, [&](std::string_view key, std::size_t frames) {
       return key == "frames" ? read_array(frames, "\"shared.frames\"", [&](value& v) { read_frame(v); }) : 0;
     });
@@ -256,10 +220,10 @@ class speedscope_reader {
 
   // The profiles array at `at`, its objects walked one by one.
   std::size_t read_profiles(std::size_t at) {
-    if (at == text_.size() || text_[at] != '[') fail_at(at, "\"profiles\" is not an array");
+    if (at == text_.size() || text_[at] != '[') cursor::fail_at(at, "\"profiles\" is not an array");
     std::size_t index = 0;
     return formats::detail::walk_json_array(text_, at, [&](std::size_t open) {
-      if (open == text_.size() || text_[open] != '{') fail_at(open, "a profile is not an object");
+      if (open == text_.size() || text_[open] != '{') cursor::fail_at(open, "a profile is not an object");
       return read_profile(open, index++);
     });
   }
@@ -393,7 +357,7 @@ class speedscope_reader {
   frame_id profile_frame(std::string name, std::size_t index, std::size_t name_at) {
     if (name.empty()) name = "profile " + std::to_string(index);
     while (profile_names_.count(name)) name += " (" + std::to_string(index) + ")";
-    if (const char* why = check_name_text(name)) fail_at(name_at, "profile name " + std::string(why));
+    if (const char* why = check_name_text(name)) cursor::fail_at(name_at, "profile name " + std::string(why));
     profile_names_.insert(name);
     return profile_->intern(name);
   }
@@ -441,14 +405,14 @@ class speedscope_reader {
     const std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t at) {
       std::size_t* member = m.find(key);
       if (!member) return std::size_t{0};
-      if (*member != absent) fail_at(at, "a profile with two \"" + std::string(key) + "\" members");
+      if (*member != absent) cursor::fail_at(at, "a profile with two \"" + std::string(key) + "\" members");
       *member = at;
       return head_first && m.is_array(member) ? read_array_member(m, member) : 0;
     });
     const std::size_t close = end - 1;
     if (!head_first) {
-      if (m.type == absent) fail_at(close, "profile without a string \"type\"");
-      if (m.unit == absent) fail_at(close, "profile without a string \"unit\"");
+      if (m.type == absent) cursor::fail_at(close, "profile without a string \"type\"");
+      if (m.unit == absent) cursor::fail_at(close, "profile without a string \"unit\"");
       read_head(m, index);
       std::array<std::size_t*, 3> arrays{&m.samples, &m.weights, &m.events};
       std::sort(arrays.begin(), arrays.end(), [](const std::size_t* a, const std::size_t* b) { return *a < *b; });
@@ -456,10 +420,10 @@ class speedscope_reader {
         if (*member != absent) read_array_member(m, member);
     }
     if (m.sampled) {
-      if (m.weights == absent) fail_at(close, "sampled profile without a \"weights\" array");
-      if (m.samples == absent) fail_at(close, "sampled profile without a \"samples\" array");
+      if (m.weights == absent) cursor::fail_at(close, "sampled profile without a \"weights\" array");
+      if (m.samples == absent) cursor::fail_at(close, "sampled profile without a \"samples\" array");
     } else if (m.events == absent) {
-      fail_at(close, "evented profile without an \"events\" array");
+      cursor::fail_at(close, "evented profile without an \"events\" array");
     }
     return end;
   }
@@ -468,11 +432,11 @@ class speedscope_reader {
   void read_head(profile_members& m, std::size_t index) {
     const std::string type(string_at(m.type, "profile \"type\" is not a string"));
     if (type != "sampled" && type != "evented")
-      fail_at(m.type, "unknown profile type '" + type.substr(0, 40) + "' (not \"sampled\" nor \"evented\")");
+      cursor::fail_at(m.type, "unknown profile type '" + type.substr(0, 40) + "' (not \"sampled\" nor \"evented\")");
     m.sampled = type == "sampled";
     std::string name;
     if (m.name != absent) name = string_at(m.name, "profile \"name\" is not a string");
-    read_value(m.unit, [&](value& v) {
+    cursor_.read_value(m.unit, [&](value& v) {
       std::string_view unit;
       check(v.get_string().get(unit), "profile \"unit\" is not a string");
       m.metric = metric_of(unit);
@@ -516,7 +480,7 @@ class speedscope_reader {
       add(metric, sampled_[k++], d);
     });
     if (after_samples && k != sampled_.size())
-      fail_at(end - 1, std::to_string(k) + " weights for " + std::to_string(sampled_.size()) + " samples");
+      cursor::fail_at(end - 1, std::to_string(k) + " weights for " + std::to_string(sampled_.size()) + " samples");
     return end;
   }
 
@@ -530,8 +494,8 @@ class speedscope_reader {
     path_.clear();
     std::uint64_t piece = absent;  // the first byte of the piece the prefix's text is in
     const std::size_t end = read_array(at, "\"samples\"", [&](value& sample) {
-      if (piece != piece_.base) {  // the previous piece's text is gone: compare the indices
-        piece = piece_.base;
+      if (piece != cursor_.piece().base) {  // the previous piece's text is gone: compare the indices
+        piece = cursor_.piece().base;
         std::fill(prefix_text_.begin(), prefix_text_.end(), std::string_view{});
       }
       array stack;
@@ -579,7 +543,7 @@ class speedscope_reader {
       add(metric, n, weights_[k++]);
     });
     if (after_weights && k != weights_.size())
-      fail_at(end - 1, std::to_string(weights_.size()) + " weights for " + std::to_string(k) + " samples");
+      cursor::fail_at(end - 1, std::to_string(weights_.size()) + " weights for " + std::to_string(k) + " samples");
     return end;
   }
 
@@ -632,7 +596,7 @@ class speedscope_reader {
         fail("event type '" + std::string(type.substr(0, 40)) + "' (not \"O\" nor \"C\")");
       }
     });
-    if (!stack_.empty()) fail_at(end - 1, std::to_string(stack_.size()) + " frames still open at the end of the events");
+    if (!stack_.empty()) cursor::fail_at(end - 1, std::to_string(stack_.size()) + " frames still open at the end of the events");
     return end;
   }
 
@@ -643,9 +607,7 @@ class speedscope_reader {
   }
 
   std::string_view text_;
-  formats::detail::json_array_reader pieces_;
-  std::vector<std::pair<std::size_t, std::size_t>> parsed_;  // the values simdjson parsed, [begin, end)
-  json_piece piece_;              // the piece being parsed
+  cursor cursor_;
   bool have_shared_ = false;
   std::vector<std::string> frame_names_;  // by index in shared.frames
   std::vector<frame_id> frame_ids_;       // root_frame until interned
@@ -801,7 +763,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
     if (frames > 0) buf += ',';
     index[f] = frames++;
     buf += R"({"name":)";
-    formats::append_json_string(buf, name);
+    append_json_string(buf, name);
     buf += '}';
     flush(false);
   }
@@ -810,7 +772,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
   t.for_each_column([&](std::string_view name, auto column) {
     if (metric++ > 0) buf += ',';
     buf += R"({"type":"evented","name":)";
-    formats::append_json_string(buf, name);
+    append_json_string(buf, name);
     buf.append(R"(,"unit":")").append(detail::speedscope_unit_of_metric(name)).append(R"(","startValue":0,"events":[)");
     double at = 0;
     bool first = true;
@@ -821,7 +783,7 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
       buf += R"(","frame":)";
       detail::append_number(buf, index[tree.frame(n)]);
       buf += R"(,"at":)";
-      detail::append_number(buf, at);
+      append_json_number(buf, at);
       buf += '}';
       flush(false);
     };
@@ -838,11 +800,11 @@ void write_speedscope(std::ostream& out, const Tree& t, const speedscope_write_o
           if (level > 0) event('C', n);
         });
     buf += R"(],"endValue":)";
-    detail::append_number(buf, at);
+    append_json_number(buf, at);
     buf += '}';
   });
   buf += R"(],"name":)";
-  formats::append_json_string(buf, options.name);
+  append_json_string(buf, options.name);
   buf += R"(,"activeProfileIndex":0,"exporter":"ccrc"})";
   buf += '\n';
   flush(true);

@@ -68,14 +68,14 @@ template <std::size_t N>
 // Reads the events into per-thread lists, then builds each thread's tree in time order.
 class trace_event_parser {
  public:
-  explicit trace_event_parser(std::size_t piece_bytes) : profile_({"calls", "time_us"}), pieces_(piece_bytes) {
+  trace_event_parser(std::string_view text, std::size_t piece_bytes)
+      : profile_({"calls", "time_us"}), text_(text), cursor_(text, piece_bytes) {
     frames_.push_back(root_frame);  // name 0 (the table's root frame): an E without a name
   }
 
   // The document is scanned for its structure here (the event arrays found, other values
   // skipped); the events go to simdjson piece by piece (formats/json.hpp says why).
-  profile read(std::string_view text) {
-    text_ = text;
+  profile read() {
     std::size_t i = skip_space(0);
     if (i == text_.size()) throw parse_error::at_byte(0, "not JSON (an empty document)");
     if (text_[i] == '[') {
@@ -86,7 +86,7 @@ class trace_event_parser {
       throw parse_error::at_byte(i, "a trace is a JSON array of events or an object with \"traceEvents\"");
     }
     if (i < text_.size()) throw parse_error::at_byte(i, "more after the end of the trace");
-    pieces_.release();  // nothing is parsed after: its buffers need not wait for the trees
+    cursor_.release();  // nothing is parsed after: its buffers need not wait for the trees
     build();
     profile_.shrink_to_fit();
     return std::move(profile_);
@@ -168,17 +168,13 @@ class trace_event_parser {
     bool has_start_event = false, has_end = false;
   };
 
-  // Errors in the piece being parsed, at the byte of the file: the piece's byte k is the
-  // file's byte base_ + k (formats/json.hpp).
-  [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
-    json_fail(*doc_, json_, what, code, base_);
+  // Errors in the piece being parsed, at the byte of the file (formats/json.hpp).
+  [[noreturn]] void fail(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) const {
+    cursor_.fail_here(what, code);
   }
-  [[noreturn]] void fail_at(const char* at, const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
-    std::string reason = what;
-    if (code != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(code) + ")";
-    throw parse_error::at_byte(file_offset(at), reason);
+  [[noreturn]] void fail_at(const char* at, const std::string& what, simdjson::error_code code = simdjson::SUCCESS) const {
+    cursor_.fail_at_token(at, what, code);
   }
-  [[nodiscard]] std::uint64_t file_offset(const char* at) const noexcept { return base_ + offset_in(json_, at); }
 
   // ---- The document's structure, scanned in place (no value but the keys of the top-level
   // object is interpreted here; simdjson parses the events) ----
@@ -193,15 +189,14 @@ class trace_event_parser {
   // document. Returns the byte after its '}'.
   std::size_t read_top_object(std::size_t open) {
     bool found = false;
-    std::size_t checked = open;  // the bytes before this are valid UTF-8 or parsed by simdjson
+    cursor_.check_utf8_to(open);  // white space before it: errors are reported from the '{' on
     std::size_t end = walk_json_object(text_, open, [&](std::string_view key, std::size_t value) -> std::size_t {
       if (key != "traceEvents") return 0;  // escaped keys are not recognised
       if (value == text_.size() || text_[value] != '[') throw parse_error::at_byte(value, "\"traceEvents\" is not an array");
-      check_json_utf8(text_, checked, value);
       found = true;
-      return checked = read_event_array(value, false);
+      return read_event_array(value, false);
     });
-    check_json_utf8(text_, checked, end);
+    cursor_.check_utf8_to(end);
     if (!found) throw parse_error::at_byte(0, "a JSON object without \"traceEvents\" (not a Trace Event file)");
     return end;
   }
@@ -209,17 +204,13 @@ class trace_event_parser {
   // The event array whose '[' is at `open`, parsed in pieces of whole events (json.hpp's
   // json_array_reader). `repair`: the document is this array (see there).
   std::size_t read_event_array(std::size_t open, bool repair) {
-    return pieces_.read(text_, open, repair ? "the event array" : "\"traceEvents\"", repair,
-                        [&](simdjson::ondemand::array& events, const json_piece& piece) {
-                          json_ = piece.json;
-                          base_ = piece.base;
-                          doc_ = piece.doc;
-                          // The last pid and tid read point into the previous piece's bytes.
-                          last_pid_ = {};
-                          last_tid_ = {};
-                          read_events(events);
-                          doc_ = nullptr;
-                        });
+    return cursor_.read_pieces(open, repair ? "the event array" : "\"traceEvents\"", repair,
+                               [&](simdjson::ondemand::array& events) {
+                                 // The last pid and tid read point into the previous piece's bytes.
+                                 last_pid_ = {};
+                                 last_tid_ = {};
+                                 read_events(events);
+                               });
   }
 
   // Where a value not yet read starts (cheaper than the document's current_location()).
@@ -444,7 +435,7 @@ class trace_event_parser {
     if (added) {
       cpu_profiles_.emplace_back();
       cpu_profiles_.back().thread = {pid, tid};
-      cpu_profiles_.back().at = file_offset(at);
+      cpu_profiles_.back().at = cursor_.offset(at);
       (void)thread_of(pid, tid);
     }
     cpu_profile& prof = cpu_profiles_[it->second];
@@ -464,7 +455,7 @@ class trace_event_parser {
     auto sample_count = [&] { return prof.data ? prof.data->sample_ids.size() : 0; };
     auto delta_count = [&] { return prof.data ? prof.data->deltas.size() : 0; };
     profile_chunk chunk{chunk_ts, static_cast<std::uint32_t>(sample_count()), 0,
-                        static_cast<std::uint32_t>(delta_count()), file_offset(at)};
+                        static_cast<std::uint32_t>(delta_count()), cursor_.offset(at)};
     const char* deltas_at = at;
     read_profile_data(prof, chunk, deltas_at, at, event);
     if (sample_count() >= (std::size_t{1} << 32) - 1 || delta_count() >= (std::size_t{1} << 32) - 1)
@@ -481,20 +472,19 @@ class trace_event_parser {
   // ({nodes, samples}, and the same three), wherever V8 puts them.
   void read_profile_data(cpu_profile& prof, profile_chunk& chunk, const char*& deltas_at, const char* at,
                          simdjson::ondemand::object& event) {
-    namespace od = simdjson::ondemand;
-    ccrc::detail::v8_json j(json_, *doc_, base_);
+    const json_cursor& j = cursor_;
     auto data = [&]() -> cpu_profile_data& {
       if (!prof.data) prof.data = std::make_unique<cpu_profile_data>(profile_.symbols());
       return *prof.data;
     };
-    auto fields = [&](od::value& v, const char* what, auto&& each) {
+    auto fields = [&](simdjson::ondemand::value& v, const char* what, auto&& each) {
       for (auto field_result : j.object(v, what)) {
-        od::field f;
+        simdjson::ondemand::field f;
         if (auto e = std::move(field_result).get(f)) j.fail_here("malformed JSON", e);
         each(j.key(f), f.value());
       }
     };
-    auto data_field = [&](std::string_view k, od::value& v) {
+    auto data_field = [&](std::string_view k, simdjson::ondemand::value& v) {
       if (k == "startTime") {
         prof.start = j.number(v, "startTime");
       } else if (k == "endTime") {
@@ -503,20 +493,20 @@ class trace_event_parser {
       } else if (k == "timeDeltas") {
         deltas_at = start_of(v);
         for (auto element : j.array(v, "\"timeDeltas\"")) {
-          od::value t;
+          simdjson::ondemand::value t;
           if (auto e = element.get(t)) j.fail_here("malformed \"timeDeltas\" array", e);
           data().deltas.push_back(j.number(t, "a time delta"));
         }
       } else if (k == "nodes") {
         for (auto element : j.array(v, "\"nodes\"")) {
-          od::value n;
+          simdjson::ondemand::value n;
           if (auto e = element.get(n)) j.fail_here("malformed \"nodes\" array", e);
           data().nodes.flat_node(j, n);
         }
       } else if (k == "samples") {
-        chunk.samples_at = file_offset(start_of(v));
+        chunk.samples_at = cursor_.offset(start_of(v));
         for (auto element : j.array(v, "\"samples\"")) {
-          od::value n;
+          simdjson::ondemand::value n;
           if (auto e = element.get(n)) j.fail_here("malformed \"samples\" array", e);
           data().sample_ids.push_back(j.integer(n, "a sample's node id"));
         }
@@ -524,12 +514,12 @@ class trace_event_parser {
     };
     if (auto e = event.reset().error()) fail_at(at, "cannot read this event again", e);
     for (auto field_result : event) {
-      od::field f;
+      simdjson::ondemand::field f;
       if (auto e = std::move(field_result).get(f)) j.fail_here("malformed JSON", e);
       if (j.key(f) != "args") continue;
-      fields(f.value(), "\"args\"", [&](std::string_view k2, od::value& v2) {
+      fields(f.value(), "\"args\"", [&](std::string_view k2, simdjson::ondemand::value& v2) {
         if (k2 != "data") return;
-        fields(v2, "args.data", [&](std::string_view k3, od::value& v3) {
+        fields(v2, "args.data", [&](std::string_view k3, simdjson::ondemand::value& v3) {
           if (k3 != "cpuProfile") return data_field(k3, v3);
           fields(v3, "\"cpuProfile\"", data_field);
         });
@@ -771,10 +761,7 @@ class trace_event_parser {
 
   profile profile_;
   std::string_view text_;                 // the whole document
-  json_array_reader pieces_;
-  simdjson::padded_string_view json_;     // the piece being parsed
-  std::uint64_t base_ = 0;                // the document's byte of the piece's first
-  simdjson::ondemand::document* doc_ = nullptr;
+  json_cursor cursor_;
   std::map<std::pair<std::int64_t, std::int64_t>, thread> threads_;
   std::map<std::int64_t, std::string> processes_;
   std::pair<std::int64_t, std::int64_t> last_key_{};
@@ -795,8 +782,8 @@ class trace_event_parser {
 };
 
 [[nodiscard]] inline profile read_trace_events_from(std::string_view text, const trace_event_options& options) {
-  trace_event_parser parser(options.piece_bytes);
-  profile p = parser.read(text);
+  trace_event_parser parser(text, options.piece_bytes);
+  profile p = parser.read();
   if (options.warnings) *options.warnings = parser.warnings();
   return p;
 }

@@ -45,8 +45,6 @@ struct v8_profile_options {
 
 namespace detail {
 
-namespace od = simdjson::ondemand;
-
 // Which of V8's profile shapes a document was read as.
 enum class v8_profile_kind {
   cpuprofile,      ///< `{nodes, samples, timeDeltas, startTime, endTime}` (DevTools, `node --cpu-prof`)
@@ -64,79 +62,6 @@ struct v8_pending {
   bool has_line = false, has_column = false;
   bool in_call_frame = false;  // the names came from a `callFrame` object (0-based lines)
   bool has_id = false, has_self_size = false;
-};
-
-// The values of a JSON document read with simdjson On-Demand, as V8's profiles hold them:
-// every failure a parse_error::at_byte at the value, or, for a structural error, where the
-// document's iterator stands.
-class v8_json {
- public:
-  // `base`: the byte of the file that is `json`'s first (a piece of a streamed array: the
-  // offsets reported are the file's).
-  v8_json(simdjson::padded_string_view json, od::document& doc, std::uint64_t base = 0) noexcept
-      : json_(json), doc_(&doc), base_(base) {}
-
-  [[nodiscard]] std::uint64_t offset(const char* at) const noexcept {
-    return base_ + formats::detail::offset_in(json_, at);
-  }
-
-  [[noreturn]] static void fail_at(std::uint64_t at, const std::string& what) { throw parse_error::at_byte(at, what); }
-
-  [[noreturn]] void fail(od::value& v, const std::string& what, simdjson::error_code e = simdjson::SUCCESS) const {
-    std::string reason = what;
-    if (e != simdjson::SUCCESS) reason += std::string(" (") + simdjson::error_message(e) + ")";
-    fail_at(offset(v.raw_json_token().data()), reason);
-  }
-
-  // A structural error found while iterating: where the document's iterator stands.
-  [[noreturn]] void fail_here(const std::string& what, simdjson::error_code e) const {
-    formats::detail::json_fail(*doc_, json_, what, e, base_);
-  }
-
-  std::int64_t integer(od::value& v, const char* what) const {
-    std::int64_t x = 0;
-    if (auto e = v.get_int64().get(x)) fail(v, std::string(what) + " is not an integer", e);
-    return x;
-  }
-
-  // A count or a size: a whole number a double holds exactly.
-  double count(od::value& v, const char* what) const {
-    std::uint64_t x = 0;
-    if (auto e = v.get_uint64().get(x)) fail(v, std::string(what) + " is not a non-negative integer", e);
-    if (x > (std::uint64_t{1} << 53)) fail(v, std::string(what) + " is larger than 2^53");
-    return static_cast<double>(x);
-  }
-
-  double number(od::value& v, const char* what) const {
-    double x = 0;
-    if (auto e = v.get_double().get(x)) fail(v, std::string(what) + " is not a number", e);
-    return x;
-  }
-
-  std::string_view string(od::value& v, const char* what) const {
-    std::string_view s;
-    if (auto e = v.get_string().get(s)) fail(v, std::string(what) + " is not a string", e);
-    return s;
-  }
-
-  od::array array(od::value& v, const char* what) const {
-    od::array a;
-    if (auto e = v.get_array().get(a)) fail(v, std::string(what) + " is not an array", e);
-    return a;
-  }
-
-  od::object object(od::value& v, const char* what) const {
-    od::object o;
-    if (auto e = v.get_object().get(o)) fail(v, std::string(what) + " is not an object", e);
-    return o;
-  }
-
-  std::string_view key(od::field& f) const { return formats::detail::field_key(f, *doc_, json_, base_); }
-
- private:
-  simdjson::padded_string_view json_;
-  od::document* doc_;
-  std::uint64_t base_;
 };
 
 enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, parent, function_name, url, line, column };
@@ -167,7 +92,7 @@ enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, 
 // The same for a field, its key's bytes compared in place: V8 writes its keys without
 // escapes, so the key of a field is neither measured nor copied (a key V8 writes and this
 // reader ignores is told too). Any other key is unescaped and told as above.
-[[nodiscard]] inline v8_node_key v8_classify(const v8_json& j, od::field& f) {
+[[nodiscard]] inline v8_node_key v8_classify(const formats::detail::json_cursor& j, simdjson::ondemand::field& f) {
   const char* raw = f.key().raw();
   // Reading N bytes at most is safe: the document is padded, and a shorter key differs at
   // its closing quote.
@@ -219,6 +144,8 @@ enum class v8_node_key { other, id, call_frame, hit_count, self_size, children, 
 // its children's ids until link(); the index of ids until checked(); its byte only where
 // no locator can find it again (see locate_with), until checked().
 class v8_node_tree {
+  using cursor = formats::detail::json_cursor;
+
  public:
   // Finds the byte of node i's '{' again, on an error, in place of recording every node's.
   using locator = std::function<std::uint64_t(std::uint32_t)>;
@@ -234,20 +161,20 @@ class v8_node_tree {
   [[nodiscard]] std::vector<double> take_selves() noexcept { return std::move(selves_); }
 
   // One element of a `nodes` array: `{id, callFrame, hitCount, children}` or with `parent`.
-  void flat_node(const v8_json& j, od::value& n) {
+  void flat_node(const cursor& j, simdjson::ondemand::value& n) {
     std::uint64_t at = j.offset(n.raw_json_token().data());
-    od::object o = j.object(n, "a node");
+    simdjson::ondemand::object o = j.object(n, "a node");
     auto index = new_node(at, v8_none);
     children_begin_.push_back(static_cast<std::uint32_t>(child_ids_.size()));
     v8_pending p;
     for (auto field_result : o) {
-      od::field f;
+      simdjson::ondemand::field f;
       if (auto e = std::move(field_result).get(f)) j.fail_here("malformed node object", e);
       v8_node_key k = v8_classify(j, f);
-      od::value& fv = f.value();
+      simdjson::ondemand::value& fv = f.value();
       if (k == v8_node_key::children) {
         for (auto c : j.array(fv, "\"children\"")) {
-          od::value cv;
+          simdjson::ondemand::value cv;
           if (auto e = c.get(cv)) j.fail_here("malformed \"children\" array", e);
           child_ids_.push_back(j.integer(cv, "a child id"));
         }
@@ -282,14 +209,14 @@ class v8_node_tree {
   }
 
   // A field of a node other than `children` and `parent`.
-  void node_field(const v8_json& j, v8_node_key k, od::value& v, v8_pending& p, std::uint32_t index) {
+  void node_field(const cursor& j, v8_node_key k, simdjson::ondemand::value& v, v8_pending& p, std::uint32_t index) {
     if (k == v8_node_key::id) {
       ids_[index] = j.integer(v, "a node's \"id\"");
       p.has_id = true;
     } else if (k == v8_node_key::call_frame) {
       p.in_call_frame = true;
       for (auto field_result : j.object(v, "\"callFrame\"")) {
-        od::field f;
+        simdjson::ondemand::field f;
         if (auto e = std::move(field_result).get(f)) j.fail_here("malformed \"callFrame\" object", e);
         call_frame_field(j, v8_classify(j, f), f.value(), p);
       }
@@ -307,7 +234,7 @@ class v8_node_tree {
   // protocol's Runtime.CallFrame) counts from 0, -1 for none; fields on the node itself (the
   // old format, written from V8's C++ API) count from 1, 0 for none.
   void finish_node(const v8_pending& p, std::uint32_t index) {
-    if (!p.has_id) v8_json::fail_at(offset(index), "a node without an \"id\"");
+    if (!p.has_id) cursor::fail_at(offset(index), "a node without an \"id\"");
     name_.assign(p.function_name.empty() ? std::string_view("(anonymous)") : p.function_name);
     if (!p.url.empty()) {
       name_ += ' ';
@@ -322,7 +249,7 @@ class v8_node_tree {
       frames_[index] = *f;
       return;
     }
-    if (const char* why = check_name_text(name_)) v8_json::fail_at(offset(index), "frame name " + std::string(why));
+    if (const char* why = check_name_text(name_)) cursor::fail_at(offset(index), "frame name " + std::string(why));
     frames_[index] = names_->intern(name_);
   }
 
@@ -364,13 +291,13 @@ class v8_node_tree {
     for (std::uint32_t i = 0; i < size(); ++i) {
       if (parents_[i] != v8_none) continue;
       if (r != v8_none)
-        v8_json::fail_at(offset(i), node_name(i) + " has no parent, and neither has " + node_name(r) + ": a profile has one root");
+        cursor::fail_at(offset(i), node_name(i) + " has no parent, and neither has " + node_name(r) + ": a profile has one root");
       r = i;
     }
-    if (size() == 0) v8_json::fail_at(nodes_at, "no nodes: a V8 profile has at least its (root) node");
-    if (r == v8_none) v8_json::fail_at(offset(0), "no (root) node: every node has a parent, so the parents form a cycle");
+    if (size() == 0) cursor::fail_at(nodes_at, "no nodes: a V8 profile has at least its (root) node");
+    if (r == v8_none) cursor::fail_at(offset(0), "no (root) node: every node has a parent, so the parents form a cycle");
     if (names_->name(frames_[r]) != "(root)")
-      v8_json::fail_at(offset(r), "the root node (without a parent) is '" + std::string(names_->name(frames_[r])) +
+      cursor::fail_at(offset(r), "the root node (without a parent) is '" + std::string(names_->name(frames_[r])) +
                                       "', not '(root)'");
     return r;
   }
@@ -405,7 +332,7 @@ class v8_node_tree {
       for (std::uint32_t i : walk) reached[i] = true;
       for (std::uint32_t i = 0; i < n; ++i)
         if (!reached[i])
-          v8_json::fail_at(offset(i), node_name(i) + " is not reachable from the root: its parents form a cycle");
+          cursor::fail_at(offset(i), node_name(i) + " is not reachable from the root: its parents form a cycle");
     }
     return walk;
   }
@@ -481,7 +408,7 @@ class v8_node_tree {
     return true;
   }
 
-  void call_frame_field(const v8_json& j, v8_node_key k, od::value& v, v8_pending& p) {
+  void call_frame_field(const cursor& j, v8_node_key k, simdjson::ondemand::value& v, v8_pending& p) {
     if (k == v8_node_key::function_name) {
       p.function_name = j.string(v, "\"functionName\"");
     } else if (k == v8_node_key::url) {
@@ -514,7 +441,7 @@ class v8_node_tree {
     }
     small = small && static_cast<std::uint64_t>(most) < 2 * n + 1024;
     auto duplicate = [&](std::uint32_t later) {
-      v8_json::fail_at(offset(later), "two nodes with id " + std::to_string(ids_[later]));
+      cursor::fail_at(offset(later), "two nodes with id " + std::to_string(ids_[later]));
     };
     if (small) {
       by_id_.assign(static_cast<std::size_t>(most) + 1, v8_none);
@@ -539,7 +466,7 @@ class v8_node_tree {
       if (!has_parent_id_[i]) continue;
       parents_[i] = lookup(parent_ids_[i]);
       if (parents_[i] == v8_none)
-        v8_json::fail_at(offset(i), node_name(i) + ": parent id " + std::to_string(parent_ids_[i]) + " is not a node's id");
+        cursor::fail_at(offset(i), node_name(i) + ": parent id " + std::to_string(parent_ids_[i]) + " is not a node's id");
     }
     std::vector<bool> listed(n, false);
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -547,11 +474,11 @@ class v8_node_tree {
       for (std::uint32_t k = children_begin_[i]; k < children_end; ++k) {
         std::uint32_t c = lookup(child_ids_[k]);
         if (c == v8_none)
-          v8_json::fail_at(offset(i), node_name(i) + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
+          cursor::fail_at(offset(i), node_name(i) + ": child id " + std::to_string(child_ids_[k]) + " is not a node's id");
         if (listed[c])
-          v8_json::fail_at(offset(i), node_name(i) + ": " + node_name(c) + " is already a child of " + node_name(parents_[c]));
+          cursor::fail_at(offset(i), node_name(i) + ": " + node_name(c) + " is already a child of " + node_name(parents_[c]));
         if (parents_[c] != v8_none && parents_[c] != i)
-          v8_json::fail_at(offset(i), node_name(i) + ": child " + std::to_string(ids_[c]) + " names " +
+          cursor::fail_at(offset(i), node_name(i) + ": child " + std::to_string(ids_[c]) + " names " +
                                           node_name(parents_[c]) + " as its parent");
         parents_[c] = i;
         listed[c] = true;
@@ -618,28 +545,30 @@ class v8_sample_weights {
 };
 
 class v8_reader {
+  using cursor = formats::detail::json_cursor;
+
  public:
   v8_reader(const formats::json_text& text, const v8_profile_options& options)
-      : text_(text.bytes()), max_levels_(options.max_depth), pieces_(options.piece_bytes) {}
+      : text_(text.bytes()), max_levels_(options.max_depth), cursor_(text_, options.piece_bytes) {}
 
   // The top-level object is scanned for its structure (formats/json.hpp): its arrays go to
   // simdjson in pieces, `head` and the scalars each as a document of its own, the other
   // members are skipped (strings and brackets balanced) and checked to be UTF-8.
   profile read() {
     std::size_t open = skip_space(0);
-    if (open == text_.size() || text_[open] != '{') v8_json::fail_at(0, "a V8 profile is a JSON object");
+    if (open == text_.size() || text_[open] != '{') cursor::fail_at(0, "a V8 profile is a JSON object");
     std::size_t end = formats::detail::walk_json_object(text_, open, [&](std::string_view key, std::size_t value) {
       return member(key, value);
     });
-    formats::detail::check_json_utf8(text_, checked_, end);
+    cursor_.check_utf8_to(end);
     if (std::size_t after = skip_space(end); after < text_.size())
-      v8_json::fail_at(after, "text after the profile's JSON object");
+      cursor::fail_at(after, "text after the profile's JSON object");
     if (!seen_nodes_ && !seen_head_)
-      v8_json::fail_at(0, "neither \"nodes\" (.cpuprofile) nor \"head\" (.heapprofile, old v8-profiler format) at the top level");
-    if (seen_deltas_ && seen_timestamps_) v8_json::fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
+      cursor::fail_at(0, "neither \"nodes\" (.cpuprofile) nor \"head\" (.heapprofile, old v8-profiler format) at the top level");
+    if (seen_deltas_ && seen_timestamps_) cursor::fail_at(times_offset_, "both \"timeDeltas\" and \"timestamps\"");
     if (seen_nodes_) kind_ = v8_profile_kind::cpuprofile;
     else kind_ = head_has_self_size_ ? v8_profile_kind::heapprofile : v8_profile_kind::old_cpuprofile;
-    pieces_.release();  // nothing is parsed after: its buffers need not wait for the tree
+    cursor_.release();  // nothing is parsed after: its buffers need not wait for the tree
     return build();
   }
 
@@ -651,7 +580,7 @@ class v8_reader {
   }
 
   [[noreturn]] static void both_forms() {
-    v8_json::fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
+    cursor::fail_at(0, "both \"nodes\" (.cpuprofile) and \"head\" (.heapprofile, old v8-profiler format)");
   }
 
   // ---- the top level ------------------------------------------------------------------------
@@ -660,7 +589,7 @@ class v8_reader {
   // if it was read, 0 to have it skipped. Keys written with escapes are not recognised.
   std::size_t member(std::string_view k, std::size_t value) {
     auto once = [&](bool& seen) {
-      if (seen) v8_json::fail_at(value, "\"" + std::string(k) + "\" appears twice");
+      if (seen) cursor::fail_at(value, "\"" + std::string(k) + "\" appears twice");
       seen = true;
     };
     if (k == "nodes") {
@@ -669,13 +598,13 @@ class v8_reader {
       nodes_offset_ = value;
       // A node's byte is found by walking the array again, on an error, rather than kept.
       nodes_.locate_with([this](std::uint32_t i) { return element_offset(nodes_offset_, i); });
-      return array(value, "\"nodes\"", [&](const v8_json& j, od::value& n) { nodes_.flat_node(j, n); });
+      return array(value, "\"nodes\"", [&](const cursor& j, simdjson::ondemand::value& n) { nodes_.flat_node(j, n); });
     }
     if (k == "head") {
       once(seen_head_);
       if (seen_nodes_) both_forms();
       nodes_offset_ = value;
-      return single_value(value, max_levels_, [&](const v8_json& j, od::value& v, std::size_t depth) {
+      return single_value(value, max_levels_, [&](const cursor& j, simdjson::ondemand::value& v, std::size_t depth) {
         nested_nodes(j, v, depth);
       });
     }
@@ -683,7 +612,7 @@ class v8_reader {
       once(seen_samples_);
       samples_offset_ = value;
       if (sample_ids_.capacity() < times_.size()) sample_ids_.reserve(times_.size());  // as many, if the file is right
-      return array(value, "\"samples\"", [&](const v8_json& j, od::value& s) { sample(j, s); });
+      return array(value, "\"samples\"", [&](const cursor& j, simdjson::ondemand::value& s) { sample(j, s); });
     }
     if (k == "timeDeltas" || k == "timestamps") {
       once(k == "timeDeltas" ? seen_deltas_ : seen_timestamps_);
@@ -691,12 +620,12 @@ class v8_reader {
       const char* what = k == "timeDeltas" ? "timeDeltas" : "timestamps";
       if (times_.capacity() < sample_ids_.size()) times_.reserve(sample_ids_.size());
       return array(value, k == "timeDeltas" ? "\"timeDeltas\"" : "\"timestamps\"",
-                   [&](const v8_json& j, od::value& t) { times_.push_back(j.number(t, what)); });
+                   [&](const cursor& j, simdjson::ondemand::value& t) { times_.push_back(j.number(t, what)); });
     }
     if (k == "startTime" || k == "endTime") {
       const bool start = k == "startTime";
       once(start ? seen_start_ : has_end_time_);
-      return single_value(value, 0, [&](const v8_json& j, od::value& v, std::size_t) {
+      return single_value(value, 0, [&](const cursor& j, simdjson::ondemand::value& v, std::size_t) {
         (start ? start_time_ : end_time_) = j.number(v, start ? "startTime" : "endTime");
       });
     }
@@ -706,17 +635,9 @@ class v8_reader {
   // The array whose '[' should be at `value`, `each(j, element)` per element, in pieces.
   template <class Each>
   std::size_t array(std::size_t value, const char* what, Each each) {
-    if (value == text_.size() || text_[value] != '[') v8_json::fail_at(value, std::string(what) + " is not an array");
-    formats::detail::check_json_utf8(text_, checked_, value);
-    const std::string malformed = std::string("malformed ") + what + " array";
-    return checked_ = pieces_.read(text_, value, what, false, [&](od::array& a, const formats::detail::json_piece& piece) {
-      v8_json j(piece.json, *piece.doc, piece.base);
-      for (auto element : a) {
-        od::value v;
-        if (auto e = element.get(v)) j.fail_here(malformed, e);
-        each(j, v);
-      }
-    });
+    if (value == text_.size() || text_[value] != '[') cursor::fail_at(value, std::string(what) + " is not an array");
+    return cursor_.read(value, what, std::string("malformed ") + what + " array",
+                        [&](simdjson::ondemand::value& v) { each(cursor_, v); });
   }
 
   // The value at `value` as a document of its own (`[value]`, copied and padded), for `head`
@@ -726,47 +647,48 @@ class v8_reader {
   template <class Read>
   std::size_t single_value(std::size_t value, std::size_t levels, Read read) {
     const std::size_t end = formats::detail::skip_json_value(text_, value);
-    formats::detail::check_json_utf8(text_, checked_, value);
-    std::string bracketed;
-    bracketed.reserve(end - value + 2);
-    bracketed += '[';
-    bracketed.append(text_, value, end - value);
-    bracketed += ']';
-    const formats::json_text copy(bracketed);
-    const simdjson::padded_string_view json = copy.view();
-    levels = std::min(levels, json.size() / 8);
-    od::parser parser;
-    if (auto e = parser.allocate(json.size(), 2 * levels + 64))
-      v8_json::fail_at(value, std::string("cannot parse this value (") + simdjson::error_message(e) + ")");
-    od::document doc;
-    if (auto e = parser.iterate(json).get(doc))
-      v8_json::fail_at(value, std::string("simdjson cannot take this document (") + simdjson::error_message(e) + ")");
-    v8_json j(json, doc, value - 1);
-    od::array a;
-    if (auto e = doc.get_array().get(a)) j.fail_here("malformed JSON", e);
-    for (auto element : a) {
-      od::value v;
-      if (auto e = element.get(v)) j.fail_here("malformed JSON", e);
-      read(j, v, parser.max_depth());
-    }
-    return checked_ = end;
+    return cursor_.parsed(value, [&] {
+      std::string bracketed;
+      bracketed.reserve(end - value + 2);
+      bracketed += '[';
+      bracketed.append(text_, value, end - value);
+      bracketed += ']';
+      const formats::json_text copy(bracketed);
+      const simdjson::padded_string_view json = copy.view();
+      levels = std::min(levels, json.size() / 8);
+      simdjson::ondemand::parser parser;
+      if (auto e = parser.allocate(json.size(), 2 * levels + 64))
+        cursor::fail_at(value, std::string("cannot parse this value (") + simdjson::error_message(e) + ")");
+      simdjson::ondemand::document doc;
+      if (auto e = parser.iterate(json).get(doc))
+        cursor::fail_at(value, std::string("simdjson cannot take this document (") + simdjson::error_message(e) + ")");
+      cursor_.enter({&doc, json, value - 1});
+      simdjson::ondemand::array a;
+      if (auto e = doc.get_array().get(a)) cursor_.fail_here("malformed JSON", e);
+      for (auto element : a) {
+        simdjson::ondemand::value v;
+        if (auto e = element.get(v)) cursor_.fail_here("malformed JSON", e);
+        read(cursor_, v, parser.max_depth());
+      }
+      return end;
+    });
   }
 
   // `head`: the root node object, its children nested in `children` arrays. Walked with an
   // explicit stack of iterators, so the depth of the tree is bounded by memory, not by the
   // call stack.
-  void nested_nodes(const v8_json& j, od::value& head, std::size_t max_depth) {
+  void nested_nodes(const cursor& j, simdjson::ondemand::value& head, std::size_t max_depth) {
     struct level {
-      od::object_iterator field, fields_end;
-      od::array_iterator child, children_end;
+      simdjson::ondemand::object_iterator field, fields_end;
+      simdjson::ondemand::array_iterator child, children_end;
       std::uint32_t node = 0;
       v8_pending pending;
       bool in_children = false, child_open = false;
     };
     std::vector<level> stack;
-    auto open = [&](od::value& v, std::uint32_t parent, const char* what) {
+    auto open = [&](simdjson::ondemand::value& v, std::uint32_t parent, const char* what) {
       std::uint64_t at = j.offset(v.raw_json_token().data());
-      od::object o = j.object(v, what);
+      simdjson::ondemand::object o = j.object(v, what);
       level l;
       if (auto e = o.begin().get(l.field)) j.fail(v, what, e);
       if (auto e = o.end().get(l.fields_end)) j.fail(v, what, e);
@@ -782,7 +704,7 @@ class v8_reader {
           l.child_open = false;
         }
         if (l.child != l.children_end) {
-          od::value c;
+          simdjson::ondemand::value c;
           if (auto e = (*l.child).get(c)) j.fail_here("malformed \"children\" array", e);
           if (stack.size() > max_levels_ || 2 * stack.size() + 8 >= max_depth)
             j.fail(c, "nodes nested deeper than " + std::to_string(max_levels_) + " levels (v8_profile_options::max_depth)");
@@ -795,12 +717,12 @@ class v8_reader {
         continue;
       }
       if (l.field != l.fields_end) {
-        od::field f;
+        simdjson::ondemand::field f;
         if (auto e = (*l.field).get(f)) j.fail_here("malformed node object", e);
         v8_node_key k = v8_classify(j, f);
-        od::value& fv = f.value();
+        simdjson::ondemand::value& fv = f.value();
         if (k == v8_node_key::children) {
-          od::array a = j.array(fv, "\"children\"");
+          simdjson::ondemand::array a = j.array(fv, "\"children\"");
           if (auto e = a.begin().get(l.child)) j.fail(fv, "\"children\"", e);
           if (auto e = a.end().get(l.children_end)) j.fail(fv, "\"children\"", e);
           l.in_children = true;
@@ -817,10 +739,10 @@ class v8_reader {
   }
 
   // An element of `samples`: a node id (CPU) or a {size, nodeId, ordinal} object (heap).
-  void sample(const v8_json& j, od::value& s) {
-    od::json_type t;
+  void sample(const cursor& j, simdjson::ondemand::value& s) {
+    simdjson::ondemand::json_type t;
     if (auto e = s.type().get(t)) j.fail(s, "a sample", e);
-    bool is_object = t == od::json_type::object;
+    bool is_object = t == simdjson::ondemand::json_type::object;
     if (sample_ids_.empty()) samples_are_objects_ = is_object;
     else if (is_object != samples_are_objects_) j.fail(s, "samples mix node ids and objects");
     if (!is_object) {
@@ -829,7 +751,7 @@ class v8_reader {
     }
     bool found = false;
     for (auto field_result : j.object(s, "a sample")) {
-      od::field f;
+      simdjson::ondemand::field f;
       if (auto e = std::move(field_result).get(f)) j.fail_here("malformed sample object", e);
       if (j.key(f) == "nodeId") {
         sample_ids_.push_back(j.integer(f.value(), "a sample's \"nodeId\""));
@@ -897,13 +819,13 @@ class v8_reader {
   // the tree); the ids are freed. Throws for a CPU sample whose id is no node's.
   std::vector<std::uint32_t> sampled_nodes(bool cpu) {
     if (samples_are_objects_ != !cpu && !sample_ids_.empty())
-      v8_json::fail_at(element_offset(samples_offset_, 0), cpu ? "a CPU profile's samples are node ids, not objects"
+      cursor::fail_at(element_offset(samples_offset_, 0), cpu ? "a CPU profile's samples are node ids, not objects"
                                              : "a heap profile's samples are {size, nodeId, ordinal} objects, not node ids");
     std::vector<std::uint32_t> sampled(sample_ids_.size());
     for (std::size_t s = 0; s < sample_ids_.size(); ++s) {
       sampled[s] = nodes_.lookup(sample_ids_[s]);
       if (sampled[s] == v8_none && cpu)
-        v8_json::fail_at(element_offset(samples_offset_, s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
+        cursor::fail_at(element_offset(samples_offset_, s), "sample " + std::to_string(s) + ": node id " + std::to_string(sample_ids_[s]) +
                                                " is not a node's id");
     }
     std::vector<std::int64_t>().swap(sample_ids_);
@@ -923,7 +845,7 @@ class v8_reader {
     // The old v8-profiler writes one stamp more than samples: the end of the last sample.
     const bool closing_stamp = !deltas && times_.size() == sampled.size() + 1;
     if (times_.size() != sampled.size() && !closing_stamp)
-      v8_json::fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
+      cursor::fail_at(seen_deltas_ || seen_timestamps_ ? times_offset_ : 0,
                        std::string("\"samples\" has ") + std::to_string(sampled.size()) + " entries but \"" + name +
                            "\" has " + std::to_string(times_.size()));
     if (deltas) {  // the time of each sample, in place
@@ -941,15 +863,14 @@ class v8_reader {
     bool finite = true;
     for (std::size_t s = 0; s < sampled.size() && finite; ++s) finite = weights.add(sampled[s], times_[s]);
     if (!finite || !weights.finish(has_end ? &end : nullptr))
-      v8_json::fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " +
+      cursor::fail_at(times_offset_, std::string("the times of \"") + name + "\" overflow at sample " +
                                           std::to_string(weights.failed_sample()));
     std::vector<double>().swap(times_);
   }
 
   std::string_view text_;
   std::size_t max_levels_;
-  std::size_t checked_ = 0;     // the bytes before this are valid UTF-8 or parsed by simdjson
-  formats::detail::json_array_reader pieces_;
+  formats::detail::json_cursor cursor_;
   v8_profile_kind kind_ = v8_profile_kind::cpuprofile;
 
   call_tree tree_;  // only its symbols, until build() moves it into the profile
