@@ -3,6 +3,7 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/mapped_file.hpp>
 #include <ccrc/detail/number.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
@@ -197,11 +198,19 @@ class folded_parser {
 };
 
 template <class Read>
-profile read_folded_from(Read&& read, const folded_options& options) {
+profile read_folded_from(Read&& read, const folded_options& options, mapped_file* map = nullptr) {
   folded_parser parser(options);
-  for_each_line(read, options.max_line_bytes,
-                [&](std::string_view line, std::uint64_t number) { parser.line(line, number); });
+  for_each_line(read, options.max_line_bytes, [&](std::string_view line, std::uint64_t number) {
+    parser.line(line, number);
+    if (map) map->release_before(line.data());
+  });
   return parser.finish();
+}
+
+// The folded profile in a mapped file, parsed where the bytes lie; the pages parsed are
+// released as the parse goes, so the resident memory is the tree's and a window's.
+inline profile read_folded_mapped(mapped_file& map, const folded_options& options) {
+  return read_folded_from(memory_source{map.bytes()}, options, &map);
 }
 
 }  // namespace detail
@@ -233,8 +242,12 @@ inline profile read_folded(std::istream& in, const folded_options& options = {})
   return detail::read_folded_from(detail::stream_source{&in}, options);
 }
 
-/// read_folded from a file; throws ccrc::error if it cannot be opened.
+/// read_folded from a file; throws ccrc::error if it cannot be opened. A regular file of
+/// 1 MiB or more is memory-mapped and parsed in place (detail::mapped_file: no copy of the
+/// bytes; a file truncated by another process while it is read kills the process with
+/// SIGBUS); a smaller one, a pipe (/dev/stdin, <(...)) or a FIFO is read through a buffer.
 inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
+  if (detail::mapped_file map(path); map) return detail::read_folded_mapped(map, options);
   auto file = detail::open_for_reading(path);
   return detail::read_folded_from(detail::file_source{file.get()}, options);
 }
