@@ -57,7 +57,7 @@ void check_mapped_as_streamed(const std::string& text) {
     streamed_error = e.what();
   }
   try {
-    mapped = map ? ccrc::detail::read_folded_mapped(map, {}) : ccrc::read_folded_file(file.path);
+    mapped = map ? ccrc::detail::read_folded_from(ccrc::detail::memory_source{map.bytes(), &map}, {}) : ccrc::read_folded_file(file.path);
   } catch (const ccrc::parse_error& e) {
     mapped_error = e.what();
   }
@@ -409,7 +409,7 @@ TEST_CASE("mapped files by hand: one line, no newline at all, blank and comment 
   temp_file one("main;f 3");
   ccrc::detail::mapped_file map(one.path, 0);
   REQUIRE(static_cast<bool>(map) == CCRC_DETAIL_HAS_MMAP);
-  ccrc::profile p = map ? ccrc::detail::read_folded_mapped(map, {}) : ccrc::read_folded_file(one.path);
+  ccrc::profile p = map ? ccrc::detail::read_folded_from(ccrc::detail::memory_source{map.bytes(), &map}, {}) : ccrc::read_folded_file(one.path);
   CHECK(p.size() == 3);
   CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "main;f")] == 3);
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_folded_file(one.path.string() + ".missing")),

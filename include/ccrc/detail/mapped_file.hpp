@@ -53,11 +53,13 @@ class mapped_file {
   explicit mapped_file(const std::filesystem::path& path, std::size_t min_bytes = min_mapped_bytes) noexcept {
 #if CCRC_DETAIL_HAS_MMAP
     struct stat named;
-    if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode)) return;
+    if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode) ||
+        static_cast<unsigned long long>(named.st_size) < min_bytes)
+      return;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
     struct stat opened;
-    // Checked again on what was opened: the name may have been replaced in between.
+    // Checked again on what was opened, which may have been replaced or truncated since.
     if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_size > 0 &&
         static_cast<unsigned long long>(opened.st_size) >= min_bytes &&
         static_cast<unsigned long long>(opened.st_size) <= static_cast<std::size_t>(-1)) {

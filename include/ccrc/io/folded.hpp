@@ -3,7 +3,6 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/mapped_file.hpp>
 #include <ccrc/detail/number.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
@@ -198,19 +197,11 @@ class folded_parser {
 };
 
 template <class Read>
-profile read_folded_from(Read&& read, const folded_options& options, mapped_file* map = nullptr) {
+profile read_folded_from(Read&& read, const folded_options& options) {
   folded_parser parser(options);
-  for_each_line(read, options.max_line_bytes, [&](std::string_view line, std::uint64_t number) {
-    parser.line(line, number);
-    if (map) map->release_before(line.data());
-  });
+  for_each_line(read, options.max_line_bytes,
+                [&](std::string_view line, std::uint64_t number) { parser.line(line, number); });
   return parser.finish();
-}
-
-// The folded profile in a mapped file, parsed where the bytes lie; the pages parsed are
-// released as the parse goes, so the resident memory is the tree's and a window's.
-inline profile read_folded_mapped(mapped_file& map, const folded_options& options) {
-  return read_folded_from(memory_source{map.bytes()}, options, &map);
 }
 
 }  // namespace detail
@@ -247,7 +238,7 @@ inline profile read_folded(std::istream& in, const folded_options& options = {})
 /// bytes; a file truncated by another process while it is read kills the process with
 /// SIGBUS); a smaller one, a pipe (/dev/stdin, <(...)) or a FIFO is read through a buffer.
 inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
-  if (detail::mapped_file map(path); map) return detail::read_folded_mapped(map, options);
+  if (detail::mapped_file map(path); map) return detail::read_folded_from(detail::memory_source{map.bytes(), &map}, options);
   auto file = detail::open_for_reading(path);
   return detail::read_folded_from(detail::file_source{file.get()}, options);
 }
