@@ -341,6 +341,12 @@ read_result read_any(std::string_view start, Read&& read, const read_options& op
   if (named && *named != profile_format::folded) {
     // A file named .cct, .cctb or .perf is that format, or an error (ccrc::read_profile's rule).
     r = {ccrc::read_profile(path), detail::of_core(*named), false, {}, {}};
+  } else if (ccrc::detail::mapped_file map(path);
+             map && detect_format(map.bytes().substr(0, format_detection_bytes)) != profile_format::cctb) {
+    // The first bytes stay where they lie, before the rest: the text readers split the file in place.
+    std::string_view first = map.bytes().substr(0, format_detection_bytes);
+    ccrc::detail::memory_source rest{map.bytes().substr(first.size()), &map};
+    return detail::read_any(first, rest, options, map.bytes().size());
   } else {
     auto file = ccrc::detail::open_for_reading(path);
     ccrc::detail::file_source source{file.get()};

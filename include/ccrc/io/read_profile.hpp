@@ -127,6 +127,13 @@ profile read_detected(profile_format format, std::string_view start, Read&& read
   if (named == profile_format::cct) return read_cct_file(path);
   if (named == profile_format::perf_script) return read_perf_script_file(path);
   if (named == profile_format::callgrind) return read_callgrind_file(path);
+  if (detail::mapped_file map(path); map) {
+    // The first bytes stay where they lie, before the rest: the text readers split the file in place.
+    std::string_view first = map.bytes().substr(0, format_detection_bytes);
+    detail::memory_source rest{map.bytes().substr(first.size()), &map};
+    if (profile_format format = detect_format(first); format != profile_format::cctb)
+      return detail::read_detected(format, first, rest);
+  }
   auto file = detail::open_for_reading(path);
   detail::file_source source{file.get()};
   char start[format_detection_bytes];
