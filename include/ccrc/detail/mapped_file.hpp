@@ -24,9 +24,9 @@
 
 namespace ccrc::detail {
 
-/// Files smaller than this are read through a buffer rather than mapped: one read() of a
-/// small file costs about what setting up, faulting in and tearing down a mapping does, and
-/// the stream path needs no file descriptor held open for the call.
+/// Files smaller than this are read through a buffer rather than mapped: mapping saves a copy
+/// of at most 1 MiB, microseconds (within the noise of benchmarks/README.md's runs), not
+/// worth the SIGBUS that a mapped file truncated while it is read brings.
 inline constexpr std::size_t min_mapped_bytes = std::size_t{1} << 20;
 
 /// A read-only, private memory map of a whole regular file, unmapped when it goes. Reading
