@@ -13,6 +13,7 @@
 // (ccrc_bench_folded with CCRC_BENCH_FOLDED=FILE.folded) are read from the file.
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { hierarchy } from "d3-hierarchy";
+import { cpu, median } from "./timing.mjs";
 
 function readFolded(path) {
   const root = { name: "root", values: null, children: new Map() };
@@ -63,16 +64,6 @@ function readFolded(path) {
   closeSync(fd);
   addLine(carry);
   return { root, nodes };
-}
-
-const cpu = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e3;
-};
-
-function median(times) {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 const args = process.argv.slice(2);

@@ -13,16 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build/release}
 file=${2:-}
 
-if ! command -v node >/dev/null 2>&1; then
-  echo "folded comparison skipped: node is not installed"
-  exit 0
-fi
-if [ ! -d "$here/node_modules/d3-hierarchy" ]; then
-  (cd "$here" && npm ci --no-audit --no-fund >/dev/null) || { echo "folded comparison skipped: npm ci failed"; exit 0; }
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=setup.sh
+. "$here/setup.sh"
 if [ -z "$file" ]; then
   file=$work/xalan.folded
   "$build/examples/ccrc" generate --like xalan --contexts 1000000 --force -o "$file" >/dev/null
