@@ -1,5 +1,7 @@
 #include <ccrc/detail/mapped_file.hpp>
 
+#include "support/temp_file.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -16,16 +18,6 @@
 
 namespace {
 
-// A file in the temporary directory holding `bytes`, removed when it goes.
-struct temp_file {
-  std::filesystem::path path;
-  temp_file(const std::string& name, const std::string& bytes)
-      : path(std::filesystem::temp_directory_path() / ("ccrc-mapped-" + std::to_string(::getpid()) + "-" + name)) {
-    std::ofstream(path, std::ios::binary) << bytes;
-  }
-  ~temp_file() { std::filesystem::remove(path); }
-};
-
 // `n` bytes, none of them repeating with a short period: a page read back from the wrong
 // offset would differ.
 std::string numbered_bytes(std::size_t n) {
@@ -41,7 +33,7 @@ std::string numbered_bytes(std::size_t n) {
 
 TEST_CASE("a regular file at or above the bound is mapped: its bytes, then nothing once moved from") {
   const std::string text = numbered_bytes(3 * 4096 + 17);  // not a whole number of pages
-  temp_file file("three-pages", text);
+  test::temp_file file("three-pages", text);
   ccrc::detail::mapped_file map(file.path, text.size());
   REQUIRE(static_cast<bool>(map));
   CHECK(map.bytes() == text);
@@ -56,12 +48,12 @@ TEST_CASE("a regular file at or above the bound is mapped: its bytes, then nothi
 }
 
 TEST_CASE("a file below the bound, an empty file, a directory or a missing file is not mapped") {
-  temp_file small("small", "main;f 1\n");
+  test::temp_file small("small", "main;f 1\n");
   CHECK_FALSE(static_cast<bool>(ccrc::detail::mapped_file(small.path, 10)));
   CHECK(static_cast<bool>(ccrc::detail::mapped_file(small.path, 9)));
   CHECK_FALSE(static_cast<bool>(ccrc::detail::mapped_file(small.path)));  // 1 MiB by default
 
-  temp_file empty("empty", "");
+  test::temp_file empty("empty", "");
   CHECK_FALSE(static_cast<bool>(ccrc::detail::mapped_file(empty.path, 0)));  // mmap refuses 0 bytes
   CHECK_FALSE(static_cast<bool>(ccrc::detail::mapped_file(std::filesystem::temp_directory_path(), 0)));
   CHECK_FALSE(static_cast<bool>(ccrc::detail::mapped_file(small.path.string() + ".missing", 0)));
@@ -84,7 +76,7 @@ TEST_CASE("a FIFO is not opened: a writer waiting on it still finds its one read
 
 TEST_CASE("release_before drops the pages read; reading them again gives the same bytes") {
   const std::string text = numbered_bytes(40 * 4096 + 5);
-  temp_file file("release", text);
+  test::temp_file file("release", text);
   ccrc::detail::mapped_file map(file.path, 0);
   REQUIRE(static_cast<bool>(map));
   const char* data = map.bytes().data();
@@ -99,7 +91,7 @@ TEST_CASE("release_before drops the pages read; reading them again gives the sam
 #else
 
 TEST_CASE("without mmap, no file is mapped: the readers take their stream path") {
-  temp_file file("unmapped", numbered_bytes(5000));
+  test::temp_file file("unmapped", numbered_bytes(5000));
   ccrc::detail::mapped_file map(file.path, 0);
   CHECK_FALSE(static_cast<bool>(map));
   CHECK(map.bytes().empty());

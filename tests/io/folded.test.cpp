@@ -5,6 +5,7 @@
 #include "support/figure1.hpp"
 #include "support/random.hpp"
 #include "support/same_profile.hpp"
+#include "support/temp_file.hpp"
 
 #include <doctest/doctest.h>
 
@@ -32,20 +33,10 @@ std::uint64_t error_line(std::string_view text, ccrc::folded_options options = {
   return 0;
 }
 
-// A file in the temporary directory holding `bytes`, removed when it goes.
-struct temp_file {
-  std::filesystem::path path;
-  explicit temp_file(const std::string& bytes)
-      : path(std::filesystem::temp_directory_path() / ("ccrc-folded-" + std::to_string(::getpid()) + ".folded")) {
-    std::ofstream(path, std::ios::binary) << bytes;
-  }
-  ~temp_file() { std::filesystem::remove(path); }
-};
-
 // `text` read from a file mapped whatever its size, and from a stream: the same profile,
 // or the same error.
 void check_mapped_as_streamed(const std::string& text) {
-  temp_file file(text);
+  test::temp_file file("file.folded", text);
   ccrc::detail::mapped_file map(file.path, 0);
   REQUIRE(static_cast<bool>(map) == (CCRC_DETAIL_HAS_MMAP && !text.empty()));
   std::istringstream in(text);
@@ -406,7 +397,7 @@ TEST_CASE("mapped files by hand: one line, no newline at all, blank and comment 
   check_mapped_as_streamed("main;f 3\nmain;;g 1\n");
   check_mapped_as_streamed("main;f 3\nmain;g x");
 
-  temp_file one("main;f 3");
+  test::temp_file one("one.folded", "main;f 3");
   ccrc::detail::mapped_file map(one.path, 0);
   REQUIRE(static_cast<bool>(map) == CCRC_DETAIL_HAS_MMAP);
   ccrc::profile p = map ? ccrc::detail::read_folded_from(ccrc::detail::memory_source{map.bytes(), &map}, {}) : ccrc::read_folded_file(one.path);
@@ -429,7 +420,7 @@ TEST_CASE("read_folded_file maps a file of 1 MiB or more and reads it whole, its
   }
   text.pop_back();
   REQUIRE(text.size() >= ccrc::detail::min_mapped_bytes);
-  temp_file file(text);
+  test::temp_file file("file.folded", text);
   REQUIRE(static_cast<bool>(ccrc::detail::mapped_file(file.path)) == CCRC_DETAIL_HAS_MMAP);
   ccrc::profile mapped = ccrc::read_folded_file(file.path);
   test::check_same_profile(mapped, ccrc::read_folded(text));
