@@ -12,16 +12,8 @@ build=${1:-build/release}
 [ $# -gt 0 ] && shift
 names=${*:-"antlr bloat chart eclipse fop hsqldb jython luindex lusearch pmd xalan"}
 
-if ! command -v node >/dev/null 2>&1; then
-  echo "d3 comparison skipped: node is not installed"
-  exit 0
-fi
-if [ ! -d "$here/node_modules/d3-hierarchy" ]; then
-  (cd "$here" && npm ci --no-audit --no-fund >/dev/null) || { echo "d3 comparison skipped: npm ci failed"; exit 0; }
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=setup.sh
+. "$here/setup.sh"
 filter=$(echo "$names" | tr ' ' '|')
 "$build/benchmarks/ccrc_bench_dacapo" --benchmark_filter="^inclusive/($filter)\$" \
   --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out="$work/ccrc.json" >/dev/null

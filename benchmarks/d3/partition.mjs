@@ -14,6 +14,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { hierarchy, partition } from "d3-hierarchy";
+import { cpu, median } from "./timing.mjs";
 
 // A .cct file as nested objects {name, value, children}: the 20-line reader of docs/formats.md.
 function readCct(path, metric) {
@@ -35,17 +36,6 @@ function readCct(path, metric) {
     if (n > 0) (nodes[Number(fields[0])].children ??= []).push(node);  // parents come first
   }
   return nodes[0];
-}
-
-// CPU milliseconds used by the process so far.
-const cpu = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e3;
-};
-
-function median(times) {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 function ccrcTimes(files) {

@@ -4,13 +4,22 @@
 
 #include "support/figure1.hpp"
 #include "support/random.hpp"
+#include "support/same_profile.hpp"
+#include "support/temp_file.hpp"
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -22,6 +31,30 @@ std::uint64_t error_line(std::string_view text, ccrc::folded_options options = {
     return e.line();
   }
   return 0;
+}
+
+// `text` read from a file mapped whatever its size, and from a stream: the same profile,
+// or the same error.
+void check_mapped_as_streamed(const std::string& text) {
+  test::temp_file file("file.folded", text);
+  ccrc::detail::mapped_file map(file.path, 0);
+  REQUIRE(static_cast<bool>(map) == (CCRC_DETAIL_HAS_MMAP && !text.empty()));
+  std::istringstream in(text);
+  std::string streamed_error, mapped_error;
+  std::optional<ccrc::profile> streamed, mapped;
+  try {
+    streamed = ccrc::read_folded(in);
+  } catch (const ccrc::parse_error& e) {
+    streamed_error = e.what();
+  }
+  try {
+    mapped = map ? ccrc::detail::read_folded_from(ccrc::detail::memory_source{map.bytes(), &map}, {}) : ccrc::read_folded_file(file.path);
+  } catch (const ccrc::parse_error& e) {
+    mapped_error = e.what();
+  }
+  CHECK(mapped_error == streamed_error);
+  REQUIRE(mapped.has_value() == streamed.has_value());
+  if (mapped) test::check_same_profile(*mapped, *streamed);
 }
 
 std::string error_message(std::string_view text) {
@@ -336,3 +369,75 @@ TEST_CASE("the writer refuses a line longer than read_folded accepts, before wri
   ccrc::write_folded(out, longest);
   CHECK(test::canonical(ccrc::read_folded(out.str())) == test::canonical(longest));
 }
+
+// ---- Files: mapped (regular files of 1 MiB or more) or read through a buffer ----
+
+TEST_CASE("a mapped file reads as the same bytes streamed, on random profiles; no final newline, CRLF") {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    test::rng r{seed};
+    ccrc::profile p = test::profile_of(test::random_samples(r, 1 + r.below(30), 7, 9));
+    std::ostringstream out;
+    ccrc::write_folded(out, p);
+    std::string text = out.str();
+    CAPTURE(seed);
+    check_mapped_as_streamed(text);
+    check_mapped_as_streamed(text.substr(0, text.size() - 1));  // the last line without '\n'
+    std::string crlf;
+    for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    check_mapped_as_streamed(crlf);
+    check_mapped_as_streamed(crlf.substr(0, crlf.size() - 1));  // ends in '\r'
+  }
+}
+
+TEST_CASE("mapped files by hand: one line, no newline at all, blank and comment lines only, an error's line") {
+  check_mapped_as_streamed("main;f 3");
+  check_mapped_as_streamed("main;f 3\n");
+  check_mapped_as_streamed("\n\n# metrics: calls\n");
+  check_mapped_as_streamed("");  // not mapped (0 bytes): the stream path
+  check_mapped_as_streamed("main;f 3\nmain;;g 1\n");
+  check_mapped_as_streamed("main;f 3\nmain;g x");
+
+  test::temp_file one("one.folded", "main;f 3");
+  ccrc::detail::mapped_file map(one.path, 0);
+  REQUIRE(static_cast<bool>(map) == CCRC_DETAIL_HAS_MMAP);
+  ccrc::profile p = map ? ccrc::detail::read_folded_from(ccrc::detail::memory_source{map.bytes(), &map}, {}) : ccrc::read_folded_file(one.path);
+  CHECK(p.size() == 3);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "main;f")] == 3);
+  CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_folded_file(one.path.string() + ".missing")),
+                       ("cannot open " + one.path.string() + ".missing").c_str(), ccrc::error);
+}
+
+TEST_CASE("read_folded_file maps a file of 1 MiB or more and reads it whole, its last line without '\\n'") {
+  // Frames of 300 bytes, each line one frame deeper than the one before (back to one frame
+  // past 100 kB): the file crosses the default bound and many pages.
+  std::string text = "# metrics: calls\n";
+  std::string stack;
+  int line = 0;
+  for (; text.size() < (std::size_t{3} << 20); ++line) {
+    if (stack.size() > 100'000) stack.clear();
+    stack += (stack.empty() ? "" : ";") + std::string(296, static_cast<char>('a' + line % 26)) + std::to_string(line % 1000);
+    text += stack + " " + std::to_string(line) + "\n";
+  }
+  text.pop_back();
+  REQUIRE(text.size() >= ccrc::detail::min_mapped_bytes);
+  test::temp_file file("file.folded", text);
+  REQUIRE(static_cast<bool>(ccrc::detail::mapped_file(file.path)) == CCRC_DETAIL_HAS_MMAP);
+  ccrc::profile mapped = ccrc::read_folded_file(file.path);
+  test::check_same_profile(mapped, ccrc::read_folded(text));
+  CHECK(mapped.column(0)[ccrc::node_at_path(mapped.tree(), stack)] == line - 1);
+}
+
+#if defined(__unix__)
+TEST_CASE("read_folded_file reads a FIFO (not a regular file) through the stream path") {
+  std::filesystem::path fifo = std::filesystem::temp_directory_path() /
+                               ("ccrc-folded-" + std::to_string(::getpid()) + ".fifo");
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] { std::ofstream(fifo) << "main;f 2\nmain;g 5"; });
+  ccrc::profile p = ccrc::read_folded_file(fifo);
+  writer.join();
+  std::filesystem::remove(fifo);
+  CHECK(p.size() == 4);
+  CHECK(p.column(0)[ccrc::node_at_path(p.tree(), "main;g")] == 5);
+}
+#endif

@@ -1,6 +1,7 @@
 // ccrc - splitting a byte stream into lines, with a bound on the length of one line.
 #pragma once
 
+#include <ccrc/detail/mapped_file.hpp>
 #include <ccrc/error.hpp>
 
 #include <algorithm>
@@ -11,10 +12,12 @@
 #include <filesystem>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ccrc::detail {
@@ -42,9 +45,11 @@ inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const st
   return ec ? 0 : static_cast<std::size_t>(size);
 }
 
-/// A `read` callable over bytes in memory (for_each_line reads them in place).
+/// A `read` callable over bytes in memory (for_each_line reads them in place), which may lie
+/// in a mapped file: for_each_line then releases the pages of the lines it has read.
 struct memory_source {
   std::string_view rest;
+  mapped_file* mapping = nullptr;  // the file `rest` lies in, if it is mapped
   std::size_t operator()(char* dst, std::size_t cap) noexcept {
     std::size_t n = std::min(cap, rest.size());
     std::memcpy(dst, rest.data(), n);
@@ -53,11 +58,47 @@ struct memory_source {
   }
 };
 
+/// A `read` callable that first hands out bytes already read (to detect a format), then the
+/// rest of another one.
+template <class Read>
+struct prefixed_source {
+  memory_source prefix;
+  Read rest;
+  std::size_t operator()(char* dst, std::size_t cap) {
+    return prefix.rest.empty() ? rest(dst, cap) : prefix(dst, cap);
+  }
+};
+
+template <class Read>
+inline constexpr bool is_memory_source = std::is_same_v<std::remove_cvref_t<Read>, memory_source>;
+
+// What `read` still holds as one piece of memory, taking it from `read`: all of a
+// memory_source, or of a prefixed_source over one whose prefix lies right before its rest (a
+// mapped file's first bytes, taken to detect its format); nullopt for anything else.
+template <class Read>
+std::optional<memory_source> take_in_memory(Read& read) {
+  if constexpr (is_memory_source<Read>) {
+    return std::exchange(read, {});
+  } else if constexpr (requires { read.prefix; requires is_memory_source<decltype(read.rest)>; }) {
+    std::string_view head = read.prefix.rest, tail = read.rest.rest;
+    if (!head.empty() && !tail.empty() && head.data() + head.size() != tail.data()) return std::nullopt;
+    memory_source whole{head.empty() ? tail : tail.empty() ? head : std::string_view(head.data(), head.size() + tail.size()),
+                        read.rest.mapping};
+    read.prefix = {};
+    read.rest = {};
+    return whole;
+  } else {
+    return std::nullopt;
+  }
+}
+
 /// Calls on_line(line, number) for each line pulled from `read` (a callable filling a buffer:
 /// std::size_t read(char* dst, std::size_t capacity), 0 at the end), without its '\n' or a
-/// final '\r'; numbers start at 1. Memory stays bounded by `max_line_bytes`: a longer line
-/// throws parse_error as soon as that many bytes are seen, so a 1 GB line is refused without
-/// being held.
+/// final '\r'; numbers start at 1. Bytes in memory (a memory_source, or a prefixed_source
+/// whose prefix lies right before its memory_source) are split where they lie, and the pages
+/// of a mapped file released behind the lines read; other sources are read through a buffer
+/// holding one line at a time. A line longer than `max_line_bytes` throws parse_error as soon
+/// as that many bytes are seen, so a 1 GB line from a stream is refused without being held.
 template <class Read, class OnLine>
 void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
   std::uint64_t number = 0;
@@ -68,15 +109,15 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
     if (n != 0 && p[n - 1] == '\r') --n;
     on_line(std::string_view(p, n), number);
   };
-  if constexpr (std::is_same_v<std::remove_cvref_t<Read>, memory_source>) {
+  if (std::optional<memory_source> memory = take_in_memory(read)) {
     // Bytes already in memory are split where they are, not copied into the buffer below.
-    for (std::string_view rest = read.rest; !rest.empty();) {
+    for (std::string_view rest = memory->rest; !rest.empty();) {
       const void* nl = std::memchr(rest.data(), '\n', rest.size());
       std::size_t n = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - rest.data()) : rest.size();
       emit(rest.data(), n);
       rest.remove_prefix(nl ? n + 1 : n);
+      if (memory->mapping) memory->mapping->release_before(rest.data());
     }
-    read.rest = {};
     return;
   }
   constexpr std::size_t chunk = std::size_t{1} << 20;
@@ -117,17 +158,6 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
   }
   if (end != begin) emit(buf + begin, end - begin);
 }
-
-/// A `read` callable that first hands out bytes already read (to detect a format), then the
-/// rest of another one.
-template <class Read>
-struct prefixed_source {
-  memory_source prefix;
-  Read rest;
-  std::size_t operator()(char* dst, std::size_t cap) {
-    return prefix.rest.empty() ? rest(dst, cap) : prefix(dst, cap);
-  }
-};
 
 /// A `read` callable over a std::istream; a failing stream (badbit) throws ccrc::error
 /// rather than passing for the end of the input.

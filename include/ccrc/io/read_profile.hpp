@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ccrc/detail/line_reader.hpp>
+#include <ccrc/detail/mapped_file.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/fwd.hpp>
 #include <ccrc/io/callgrind.hpp>
@@ -104,6 +105,8 @@ struct profile_input {
   bool in_memory = false;        ///< `start` is the whole input, to be read in place
   std::size_t size = 0;          ///< the whole input's size in bytes, if known (a regular file's), else 0
   const formats::json_text* json = nullptr;  ///< the whole input, if a JSON document already read
+  detail::mapped_file* mapping = nullptr;    ///< the mapped file `start` is, if in_memory: its pages
+                                             ///< are released as the text readers pass them
 };
 
 /// A format's reader: the profile of `in` into `r.profile` (and `r.warnings`), per `options`.
@@ -117,7 +120,7 @@ inline prefixed_source<any_source&> rest_of(profile_input& in) { return {{in.sta
 // f(source) with a `read` callable giving the whole of `in`: in place if in memory.
 template <class F>
 profile read_input_with(profile_input& in, F&& f) {
-  if (in.in_memory) return f(memory_source{in.start});
+  if (in.in_memory) return f(memory_source{in.start, in.mapping});
   return f(rest_of(in));
 }
 
@@ -469,6 +472,12 @@ inline read_result read_input(profile_input& in, std::optional<profile_format> n
 
 // The three sources of a read_* family over `set`.
 inline read_result read_path(const std::filesystem::path& path, const read_options& options, const reader_set& set) {
+  // A regular file of 1 MiB or more is read where it lies (mapped_file): the kernel copies none
+  // of it, and the text readers split its lines in place.
+  if (mapped_file map(path); map) {
+    profile_input in{map.bytes(), {}, true, map.bytes().size(), nullptr, &map};
+    return read_input(in, format_of_extension(path), set, options);
+  }
   auto file = open_for_reading(path);
   file_source source{file.get()};
   char start[format_detection_bytes];
