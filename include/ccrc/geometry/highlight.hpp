@@ -224,24 +224,29 @@ class highlight_marks {
   [[nodiscard]] std::size_t size() const noexcept { return order_->size(); }
 
   /// f(c, mark) for each child c of n (a node of t, the tree indexed) that is marked, in id
-  /// order, until f returns false. The children holding no match are skipped without being
-  /// read: from one match to the next through the bitmap (O(log(n / 64)) at most), then up
-  /// from the match to n's child (its depth below n, or, deeper than 16 levels, along n's
-  /// children).
+  /// order, until f returns false. Runs of children holding no match are skipped: from one
+  /// match to the next through the bitmap (O(log(n / 64)) at most), then to n's child holding
+  /// it along at most 8 children, or up from the match (its depth below n, up to 16 levels;
+  /// after a match deeper than that, no more), or else along the children.
   template <std::predicate<node_id, highlight_state> F>
   void for_each_marked_child(const call_tree& t, node_id n, F&& f) const {
     const std::uint32_t end = order_->end(n);
     std::uint32_t at = order_->position(n) + 1;  // the next child's position
+    bool climb = true;                           // until a match lies too deep to climb from
     for (std::uint32_t p; (p = next_match(at, end)) < end;) {
-      node_id c = order_->at(at);  // holds the match unless its range ends before it
-      if (order_->end(c) <= p) {  // c, and perhaps more, hold none: up from the match
+      // The child holding the match: along n's children for a few steps (matches close
+      // together), else up from the match (few of them), else along the children.
+      node_id c = order_->at(at);
+      for (int step = 0; order_->end(c) <= p && step < 8; ++step) c = order_->at(order_->end(c));
+      if (order_->end(c) <= p && climb) {
         node_id below = order_->at(p);
         for (int climbed = 0; t.parent(below) != n && climbed < 16; ++climbed) below = t.parent(below);
         if (t.parent(below) == n)
           c = below;
         else
-          while (order_->end(c) <= p) c = order_->at(order_->end(c));
+          climb = false;
       }
+      while (order_->end(c) <= p) c = order_->at(order_->end(c));
       if (!f(c, order_->position(c) == p ? highlight_state::match : highlight_state::contains_match)) return;
       at = order_->end(c);
     }
@@ -253,12 +258,13 @@ class highlight_marks {
       before_[w] = before_[w - 1] + static_cast<std::uint32_t>(std::popcount(bits_[w - 1]));
   }
   [[nodiscard]] bool is_match(std::uint32_t at) const noexcept { return (bits_[at / 64] >> (at % 64) & 1) != 0; }
-  // The first match at a position in [from, end), or end: in from's word, or else in the word
-  // the counts say holds the next match.
+  // The first match at a position in [from, end), or end: in from's word or the next few, or
+  // else in the word the counts say holds the next match.
   [[nodiscard]] std::uint32_t next_match(std::uint32_t from, std::uint32_t end) const noexcept {
     if (from >= end) return end;
     std::size_t word = from / 64;
     std::uint64_t bits = bits_[word] & ~((std::uint64_t{1} << (from % 64)) - 1);
+    for (std::size_t last = std::min(word + 8, std::size_t{end} / 64); bits == 0 && word < last;) bits = bits_[++word];
     if (bits == 0) {
       const std::uint32_t k = matches_before(from);
       if (k == matches_before(end)) return end;
