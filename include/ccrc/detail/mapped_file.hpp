@@ -122,9 +122,10 @@ class mapped_file {
 #endif
   }
 
-  /// How many bytes release_before lets pass, by default, before it drops them: 64 MiB, a
-  /// system call per 16,384 pages.
-  static constexpr std::size_t release_window = std::size_t{64} << 20;
+  /// How many bytes release_before lets pass, by default, before it drops them: 4 MiB, a
+  /// system call per 1,024 pages (330 for a 1.3 GB file), so that reading a file mapped costs
+  /// at most 4 MiB more resident memory than reading it through a buffer.
+  static constexpr std::size_t release_window = std::size_t{4} << 20;
 
  private:
 #if CCRC_DETAIL_HAS_MMAP
