@@ -154,18 +154,7 @@ TEST_CASE("first_view of an icicle: the chart it hands back is the icicle of its
     REQUIRE(first.chart->edges == again.edges);
     REQUIRE(first.chart->row_begin == again.row_begin);
     REQUIRE(first.chart->segments.size() == again.segments.size());
-    for (std::size_t i = 0; i < again.segments.size(); ++i) {
-      const ccrc::icicle_segment &a = first.chart->segments[i], &b = again.segments[i];
-      REQUIRE(a.node == b.node);
-      REQUIRE(a.depth == b.depth);
-      REQUIRE(a.parent == b.parent);
-      REQUIRE(a.kind == b.kind);
-      REQUIRE(a.contexts == b.contexts);
-      REQUIRE(a.x0 == b.x0);
-      REQUIRE(a.x1 == b.x1);
-      REQUIRE(a.y0 == b.y0);
-      REQUIRE(a.y1 == b.y1);
-    }
+    REQUIRE(first.chart->segments == again.segments);
   }
   // Every laid-out first view hands its chart back, the cut ones included.
   CHECK(handed > 200);

@@ -45,6 +45,9 @@ struct icicle_segment {
   /// The calling contexts it stands for: 1, or for a line, the run of adjacent siblings too
   /// narrow to see that it merges (node and the next contexts - 1 siblings in chart order).
   std::uint32_t contexts = 1;
+
+  /// Every field equal (a chart compared with another layout of the same view).
+  bool operator==(const icicle_segment&) const = default;
 };
 
 /// The options of icicle_chart, used with designated initializers:
