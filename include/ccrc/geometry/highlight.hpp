@@ -226,27 +226,25 @@ class highlight_marks {
   /// f(c, mark) for each child c of n (a node of t, the tree indexed) that is marked, in id
   /// order, until f returns false. Runs of children holding no match are skipped: from one
   /// match to the next through the bitmap (O(log(n / 64)) at most), then to n's child holding
-  /// it along at most 8 children, or up from the match (its depth below n, up to 16 levels;
-  /// after a match deeper than that, no more), or else along the children.
+  /// it in twice the fewer of the children skipped and the levels from n down to the match.
   template <std::predicate<node_id, highlight_state> F>
   void for_each_marked_child(const call_tree& t, node_id n, F&& f) const {
     const std::uint32_t end = order_->end(n);
     std::uint32_t at = order_->position(n) + 1;  // the next child's position
-    bool climb = true;                           // until a match lies too deep to climb from
     for (std::uint32_t p; (p = next_match(at, end)) < end;) {
-      // The child holding the match: along n's children for a few steps (matches close
-      // together), else up from the match (few of them), else along the children.
+      // The child holding the match, by two walks in step: along n's children from the next
+      // one, and up from the match; the shorter ends it (so it costs twice the fewer of the
+      // children skipped and the levels below n).
       node_id c = order_->at(at);
-      for (int step = 0; order_->end(c) <= p && step < 8; ++step) c = order_->at(order_->end(c));
-      if (order_->end(c) <= p && climb) {
-        node_id below = order_->at(p);
-        for (int climbed = 0; t.parent(below) != n && climbed < 16; ++climbed) below = t.parent(below);
-        if (t.parent(below) == n)
-          c = below;
-        else
-          climb = false;
-      }
-      while (order_->end(c) <= p) c = order_->at(order_->end(c));
+      if (order_->end(c) <= p)
+        for (node_id below = order_->at(p);; below = t.parent(below)) {
+          if (t.parent(below) == n) {
+            c = below;
+            break;
+          }
+          c = order_->at(order_->end(c));
+          if (order_->end(c) > p) break;
+        }
       if (!f(c, order_->position(c) == p ? highlight_state::match : highlight_state::contains_match)) return;
       at = order_->end(c);
     }
@@ -285,8 +283,8 @@ class highlight_marks {
 };
 
 /// highlight() from marks made once for the matches: the same states, at the cost of the chart
-/// (its segments, and the marked callees of the parents of its culled lines, each found in
-/// O(log(contexts / 64)) plus its depth below the parent, up to 16) instead of the matches.
+/// (its segments, and the marked callees of the parents of its culled lines, each found as
+/// highlight_marks::for_each_marked_child finds it) instead of the matches.
 template <chart_layout Layout, metric_column C>
 [[nodiscard]] std::vector<highlight_state> highlight(const Layout& chart, const call_tree& t, const C& ag,
                                                      const highlight_marks& marks) {
