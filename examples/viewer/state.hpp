@@ -123,6 +123,23 @@ struct table {
   std::vector<std::uint32_t> root_of;
 };
 
+// What a layout is made from, as ccrc_layout is asked for it (the tree as its code).
+using layout_inputs = std::tuple<int, std::size_t, std::string, int, int, int, int, double, double, double>;
+
+// A chart laid out and exported for the page, with what it was made from: switching from the
+// ring to the icicle and back, or to a table and back, takes a layout kept when nothing it
+// depends on changed, instead of laying out 2 million contexts again.
+struct laid_out_chart {
+  std::optional<layout_inputs> made_of;  // none: nothing kept
+  std::uint32_t serial = 0;              // which layout it is (viewer::layouts, when made)
+  std::optional<ccrc::tree_view> view;   // laid out (a first view's: without its depth)
+  std::variant<ccrc::ring_layout, ccrc::icicle_layout> chart;
+  std::vector<float> floats;
+  std::vector<std::int32_t> ints;
+  std::string labels;
+  std::uint64_t marked_by = 0;  // the search its highlight is of (viewer::searches)
+};
+
 struct viewer {
   std::unique_ptr<shown_tree> original;
   // The tree shown instead of the original, and what it is: (0-2) the original with its
@@ -133,16 +150,15 @@ struct viewer {
   shown_tree* current = nullptr;
   std::size_t metric = 0;
   ccrc::color_by colours = ccrc::color_by::method;
-  std::optional<ccrc::tree_view> view;  // of the last layout (a first view's: without its depth)
-  std::variant<ccrc::ring_layout, ccrc::icicle_layout> chart;  // the last layout
-  std::vector<float> floats;
-  std::vector<std::int32_t> ints;
-  std::string labels;
+  // The chart shown (its last layout), and the one shown before it, kept for a switch back.
+  laid_out_chart shown, before;
   std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
   ccrc::position_search_result found;
   std::optional<ccrc::highlight_marks> marks;  // of `found`, read by every layout until the next search
   const shown_tree* searched = nullptr;  // the tree `found` is of
   bool search_stale = false;             // the query changed since
+  std::uint64_t searches = 1;            // searches run, counting from 1
+  std::uint32_t layouts = 0;             // layouts made
 
   // A first run to compare the profile with (the second run): the diff of the calling
   // contexts as read, on the metric shown, made when first drawn.

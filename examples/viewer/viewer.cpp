@@ -143,6 +143,7 @@ bool comparing() {
 
 void run_query() {
   viewer& v = the();
+  ++v.searches;
   v.searched = v.current;
   v.search_stale = false;
   v.found = {};
@@ -154,19 +155,28 @@ void run_query() {
   v.marks.emplace(s.order, std::move(v.found.positions));  // count and share stay in found
 }
 
-std::size_t segment_count() {
-  return std::visit([](const auto& chart) { return chart.segments.size(); }, the().chart);
+// The tree or the comparison changed: no layout kept is of them.
+void forget_layouts() {
+  the().shown.made_of.reset();
+  the().before.made_of.reset();
 }
 
-// Writes each segment's highlight of the current search (0 without one) into v.ints.
+std::size_t segment_count() {
+  return std::visit([](const auto& chart) { return chart.segments.size(); }, the().shown.chart);
+}
+
+// Writes each segment's highlight of the current search (0 without one) into v.shown.ints,
+// unless they are of it already.
 void export_marks() {
   viewer& v = the();
+  if (v.shown.marked_by == v.searches) return;
   std::vector<ccrc::highlight_state> marks;
   if (v.query && v.marks)
     marks = std::visit([&](const auto& chart) { return ccrc::highlight(chart, v.current->profile.tree(), v.current->ag[v.metric], *v.marks); },
-                       v.chart);
+                       v.shown.chart);
   for (std::size_t i = 0; i < segment_count(); ++i)
-    v.ints[i * ints_per_segment + field(int_fields, "highlight")] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
+    v.shown.ints[i * ints_per_segment + field(int_fields, "highlight")] = marks.empty() ? 0 : static_cast<std::int32_t>(marks[i]);
+  v.shown.marked_by = v.searches;
 }
 
 const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::color_by by) {
@@ -184,14 +194,15 @@ void export_chart(const Layout& chart) {
   const auto& segs = chart.segments;
   std::vector<ccrc::diff_ring_segment> classes;
   if (comparing()) classes = ccrc::diff_ring(*v.diff, chart);
-  v.floats.assign(segs.size() * floats_per_segment, 0.0f);
-  v.ints.assign(segs.size() * ints_per_segment, 0);
-  v.labels.clear();
+  v.shown.floats.assign(segs.size() * floats_per_segment, 0.0f);
+  v.shown.ints.assign(segs.size() * ints_per_segment, 0);
+  v.shown.labels.clear();
+  v.shown.marked_by = 0;
   for (std::size_t i = 0; i < segs.size(); ++i) {
     const auto& s = segs[i];
-    float* f = &v.floats[i * floats_per_segment];
-    std::int32_t* n = &v.ints[i * ints_per_segment];
-    n[field(int_fields, "label")] = label_of(t, s, f, v.labels);
+    float* f = &v.shown.floats[i * floats_per_segment];
+    std::int32_t* n = &v.shown.ints[i * ints_per_segment];
+    n[field(int_fields, "label")] = label_of(t, s, f, v.shown.labels);
     put_geometry(f, s);
     f[field(float_fields, "height")] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
     ccrc::rgb fill = classes.empty() ? palette.of(t, s.node) : ccrc::diff_color(classes[i].status);
@@ -210,20 +221,20 @@ void export_chart(const Layout& chart) {
 }
 
 // Lays out `view` (a first view when asked) on `canvas`, a ring chart's or an icicle's options,
-// into v.chart, and returns the view laid out.
+// into v.shown.chart, and returns the view laid out.
 template <class Options>
 ccrc::tree_view lay_out(ccrc::tree_view view, bool first, bool skip_trunk, const Options& canvas) {
   viewer& v = the();
   const std::vector<double>& ag = v.current->ag[v.metric];
   if (!first) {
-    v.chart = ccrc::layout_of(view, ag, canvas);
+    v.shown.chart = ccrc::layout_of(view, ag, canvas);
     return view;
   }
   auto opening = ccrc::first_view(view, ag, canvas, {.skip_trunk = skip_trunk});
   if (opening.chart)
-    v.chart = std::move(*opening.chart);
+    v.shown.chart = std::move(*opening.chart);
   else
-    v.chart = ccrc::layout_of(opening.view, ag, canvas);
+    v.shown.chart = ccrc::layout_of(opening.view, ag, canvas);
   return opening.view;
 }
 
@@ -252,8 +263,8 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     v.found = {};
     v.marks.reset();
     v.searched = nullptr;
-    v.view.reset();
-    v.chart = ccrc::ring_layout{};
+    v.shown = {};
+    v.before = {};
     v.flat_of = {};
     v.top_down = {};
     v.bottom_up = {};
@@ -278,6 +289,7 @@ VIEWER_API int ccrc_load_baseline(const char* bytes, std::size_t size) {
     if (size > 0) first = std::make_unique<ccrc::profile>(std::move(ccrc::read_core_profile(std::string_view(bytes, size)).profile));
     v.baseline = std::move(first);
     v.diff.reset();
+    forget_layouts();
     return 0;
   } catch (const std::exception& e) {
     hand_out(error_text(e));
@@ -328,6 +340,7 @@ VIEWER_API const char* ccrc_profile_info() {
 /// direct, 2 drop_repeats), or its call graph's display tree (3, masters chosen by `metric`);
 /// coloured by method (0) or package (1). Segments thinner than min_px are lines.
 /// Returns the number of segments (-1 without a profile). The search, if any, is highlighted.
+/// The last two layouts are kept: asked again for one of them, it is handed back, highlighted anew.
 VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by, int chart,
                            double width, double height, double min_px) {
   viewer& v = the();
@@ -346,6 +359,7 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
         v.top_down = {};
         v.bottom_up = {};
         v.searched = nullptr;
+        forget_layouts();
         v.derived = std::make_unique<shown_tree>(
             tree == tree_display ? ccrc::display_tree(original, ccrc::call_graph(original), wanted).output
                       : ccrc::eliminate_recursion(original, static_cast<ccrc::recursion>(tree)).output);
@@ -360,6 +374,14 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     v.colours = colour_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
     if (stale || v.search_stale) run_query();
     update_diff();
+    layout_inputs inputs{v.current == v.original.get() ? tree_as_read : tree, v.metric,
+                         path ? path : "", depth, sizing, colour_by, chart, width, height, min_px};
+    if (v.shown.made_of != inputs) std::swap(v.shown, v.before);
+    if (v.shown.made_of == inputs) {
+      export_marks();  // the search may have run since
+      return static_cast<int>(segment_count());
+    }
+    v.shown.made_of.reset();
     const std::vector<double>& ag = v.current->ag[v.metric];
     auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
     ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
@@ -381,8 +403,10 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     }
     // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
     // depth it is cut at is the chart's room, not the user's choice.
-    v.view = first ? ccrc::tree_view(p.tree(), view.root()) : view;
-    std::visit([](const auto& laid) { export_chart(laid); }, v.chart);
+    v.shown.view = first ? ccrc::tree_view(p.tree(), view.root()) : view;
+    std::visit([](const auto& laid) { export_chart(laid); }, v.shown.chart);
+    v.shown.made_of = std::move(inputs);
+    v.shown.serial = ++v.layouts;
     return static_cast<int>(segment_count());
   } catch (const std::exception& e) {
     hand_out(error_text(e));
@@ -396,7 +420,7 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
 /// without a layout.
 VIEWER_API int ccrc_highlight() {
   viewer& v = the();
-  if (!v.current || !v.view) return -1;
+  if (!v.current || !v.shown.view) return -1;
   try {
     if (v.searched != v.current || v.search_stale) run_query();
     export_marks();
@@ -469,16 +493,19 @@ VIEWER_API const char* ccrc_contract() {
 
 /// The segment arrays of the last layout: floats_per_segment floats and ints_per_segment ints
 /// a segment (see export_chart), and the labels that fit, one a line, in segment order.
-VIEWER_API const float* ccrc_segment_floats() { return the().floats.data(); }
-VIEWER_API const std::int32_t* ccrc_segment_ints() { return the().ints.data(); }
-VIEWER_API const char* ccrc_labels() { return the().labels.c_str(); }
+VIEWER_API const float* ccrc_segment_floats() { return the().shown.floats.data(); }
+VIEWER_API const std::int32_t* ccrc_segment_ints() { return the().shown.ints.data(); }
+VIEWER_API const char* ccrc_labels() { return the().shown.labels.c_str(); }
+/// Which layout the last ccrc_layout handed out: a number of its own, the same when it handed
+/// back one it kept (so that the page need not draw it again).
+VIEWER_API int ccrc_layout_serial() { return static_cast<int>(the().shown.serial); }
 /// The ring chart's centre (0 for an icicle), and its rings or the icicle's rows.
 VIEWER_API double ccrc_center_x() {
-  const auto* ring = std::get_if<ccrc::ring_layout>(&the().chart);
+  const auto* ring = std::get_if<ccrc::ring_layout>(&the().shown.chart);
   return ring ? ring->center.x : 0;
 }
 VIEWER_API double ccrc_center_y() {
-  const auto* ring = std::get_if<ccrc::ring_layout>(&the().chart);
+  const auto* ring = std::get_if<ccrc::ring_layout>(&the().shown.chart);
   return ring ? ring->center.y : 0;
 }
 VIEWER_API int ccrc_rings() {
@@ -487,7 +514,7 @@ VIEWER_API int ccrc_rings() {
       return static_cast<int>(chart.rings());
     else
       return static_cast<int>(chart.rows());
-  }, the().chart);
+  }, the().shown.chart);
 }
 
 /// The path of a node of the tree shown ("main;f"), for the URL and the breadcrumbs.
@@ -502,7 +529,7 @@ VIEWER_API const char* ccrc_display_name(const char* name) { return hand_out(ccr
 
 /// The segment at canvas point (x, y) of the last layout, or -1.
 VIEWER_API int ccrc_hit(double x, double y) {
-  auto i = std::visit([&](const auto& chart) { return ccrc::hit_test(chart, x, y); }, the().chart);
+  auto i = std::visit([&](const auto& chart) { return ccrc::hit_test(chart, x, y); }, the().shown.chart);
   return i ? static_cast<int>(*i) : -1;
 }
 
@@ -514,7 +541,7 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   auto [node, contexts, centre] = std::visit([&](const auto& chart) {
     const auto& s = chart.segments[static_cast<std::size_t>(segment)];
     return std::tuple(s.node, s.contexts, chart.segments[0].node);
-  }, v.chart);
+  }, v.shown.chart);
   ccrc::node_tooltip tip = ccrc::tooltip(v.current->profile, v.current->ag, node);
   std::string out = "{\"stack\":[";
   for (std::size_t i = 0; i < tip.call_stack.size(); ++i) {
@@ -598,11 +625,11 @@ VIEWER_API double ccrc_search_share() { return the().found.share(); }
 /// [[method id, name, self, percent, colour (0xrrggbb, as the chart's)], ...].
 VIEWER_API const char* ccrc_flat(int limit) {
   viewer& v = the();
-  if (!v.current || !v.view) return hand_out("[]");
-  auto key = std::tuple(static_cast<const shown_tree*>(v.current), v.view->root(), v.view->max_depth(), v.metric, limit, v.colours);
+  if (!v.current || !v.shown.view) return hand_out("[]");
+  auto key = std::tuple(static_cast<const shown_tree*>(v.current), v.shown.view->root(), v.shown.view->max_depth(), v.metric, limit, v.colours);
   if (key == v.flat_of) return v.flat.c_str();
   const ccrc::profile& p = v.current->profile;
-  auto entries = ccrc::flat(*v.view, p.column(v.metric), {.count = static_cast<std::size_t>(std::max(limit, 0))});
+  auto entries = ccrc::flat(*v.shown.view, p.column(v.metric), {.count = static_cast<std::size_t>(std::max(limit, 0))});
   std::string out = "[";
   for (std::size_t k = 0; k < entries.size() && k < static_cast<std::size_t>(std::max(limit, 0)); ++k) {
     if (k) out += ',';

@@ -7,7 +7,10 @@
   // by name (FF, IF: their offsets), and every enum's codes, read from the module when it loads.
   let C = null, FLOATS = 0, INTS = 0, FF = {}, IF = {}, KIND_CENTER = 0, KIND_LINE = 0, MATCH = 0;
   const $ = (id) => document.getElementById(id);
-  const canvas = $('canvas'), ctx = canvas.getContext('2d');
+  // A canvas for each chart, kept as last drawn (a switch back to a layout the module kept
+  // draws it again only where the search changed: on the overlay).
+  const panes = {ring: {canvas: $('canvas'), drawn: 0}, icicle: {canvas: $('icicle-canvas'), drawn: 0}};
+  for (const pane of Object.values(panes)) pane.ctx = pane.canvas.getContext('2d');
   const overlay = $('overlay'), octx = overlay.getContext('2d');
   const ui = {
     depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
@@ -28,7 +31,7 @@
   const SHOWS = ['ring', 'icicle', 'calltree', 'bottomup', 'butterfly'];
   // Whether the view shown is a chart (the ring or the icicle) rather than a table.
   const charted = () => view.show === 'ring' || view.show === 'icicle';
-  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false};
+  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false, serial: -1};
   let size = {w: 0, h: 0};
   let searchInfo = '';
   const timings = [];  // {what, ms}: every interaction's layout and drawing, for the tests
@@ -81,8 +84,9 @@
     const icicle = view.show === 'icicle';
     const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour],
       C.chart[icicle ? 'icicle' : 'ring'], size.w, size.h, 1);
-    if (n < 0) { chart.count = 0; return; }
+    if (n < 0) { chart.count = 0; chart.serial = -1; return; }
     chart.icicle = icicle;
+    chart.serial = api.serial();
     viewSegments(n);
     chart.labels = m.UTF8ToString(api.labels()).split('\n');
     chart.cx = api.cx(); chart.cy = api.cy(); chart.rings = api.rings();
@@ -94,10 +98,10 @@
     chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
   }
 
-  // Two canvases, one above the other: the chart as laid out, drawn once per layout, and above
-  // it the search's highlight and the labels. A search moves no segment, so it redraws only
-  // the upper one: matches, and culled lines that hide one, in red; the segments without one
-  // dimmed; those on the way to a match show through in their colour.
+  // Two canvases, one above the other: the chart as laid out (its pane), drawn once per layout,
+  // and above it the search's highlight and the labels. A search moves no segment, so it
+  // redraws only the upper one: matches, and culled lines that hide one, in red; the segments
+  // without one dimmed; those on the way to a match show through in their colour.
   const NORMAL = 0, DIMMED = 1, HIGHLIGHTED = 2, SKIPPED = -1;
   function clear(c) {
     const dpr = window.devicePixelRatio || 1;
@@ -105,9 +109,14 @@
     c.clearRect(0, 0, size.w, size.h);
   }
   function drawChart() {
-    clear(ctx);
-    drawSegments(ctx, () => NORMAL);
-    drawEdges(ctx);
+    const pane = chart.icicle ? panes.icicle : panes.ring;
+    panes.ring.canvas.style.display = chart.icicle ? 'none' : '';
+    panes.icicle.canvas.style.display = chart.icicle ? '' : 'none';
+    if (pane.drawn === chart.serial) return;
+    pane.drawn = chart.serial;
+    clear(pane.ctx);
+    drawSegments(pane.ctx, () => NORMAL);
+    drawEdges(pane.ctx);
   }
   // A dark band along the outer arc (the lower side, in an icicle) of each segment whose callees
   // lie beyond the edge.
@@ -573,15 +582,16 @@
   function fitCanvas() {
     if (!sizeStale) return;
     sizeStale = false;
-    const box = canvas.parentElement.getBoundingClientRect();
+    const box = ui.chartBox.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(16, box.width), h = Math.max(16, box.height);
     if (w === size.w && h === size.h) return;
     size = {w, h};
-    for (const c of [canvas, overlay]) {
+    for (const c of [panes.ring.canvas, panes.icicle.canvas, overlay]) {
       c.width = Math.round(size.w * dpr);
       c.height = Math.round(size.h * dpr);
     }
+    panes.ring.drawn = panes.icicle.drawn = 0;
   }
   function resize() {
     sizeStale = true;
@@ -592,7 +602,7 @@
 
   // ---- pointer
   function pointer(e) {
-    const box = canvas.getBoundingClientRect();
+    const box = ui.chartBox.getBoundingClientRect();
     return [e.clientX - box.left, e.clientY - box.top];
   }
   let hoverMs = [];
@@ -614,12 +624,12 @@
     tipMetrics = {char, line, width: w1 - char, height: h1 - line};
     return tipMetrics;
   }
-  canvas.addEventListener('mousemove', (e) => {
+  ui.chartBox.addEventListener('mousemove', (e) => {
     if (!api) return;
     const t0 = performance.now();
     const [x, y] = pointer(e);
     const i = api.hit(x, y);
-    if (i < 0) { ui.tip.style.display = 'none'; canvas.style.cursor = ''; hoverMs.push(performance.now() - t0); return; }
+    if (i < 0) { ui.tip.style.display = 'none'; ui.chartBox.style.cursor = ''; hoverMs.push(performance.now() - t0); return; }
     const tip = JSON.parse(m.UTF8ToString(api.tooltip(i)));
     const tail = [];
     for (const r of tip.metrics) tail.push(`${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`);
@@ -649,11 +659,11 @@
     tipSize = {width, height};
     ui.tip.style.left = Math.min(e.clientX + 14, window.innerWidth - width - 4) + 'px';
     ui.tip.style.top = Math.max(0, Math.min(e.clientY + 14, window.innerHeight - height - 4)) + 'px';
-    canvas.style.cursor = 'pointer';
+    ui.chartBox.style.cursor = 'pointer';
     hoverMs.push(performance.now() - t0);
   });
-  canvas.addEventListener('mouseleave', () => { ui.tip.style.display = 'none'; });
-  canvas.addEventListener('click', (e) => {
+  ui.chartBox.addEventListener('mouseleave', () => { ui.tip.style.display = 'none'; });
+  ui.chartBox.addEventListener('click', (e) => {
     if (!api || !chart.count) return;
     const [x, y] = pointer(e);
     const i = api.hit(x, y);
@@ -749,7 +759,7 @@
     reader.readAsArrayBuffer(file);
   }
   ui.file.addEventListener('change', () => { if (ui.file.files.length) openFile(ui.file.files[0]); });
-  const chartBox = canvas.parentElement;
+  const chartBox = ui.chartBox;
   chartBox.addEventListener('dragover', (e) => { e.preventDefault(); ui.drop.style.display = 'block'; });
   ui.drop.addEventListener('dragleave', () => { ui.drop.style.display = 'none'; });
   chartBox.addEventListener('drop', (e) => {
@@ -770,7 +780,7 @@
       for (let i = 0; i < chart.count; ++i) {
         const F = chart.floats, I = chart.ints;
         const r = (F[i * FLOATS + FF.r0] + F[i * FLOATS + FF.r1]) / 2, a = (F[i * FLOATS + FF.a0] + F[i * FLOATS + FF.a1]) / 2;
-        const box = canvas.getBoundingClientRect();
+        const box = ui.chartBox.getBoundingClientRect();
         const kind = I[i * INTS + IF.kind];
         if (chart.icicle) {
           const x0 = F[i * FLOATS + FF.x0], x1 = F[i * FLOATS + FF.x1], y0 = F[i * FLOATS + FF.y0], y1 = F[i * FLOATS + FF.y1];
@@ -816,7 +826,7 @@
       table: m._ccrc_table, tableRows: m._ccrc_table_rows, tableToggle: m._ccrc_table_toggle,
       tableReveal: m.cwrap('ccrc_table_reveal', 'number', ['string']), tableFunction: m._ccrc_table_function,
       method: m.cwrap('ccrc_method', 'number', ['string']), butterfly: m._ccrc_butterfly,
-      highlight: m._ccrc_highlight, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
+      highlight: m._ccrc_highlight, serial: m._ccrc_layout_serial, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,
       loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,

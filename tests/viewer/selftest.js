@@ -33,9 +33,9 @@
 
   // As drawn (segments in one path per colour, parted by gaps): each segment's middle in its
   // colour, and the side between two neighbours in a ring whiter than either.
-  const pixel = (x, y) => {
-    const box = canvas.getBoundingClientRect(), scale = canvas.width / box.width;
-    const [r, g, b, a] = canvas.getContext('2d').getImageData(Math.floor((x - box.left) * scale), Math.floor((y - box.top) * scale), 1, 1).data;
+  const pixel = (x, y, on = canvas) => {
+    const box = on.getBoundingClientRect(), scale = on.width / box.width;
+    const [r, g, b, a] = on.getContext('2d').getImageData(Math.floor((x - box.left) * scale), Math.floor((y - box.top) * scale), 1, 1).data;
     return [r, g, b].map((v) => Math.round((v * a + 255 * (255 - a)) / 255));  // over the page's white
   };
   const rgb = (style) => {
@@ -133,6 +133,26 @@
   for (const b of boxes.slice(1))
     check(Math.abs((b.x1 - b.x0) / (bar.x1 - bar.x0) - sectors.get(b.path)) < 1e-4 && b.y0 >= bar.y1 - 1e-3,
       `icicle box ${b.path}: ${((b.x1 - b.x0) / (bar.x1 - bar.x0)).toFixed(4)} of the width, its sector ${sectors.get(b.path)}`);
+  // Each chart on a canvas of its own, drawn once per layout: back to the ring and again to
+  // the icicle, each shows the layout the module kept, as it was drawn (the search's overlay
+  // above them aside).
+  const icicleCanvas = document.getElementById('icicle-canvas');
+  const drawnAsLaidOut = (segs, on) => segs.every((s) => s.kind === 2 || near(pixel(s.x, s.y, on), rgb(s.fill)));
+  show('ring');
+  check(canvas.style.display === '' && icicleCanvas.style.display === 'none' && drawnAsLaidOut(V.segments(), canvas),
+    'ring again: its canvas shown, as drawn before the icicle');
+  show('icicle');
+  check(canvas.style.display === 'none' && icicleCanvas.style.display === '' && drawnAsLaidOut(V.segments(), icicleCanvas),
+    'icicle again: its canvas shown, as drawn before');
+  // A search made while the icicle is shown highlights the ring kept: under main;f, the
+  // centre, g is main;f;g and its recursive call.
+  const searchBefore = V.view.search;
+  setValue('search', '=g', 'input');
+  show('ring');
+  const ringMarks = V.segments().filter((s) => s.mark === 1).map((s) => s.path).join(' ');
+  check(ringMarks === 'main;f;g main;f;g;g', `ring kept, searched =g in the icicle: ${ringMarks} marked`);
+  setValue('search', searchBefore, 'input');
+  show('icicle');
   const fg = boxes.find((b) => b.path === 'main;f;g');
   mouse('click', fg.x, fg.y);
   check(V.view.path === 'main;f;g' && V.view.show === 'icicle' && V.segments()[0].path === 'main;f;g', `icicle click: ${V.view.path}`);
