@@ -459,7 +459,7 @@
   }
   // Draws the table shown: after a change of view, on opening it, and as it scrolls.
   function showTable(reveal = true) {
-    if (view.show === 'butterfly') return showButterfly();
+    if (view.show === 'butterfly') return showButterfly(reveal);
     const kind = view.show === 'calltree' ? C.table.calltree : C.table.bottomup;
     ui.tableTitle.textContent = kind === C.table.calltree ? 'calling context (callees below)' : 'function (callers below)';
     let selected = -1;
@@ -468,19 +468,9 @@
       selectedNode = selected >= 0 ? JSON.parse(m.UTF8ToString(api.tableRows(kind, selected, 1))).rows[0][6] : -1;
     }
     if (reveal && kind === C.table.bottomup && view.fn) selected = api.tableFunction(api.method(view.fn));
-    const rows = api.table(kind);
-    ui.tableSpacer.style.height = `${rows * ROW}px`;
-    if (selected >= 0) {
-      // The window's height bounds the table's, and the scroll is set in the next frame: no
-      // layout is read or forced here (after a switch of view the browser would lay the page out
-      // there and then, twice).
-      const box = window.innerHeight;
-      if (selected * ROW < tableTop || (selected + 1) * ROW > tableTop + box / 2) {
-        tableTop = Math.max(0, selected * ROW - box / 4);
-        requestAnimationFrame(() => { ui.tableScroll.scrollTop = tableTop; });
-      }
-    }
-    const first = Math.floor(tableTop / ROW), shown = Math.ceil(window.innerHeight / ROW) + 2;
+    ui.tableSpacer.style.height = `${api.table(kind) * ROW}px`;
+    if (selected >= 0) scrollToRow(selected);
+    const [first, shown] = rowsOnScreen();
     const data = JSON.parse(m.UTF8ToString(api.tableRows(kind, first, shown)));
     let html = '';
     tableRowsShown = [];
@@ -492,31 +482,54 @@
     ui.tableRows.style.top = `${first * ROW}px`;
     ui.tableRows.innerHTML = html;
   }
-  function showButterfly() {
-    ui.tableTitle.textContent = 'callers, the function, its callees';
-    ui.tableSpacer.style.height = 'auto';
-    ui.tableRows.style.top = '0px';
-    tableRowsShown = [];
-    const b = view.fn ? JSON.parse(m.UTF8ToString(api.butterfly(api.method(view.fn), BUTTERFLY_ROWS))) : null;
-    if (!b) {
-      ui.tableRows.innerHTML = '<div class="section">Pick a function: in the bottom-up tree, the call tree, the table on the right, or search =NAME.</div>';
-      return;
+  // The first row on screen and how many fit (one more at either end, partly shown).
+  function rowsOnScreen() { return [Math.floor(tableTop / ROW), Math.ceil(window.innerHeight / ROW) + 2]; }
+  // Scrolls row `row` into the upper half of the table. The window's height bounds the table's,
+  // and the scroll is set in the next frame: no layout is read or forced here (after a switch of
+  // view the browser would lay the page out there and then, twice).
+  function scrollToRow(row) {
+    const box = window.innerHeight;
+    if (row * ROW < tableTop || (row + 1) * ROW > tableTop + box / 2) {
+      tableTop = Math.max(0, row * ROW - box / 4);
+      requestAnimationFrame(() => { ui.tableScroll.scrollTop = tableTop; });
     }
+  }
+  // The butterfly's lines, as the module gave them (its callers and callees, at most
+  // BUTTERFLY_ROWS each), drawn as the tables are: only those on screen.
+  let butterflyLines = [], butterflyWhole = 0;
+  function showButterfly(reveal) {
+    ui.tableTitle.textContent = 'callers, the function, its callees';
+    if (reveal) {
+      const b = view.fn ? JSON.parse(m.UTF8ToString(api.butterfly(api.method(view.fn), BUTTERFLY_ROWS))) : null;
+      butterflyLines = [];
+      if (!b) {
+        butterflyLines.push({section: 'Pick a function: in the bottom-up tree, the call tree, the table on the right, or search =NAME.'});
+      } else {
+        const list = (title, entries, count) => {
+          butterflyLines.push({section: `${title} (${count})`});
+          for (const [id, display, full, self, total] of entries)
+            butterflyLines.push({id, display: id === 0 ? '(top level)' : display, full, self, total, depth: 1});
+          if (count > entries.length) butterflyLines.push({section: `… ${count - entries.length} more`});
+        };
+        list('callers', b.callers, b.callers_count);
+        const [id, display, full, self, total, contexts] = b.function;
+        butterflyLines.push({section: `the function, in ${contexts} calling contexts`});
+        butterflyLines.push({id, display, full, self, total, depth: 0, picked: true});
+        scrollToRow(butterflyLines.length - 2);
+        list('callees', b.callees, b.callees_count);
+      }
+      butterflyWhole = b ? b.total : 0;
+      ui.tableSpacer.style.height = `${butterflyLines.length * ROW}px`;
+    }
+    const [first, shown] = rowsOnScreen();
     let html = '';
-    const list = (title, entries, count) => {
-      html += `<div class="section">${title} (${count})</div>`;
-      entries.forEach(([id, display, full, self, total]) => {
-        tableRowsShown.push({id, full});
-        html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, 1, 0, id === 0 ? '(top level)' : display, full, self, total, b.total, false);
-      });
-      if (count > entries.length) html += `<div class="section">… ${count - entries.length} more</div>`;
-    };
-    list('callers', b.callers, b.callers_count);
-    const [id, display, full, self, total, contexts] = b.function;
-    html += `<div class="section">the function, in ${contexts} calling contexts</div>`;
-    tableRowsShown.push({id, full});
-    html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, 0, 0, display, full, self, total, b.total, true);
-    list('callees', b.callees, b.callees_count);
+    tableRowsShown = [];
+    for (const line of butterflyLines.slice(first, first + shown)) {
+      if (line.section) { html += `<div class="tsection">${escapeHtml(line.section)}</div>`; continue; }
+      tableRowsShown.push({id: line.id, full: line.full});
+      html += rowHtml(`data-k="${tableRowsShown.length - 1}"`, line.depth, 0, line.display, line.full, line.self, line.total, butterflyWhole, line.picked);
+    }
+    ui.tableRows.style.top = `${first * ROW}px`;
     ui.tableRows.innerHTML = html;
   }
   // Picking a function (a bottom-up row, a caller or callee, a row of the table on the right)
@@ -524,7 +537,7 @@
   function pickFunction(name) { go({fn: name, search: '=' + name, part: 0}, 'pick', false); }
   ui.tableScroll.addEventListener('scroll', () => {
     tableTop = ui.tableScroll.scrollTop;
-    if (view.show === 'butterfly' || scrollPending) return;
+    if (scrollPending) return;
     scrollPending = requestAnimationFrame(() => { scrollPending = 0; showTable(false); });
   });
   let scrollPending = 0;

@@ -393,6 +393,22 @@
       butterfly: timeOnce(() => { click(tableRows()[0]); show('butterfly'); }),
     };
     check(tableRows().length > 3, `eclipse butterfly: ${tableRows().length} rows`);
+    // Its lines drawn as the tables' are, only those on screen: scrolled to the end, the last
+    // ones (the callees', or how many more there are).
+    const lines = () => [...document.querySelectorAll('#table-rows > *')];
+    const onScreen = Math.ceil(window.innerHeight / 20) + 2, scroller = document.getElementById('table-scroll');
+    const butterflyLines = parseFloat(document.getElementById('table-spacer').style.height) / 20;
+    check(butterflyLines > onScreen && lines().length === onScreen, `eclipse butterfly: ${lines().length} of its ${butterflyLines} lines drawn`);
+    scroller.scrollTop = scroller.scrollHeight;
+    scroller.dispatchEvent(new Event('scroll'));
+    await frames();
+    const lastDrawn = parseFloat(document.getElementById('table-rows').style.top) / 20 + lines().length;
+    check(lastDrawn >= butterflyLines && lines().length <= onScreen && /callees|more/.test(lines().map((l) => l.textContent).join(' ')),
+      `eclipse butterfly scrolled to its end: lines up to ${lastDrawn} of ${butterflyLines} drawn, ${lines().length} in all`);
+    log.push(`eclipse butterfly: ${butterflyLines} lines, ${onScreen} drawn at a time`);
+    scroller.scrollTop = 0;
+    scroller.dispatchEvent(new Event('scroll'));
+    await frames();
     V.resetTimings();
     const viewSteps = [
       () => show('calltree'), () => click(tableRows()[Math.min(3, tableRows().length - 1)].querySelector('.twisty')),
