@@ -318,9 +318,21 @@
     const cos = Math.cos(rotation) * dpr, sin = Math.sin(rotation) * dpr;
     c.setTransform(cos, sin, -sin, cos, x * dpr, y * dpr);
   }
+  // A value for a table column: as it is below a million, above to three digits with an SI
+  // prefix (1.10 G: a column of the table on the right has room for seven characters).
   function fmt(x) {
     if (x === null || x === undefined) return '-';
-    return Math.abs(x) >= 1e6 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : String(Math.round(x * 1000) / 1000);
+    const a = Math.abs(x);
+    if (x !== 0 && (a < 1e-3 || a >= 999.5e12)) return x.toExponential(2);
+    if (a < 1e6) return String(Math.round(x * 1000) / 1000);
+    let k = Math.floor(Math.log10(a) / 3), v = (x / 1000 ** k).toPrecision(3);
+    if (Math.abs(Number(v)) >= 1000) v = (x / 1000 ** ++k).toPrecision(3);
+    return `${v} ${' kMGT'[k]}`;
+  }
+  // A value in full, for the tooltip.
+  function exact(x) {
+    if (x === null || x === undefined) return '-';
+    return x !== 0 && Math.abs(x) < 1e-3 ? x.toExponential(3) : x.toLocaleString('en-US', {maximumFractionDigits: 3});
   }
 
   function escapeHtml(text) { return text.replace(/&/g, '&amp;').replace(/</g, '&lt;'); }
@@ -449,7 +461,14 @@
   let tableRowsShown = [];  // the rows on screen: {row, id, full, state}
   let selectedNode = -1;    // the call tree's row for the chart's centre
   let tableTop = 0;         // the table's scroll position, as its scroll events tell it
-  function percentOf(x, total) { return total > 0 ? (100 * x / total).toFixed(1) + ' %' : ''; }
+  // A share to a tenth of a percent; below 1 % (most rows of a large profile) to two digits,
+  // down to a hundredth.
+  function percentOf(x, total) {
+    if (!(total > 0)) return '';
+    const p = 100 * x / total;
+    if (p === 0 || Math.abs(p) >= 1) return p.toFixed(1) + ' %';
+    return Math.abs(p) < 0.01 ? '< 0.01 %' : p.toPrecision(2) + ' %';
+  }
   function rowHtml(attrs, depth, state, display, full, self, total, whole, picked) {
     const twisty = state === 2 ? '▾' : state === 1 ? '▸' : '';
     return `<div class="trow${picked ? ' picked' : ''}" ${attrs} title="${escapeHtml(full).replace(/"/g, '&quot;')}">` +
@@ -647,7 +666,7 @@
     if (i < 0) { ui.tip.style.display = 'none'; ui.chartBox.style.cursor = ''; hoverMs.push(performance.now() - t0); return; }
     const tip = JSON.parse(m.UTF8ToString(api.tooltip(i)));
     const tail = [];
-    for (const r of tip.metrics) tail.push(`${r.name}: self ${fmt(r.self)}, aggregated ${fmt(r.aggregated)}`);
+    for (const r of tip.metrics) tail.push(`${r.name}: self ${exact(r.self)}, aggregated ${exact(r.aggregated)}`);
     tail.push(`${(100 * tip.share).toFixed(2)} % of the ${chart.icicle ? 'top bar' : 'centre'}`);
     if (tip.contexts > 1) tail.push(`(and ${tip.contexts - 1} more callees, too thin to draw)`);
     if (tip.diff) {

@@ -200,7 +200,7 @@
   const hMain = segmentAt('main;h');
   mouse('mousemove', hMain.x, hMain.y);
   const hTip = document.getElementById('tip').textContent;
-  check(hTip.includes('bytecodes: self 432, aggregated 1092'), `display tree, hover h_main: ${hTip}`);
+  check(hTip.includes('bytecodes: self 432, aggregated 1,092'), `display tree, hover h_main: ${hTip}`);
   // The tip is placed by its size computed from its lines, not read back from the page.
   const tipBox = document.getElementById('tip').getBoundingClientRect(), tipSize = V.tipSize();
   check(Math.abs(tipBox.width - tipSize.width) < 1 && Math.abs(tipBox.height - tipSize.height) < 1,
@@ -405,6 +405,10 @@
     const lastDrawn = parseFloat(document.getElementById('table-rows').style.top) / 20 + lines().length;
     check(lastDrawn >= butterflyLines && lines().length <= onScreen && /callees|more/.test(lines().map((l) => l.textContent).join(' ')),
       `eclipse butterfly scrolled to its end: lines up to ${lastDrawn} of ${butterflyLines} drawn, ${lines().length} in all`);
+    // Shares below 1 % to two digits: no row of a non-zero cost reads 0.0 %.
+    const zeroShares = tableRows().map((r) => [...r.children].map((c) => c.textContent))
+      .filter(([, self, selfShare, total, totalShare]) => (Number(self) !== 0 && selfShare === '0.0 %') || (Number(total) !== 0 && totalShare === '0.0 %'));
+    check(zeroShares.length === 0, `eclipse butterfly: rows with a cost but a share of 0.0 %: ${zeroShares.slice(0, 3).join(' / ')}`);
     log.push(`eclipse butterfly: ${butterflyLines} lines, ${onScreen} drawn at a time`);
     scroller.scrollTop = 0;
     scroller.dispatchEvent(new Event('scroll'));
