@@ -65,14 +65,14 @@
 
   // ---- colours: the library's palette colour of each segment (ccrc::chart_colors), as 0xrrggbb
   // Each colour's string made once: a chart repeats a few dozen colours over thousands of segments.
-  const colours = [new Map(), new Map(), new Map()];  // fill, dimmed fill, line -> by 0xrrggbb
-  const LINE_SHADE = 0.6, DIM_TOWARDS = 0xf2, DIM_KEEP = 0.35;
+  const colours = [new Map(), new Map()];  // fill, line -> by 0xrrggbb
+  const LINE_SHADE = 0.6, DIM_KEEP = 0.35;
   function colour(rgb, variant) {
     let c = colours[variant].get(rgb);
     if (c !== undefined) return c;
     const channel = (k) => {
       const v = (rgb >> (16 - 8 * k)) & 255;
-      return Math.round(variant === 1 ? DIM_TOWARDS + (v - DIM_TOWARDS) * DIM_KEEP : variant === 2 ? v * LINE_SHADE : v);
+      return Math.round(variant === 1 ? v * LINE_SHADE : v);
     };
     c = `rgb(${channel(0)},${channel(1)},${channel(2)})`;
     colours[variant].set(rgb, c);
@@ -100,9 +100,10 @@
 
   // Two canvases, one above the other: the chart as laid out (its pane), drawn once per layout,
   // and above it the search's highlight and the labels. A search moves no segment, so it
-  // redraws only the upper one: matches, and culled lines that hide one, in red; the segments
-  // without one dimmed; those on the way to a match show through in their colour.
-  const NORMAL = 0, DIMMED = 1, HIGHLIGHTED = 2, SKIPPED = -1;
+  // redraws only the upper one: the chart below dimmed as a whole, and above it the segments
+  // that hold a match, matches and culled lines that hide one in red, those on the way to one
+  // in their colour.
+  const NORMAL = 0, HIGHLIGHTED = 1, SKIPPED = -1;
   function clear(c) {
     const dpr = window.devicePixelRatio || 1;
     c.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -149,11 +150,13 @@
   }
   function drawHighlight() {
     clear(octx);
+    // Dimmed by its canvas's opacity: no segment without a match is drawn again.
+    (chart.icicle ? panes.icicle : panes.ring).canvas.style.opacity = searching ? String(DIM_KEEP) : '';
     if (searching) {
       const I = chart.ints;
       drawSegments(octx, (i) => {
         const mark = I[i * INTS + IF.highlight];
-        return mark === 0 ? DIMMED : mark === MATCH || I[i * INTS + IF.kind] === KIND_LINE ? HIGHLIGHTED : SKIPPED;
+        return mark === 0 ? SKIPPED : mark === MATCH || I[i * INTS + IF.kind] === KIND_LINE ? HIGHLIGHTED : NORMAL;
       });
     }
     drawLabels(octx);
@@ -170,12 +173,12 @@
   // or the highlight's. A number, so that batches are found by it cheaply.
   const HIGHLIGHT = 0xd13b2b;  // ccrc::highlight_color
   function colourKey(i, look) { return look === HIGHLIGHTED ? HIGHLIGHT : chart.ints[i * INTS + IF.fill]; }
-  function fillStyle(key, look) { return colour(key, look === DIMMED ? 1 : 0); }
-  function lineStyle(key, look) { return look === DIMMED ? '#d8d8d8' : colour(key, look === HIGHLIGHTED ? 0 : 2); }
+  function fillStyle(key) { return colour(key, 0); }
+  function lineStyle(key, look) { return colour(key, look === HIGHLIGHTED ? 0 : 1); }
   function drawSegments(c, lookOf) {
     const I = chart.ints;
     // Per look, the segments by colour key (colourKey).
-    const fills = [new Map(), new Map(), new Map()], lines = [new Map(), new Map(), new Map()];
+    const fills = [new Map(), new Map()], lines = [new Map(), new Map()];
     for (let i = 0; i < chart.count; ++i) {
       const look = lookOf(i);
       if (look === SKIPPED) continue;
@@ -188,7 +191,7 @@
       for (const [key, batch] of batches) {
         c.beginPath();
         for (const i of batch) shape(c, i, look === HIGHLIGHTED ? 0 : GAP / 2);
-        c.fillStyle = fillStyle(key, look);
+        c.fillStyle = fillStyle(key);
         c.fill('evenodd');
         if (look === HIGHLIGHTED) {
           c.strokeStyle = '#7a1a0f';
@@ -819,12 +822,12 @@
         if (chart.icicle) {
           const x0 = F[i * FLOATS + FF.x0], x1 = F[i * FLOATS + FF.x1], y0 = F[i * FLOATS + FF.y0], y1 = F[i * FLOATS + FF.y1];
           out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
-            diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
+            diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL)),
             x0, x1, y0, y1, edge: I[i * INTS + IF.edge] === 1, x: box.left + (x0 + x1) / 2, y: box.top + (y0 + y1) / 2});
           continue;
         }
         out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
-          diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL), NORMAL),
+          diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL)),
           r0: F[i * FLOATS + FF.r0], r1: F[i * FLOATS + FF.r1], a0: F[i * FLOATS + FF.a0], a1: F[i * FLOATS + FF.a1], edge: I[i * INTS + IF.edge] === 1,
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
           y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a)),

@@ -93,6 +93,23 @@
   // their colour; a search highlights the chart without laying it out again, as a layout does.
   const containing = V.segments().filter((s) => s.mark === 2).map((s) => s.path).sort().join(' ');
   check(containing === 'main main;f main;f;g main;g main;g;g', `search h: on the way to a match ${containing}`);
+  // As drawn: the chart dimmed as a whole (its canvas seen through at 35 %), matches in red on
+  // the overlay, the segments on the way to one in their colour there, the others left to the
+  // dimmed chart (the overlay clear).
+  const overlay = document.getElementById('overlay');
+  check(canvas.style.opacity === '0.35', `search h: the chart's opacity ${canvas.style.opacity}`);
+  // Each read near its outer edge, below the label along its middle.
+  const centre = V.segments()[0];
+  const offLabel = (s) => {
+    if (s.kind === 0) return [centre.x, centre.y + 0.85 * s.r1];
+    const r = (s.r0 + s.r1) / 2, k = (s.r1 - 0.15 * (s.r1 - s.r0) - 1) / r;
+    return [centre.x + (s.x - centre.x) * k, centre.y + (s.y - centre.y) * k];
+  };
+  for (const s of V.segments()) {
+    if (s.kind === 2) continue;
+    const want = s.mark === 1 ? rgb('#d13b2b') : s.mark === 2 ? rgb(s.fill) : [255, 255, 255], got = pixel(...offLabel(s), overlay);
+    check(near(got, want), `search h: ${s.path} (mark ${s.mark}) on the overlay ${got}, not ${want}`);
+  }
   const marks = () => V.segments().map((s) => `${s.path}=${s.mark}`).sort().join(' ');
   const searched = marks();
   setValue('mode', V.view.mode, 'change');
