@@ -185,7 +185,7 @@ const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::co
   return *palette;
 }
 
-// Fills the segment arrays and labels from `chart`, v's last layout, with the current highlight.
+// Fills the segment arrays and labels from `chart`, v's last layout, unhighlighted (see ccrc_highlight).
 template <class Layout>
 void export_chart(const Layout& chart) {
   viewer& v = the();
@@ -217,7 +217,6 @@ void export_chart(const Layout& chart) {
     n[field(int_fields, "fill")] = fill.r << 16 | fill.g << 8 | fill.b;
     n[field(int_fields, "edge")] = ccrc::beyond_edge(chart, t, s) ? 1 : 0;
   }
-  export_marks();
 }
 
 // Lays out `view` (a first view when asked) on `canvas`, a ring chart's or an icicle's options,
@@ -339,8 +338,8 @@ VIEWER_API const char* ccrc_profile_info() {
 /// `tree`: the profile as read (-1), with its recursion eliminated under a policy (0 all, 1
 /// direct, 2 drop_repeats), or its call graph's display tree (3, masters chosen by `metric`);
 /// coloured by method (0) or package (1). Segments thinner than min_px are lines.
-/// Returns the number of segments (-1 without a profile). The search, if any, is highlighted.
-/// The last two layouts are kept: asked again for one of them, it is handed back, highlighted anew.
+/// Returns the number of segments (-1 without a profile); ccrc_highlight then highlights the
+/// search, if any. The last two layouts are kept: asked again for one of them, it is handed back.
 VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by, int chart,
                            double width, double height, double min_px) {
   viewer& v = the();
@@ -377,10 +376,7 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
     layout_inputs inputs{v.current == v.original.get() ? tree_as_read : tree, v.metric,
                          path ? path : "", depth, sizing, colour_by, chart, width, height, min_px};
     if (v.shown.made_of != inputs) std::swap(v.shown, v.before);
-    if (v.shown.made_of == inputs) {
-      export_marks();  // the search may have run since
-      return static_cast<int>(segment_count());
-    }
+    if (v.shown.made_of == inputs) return static_cast<int>(segment_count());
     v.shown.made_of.reset();
     const std::vector<double>& ag = v.current->ag[v.metric];
     auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
@@ -414,10 +410,11 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
   }
 }
 
-/// Highlights the current search (see ccrc_search) in the last layout without laying it out
-/// again: a search moves no segment, it only changes each segment's highlight (and what
-/// ccrc_search_count and ccrc_search_share report). Returns the number of segments, or -1
-/// without a layout.
+/// Highlights the current search (see ccrc_search) in the last layout, unless it is already:
+/// a layout leaves its segments' highlight to this call, which a page showing a table instead
+/// of the chart does not make. A search moves no segment, so a search alone needs only this
+/// (it also updates what ccrc_search_count and ccrc_search_share report). Returns the number
+/// of segments, or -1 without a layout.
 VIEWER_API int ccrc_highlight() {
   viewer& v = the();
   if (!v.current || !v.shown.view) return -1;

@@ -422,14 +422,17 @@
       if (options.table !== false && tablePending === null) tablePending = setTimeout(flushTable, 0);
       return;
     }
-    const highlighted = options.layout === false ? api.highlight() : -1;
-    if (highlighted >= 0) viewSegments(highlighted); else layout();
+    // Laid out (or handed back as kept) unless only the search changed, then highlighted.
+    const laidOut = options.layout !== false;
+    if (laidOut) layout();
+    const highlighted = chart.count ? api.highlight() : -1;
+    if (highlighted >= 0) viewSegments(highlighted);
     const t1 = performance.now();
-    if (highlighted < 0) drawChart();
+    drawChart();
     drawHighlight();
     const t2 = performance.now();
     searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
-    if (highlighted < 0) crumbs();
+    if (laidOut) crumbs();
     status();
     syncControls();
     timings.push({what, ms: performance.now() - t0, library_ms: t1 - t0, draw_ms: t2 - t1, segments: chart.count});

@@ -194,6 +194,9 @@
   check(V.view.fn === 'i' && location.hash.includes('fn=i'), `butterfly: i picked, ${location.hash}`);
   log.push(`tables: call tree, bottom-up and h's butterfly as Figure 1 has them; linked to the ring`);
   show('ring');
+  // i, picked in a table (where no chart is highlighted), highlighted on the ring shown again.
+  const iMarked = V.segments().filter((s) => s.mark === 1).map((s) => s.path).sort().join(' ');
+  check(iMarked === 'main;f;g;g;h;i main;f;g;h;i main;f;h;i', `ring after i picked in the butterfly: ${iMarked} marked (${V.view.path})`);
   click(document.querySelector('#crumbs a[data-path=""]'));
   setValue('depth', 3, 'input');
   setValue('search', '=h', 'input');
