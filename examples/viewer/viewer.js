@@ -9,7 +9,7 @@
   const $ = (id) => document.getElementById(id);
   // A canvas for each chart, kept as last drawn (a switch back to a layout the module kept
   // draws it again only where the search changed: on the overlay).
-  const panes = {ring: {canvas: $('canvas'), drawn: 0}, icicle: {canvas: $('icicle-canvas'), drawn: 0}};
+  const panes = {ring: {canvas: $('canvas'), drawn: 0, labels: []}, icicle: {canvas: $('icicle-canvas'), drawn: 0, labels: []}};
   for (const pane of Object.values(panes)) pane.ctx = pane.canvas.getContext('2d');
   const overlay = $('overlay'), octx = overlay.getContext('2d');
   const ui = {
@@ -98,11 +98,11 @@
     chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
   }
 
-  // Two canvases, one above the other: the chart as laid out (its pane), drawn once per layout,
-  // and above it the search's highlight and the labels. A search moves no segment, so it
+  // Two canvases, one above the other: the chart as laid out, with its labels (its pane), drawn
+  // once per layout, and above it the search's highlight. A search moves no segment, so it
   // redraws only the upper one: the chart below dimmed as a whole, and above it the segments
-  // that hold a match, matches and culled lines that hide one in red, those on the way to one
-  // in their colour.
+  // that hold a match with their labels, matches and culled lines that hide one in red, those
+  // on the way to one in their colour.
   const NORMAL = 0, HIGHLIGHTED = 1, SKIPPED = -1;
   function clear(c) {
     const dpr = window.devicePixelRatio || 1;
@@ -118,6 +118,7 @@
     clear(pane.ctx);
     drawSegments(pane.ctx, () => NORMAL);
     drawEdges(pane.ctx);
+    pane.labels = drawLabels(pane.ctx, () => true);
   }
   // A dark band along the outer arc (the lower side, in an icicle) of each segment whose callees
   // lie beyond the edge.
@@ -150,16 +151,15 @@
   }
   function drawHighlight() {
     clear(octx);
-    // Dimmed by its canvas's opacity: no segment without a match is drawn again.
+    // Dimmed by its canvas's opacity, labels and all: no segment without a match is drawn again.
     (chart.icicle ? panes.icicle : panes.ring).canvas.style.opacity = searching ? String(DIM_KEEP) : '';
-    if (searching) {
-      const I = chart.ints;
-      drawSegments(octx, (i) => {
-        const mark = I[i * INTS + IF.highlight];
-        return mark === 0 ? SKIPPED : mark === MATCH || I[i * INTS + IF.kind] === KIND_LINE ? HIGHLIGHTED : NORMAL;
-      });
-    }
-    drawLabels(octx);
+    if (!searching) return;
+    const I = chart.ints, marked = (i) => I[i * INTS + IF.highlight] !== 0;
+    drawSegments(octx, (i) => {
+      if (!marked(i)) return SKIPPED;
+      return I[i * INTS + IF.highlight] === MATCH || I[i * INTS + IF.kind] === KIND_LINE ? HIGHLIGHTED : NORMAL;
+    });
+    drawLabels(octx, marked);
   }
   // The segments, each drawn as lookOf(i) says: a ring sector, a full ring, the centre's disc,
   // or a line for culled callees. Drawn in batches, one path and one fill for each colour (a
@@ -264,7 +264,6 @@
   // less than half a pixel from it, the way it reads upright; in an icicle's box, from its left
   // edge.
   const glyphWidths = new Map();  // font size -> character -> width
-  const painted = [];  // the labels drawn last, for the tests
   function glyphWidth(c, font, ch) {
     let widths = glyphWidths.get(font);
     if (widths === undefined) glyphWidths.set(font, (widths = new Map()));
@@ -272,20 +271,23 @@
     if (w === undefined) widths.set(ch, (w = c.measureText(ch).width));
     return w;
   }
-  function drawLabels(c) {
+  // Draws the labels of the segments `which` picks (their highlight's colours on the overlay);
+  // returns them, for the tests.
+  function drawLabels(c, which) {
     const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, dpr = window.devicePixelRatio || 1;
     c.textAlign = chart.icicle ? 'left' : 'center';
     c.textBaseline = 'middle';
     c.setTransform(dpr, 0, 0, dpr, 0, 0);
-    painted.length = 0;
+    const painted = [];
     let k = 0, font = 0;
     for (let i = 0; i < chart.count; ++i) {
       const fit = I[i * INTS + IF.label];
       if (fit === C.label.none) continue;
       const text = chart.labels[k++];
+      if (!which(i)) continue;
       const size = F[i * FLOATS + FF.label_font], r = F[i * FLOATS + FF.label_radius], angle = F[i * FLOATS + FF.label_angle];
       if (size !== font) { font = size; c.font = `${size}px sans-serif`; }
-      c.fillStyle = (fit & C.label.light) || (searching && I[i * INTS + IF.highlight] === MATCH) ? '#ffffff' : '#1a1a1a';
+      c.fillStyle = (fit & C.label.light) || (c === octx && I[i * INTS + IF.highlight] === MATCH) ? '#ffffff' : '#1a1a1a';
       const reversed = (fit & C.label.reversed) !== 0, along = (fit & (C.label.along | C.label.across)) === C.label.along;
       painted.push({segment: i, text, font: size, colour: c.fillStyle, along});
       if (chart.icicle) { c.fillText(text, F[i * FLOATS + FF.label_x], F[i * FLOATS + FF.label_y]); continue; }
@@ -315,6 +317,7 @@
       }
     }
     c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return painted;
   }
   // The canvas's transform for text at (x, y) turned clockwise by `rotation` radians.
   function placeGlyph(c, dpr, x, y, rotation) {
@@ -841,7 +844,7 @@
     },
     status: () => ui.status.textContent, error: () => ui.error.textContent, table: () => ui.flat.textContent,
     // The labels as painted (segment, text, font size, colour) and the chart's ring radii.
-    labels: () => painted.slice(), radii: () => {
+    labels: () => (chart.icicle ? panes.icicle : panes.ring).labels.slice(), radii: () => {
       const r = new Set();
       for (let i = 0; i < chart.count; ++i) { r.add(chart.floats[i * FLOATS + FF.r0]); r.add(chart.floats[i * FLOATS + FF.r1]); }
       return [...r].sort((a, b) => a - b);

@@ -45,9 +45,16 @@
     return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3);
   };
   const near = (a, b) => a.every((v, k) => Math.abs(v - b[k]) <= 3);
+  // Each read near its outer edge, clear of the label along its middle.
+  const offLabel = (s, centre = V.segments()[0]) => {
+    if (s.kind === 0) return [centre.x, centre.y + 0.85 * s.r1];
+    const r = (s.r0 + s.r1) / 2, k = (s.r1 - 0.15 * (s.r1 - s.r0) - 1) / r;
+    return [centre.x + (s.x - centre.x) * k, centre.y + (s.y - centre.y) * k];
+  };
   for (const s of segs) {
     if (s.kind === 2) continue;  // a line: no fill
-    check(near(pixel(s.x, s.y), rgb(s.fill)), `Figure 1: ${s.path} drawn ${pixel(s.x, s.y)} at its middle, not ${rgb(s.fill)} (${s.fill})`);
+    const at = pixel(...offLabel(s));
+    check(near(at, rgb(s.fill)), `Figure 1: ${s.path} drawn ${at} by its outer edge, not ${rgb(s.fill)} (${s.fill})`);
   }
   const sum = (c) => c[0] + c[1] + c[2];
   let gaps = 0;
@@ -98,13 +105,6 @@
   // dimmed chart (the overlay clear).
   const overlay = document.getElementById('overlay');
   check(canvas.style.opacity === '0.35', `search h: the chart's opacity ${canvas.style.opacity}`);
-  // Each read near its outer edge, below the label along its middle.
-  const centre = V.segments()[0];
-  const offLabel = (s) => {
-    if (s.kind === 0) return [centre.x, centre.y + 0.85 * s.r1];
-    const r = (s.r0 + s.r1) / 2, k = (s.r1 - 0.15 * (s.r1 - s.r0) - 1) / r;
-    return [centre.x + (s.x - centre.x) * k, centre.y + (s.y - centre.y) * k];
-  };
   for (const s of V.segments()) {
     if (s.kind === 2) continue;
     const want = s.mark === 1 ? rgb('#d13b2b') : s.mark === 2 ? rgb(s.fill) : [255, 255, 255], got = pixel(...offLabel(s), overlay);
@@ -154,7 +154,8 @@
   // the icicle, each shows the layout the module kept, as it was drawn (the search's overlay
   // above them aside).
   const icicleCanvas = document.getElementById('icicle-canvas');
-  const drawnAsLaidOut = (segs, on) => segs.every((s) => s.kind === 2 || near(pixel(s.x, s.y, on), rgb(s.fill)));
+  const clearOfLabel = (s, segs) => s.x1 === undefined ? offLabel(s, segs[0]) : [s.x + (s.x1 - s.x0) / 2 - 1.5, s.y + (s.y1 - s.y0) / 2 - 1.5];
+  const drawnAsLaidOut = (segs, on) => segs.every((s) => s.kind === 2 || near(pixel(...clearOfLabel(s, segs), on), rgb(s.fill)));
   show('ring');
   check(canvas.style.display === '' && icicleCanvas.style.display === 'none' && drawnAsLaidOut(V.segments(), canvas),
     'ring again: its canvas shown, as drawn before the icicle');
