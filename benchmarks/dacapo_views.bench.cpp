@@ -115,6 +115,12 @@ void first_view_ring(benchmark::State& state, std::string_view name) {
   ccrc::ring_options o = ccrc::on_canvas(1440, 900, {.index = viewer_of(name).index.get()});
   first_view(state, name, o);
 }
+ccrc::ring_layout first_view_ring_chart(std::string_view name) {
+  const viewer& v = viewer_of(name);
+  ccrc::ring_options o = ccrc::on_canvas(1440, 900, {.index = v.index.get()});
+  auto first = ccrc::first_view(ccrc::tree_view(bench::dacapo(name).tree()), v.ag, o);
+  return first.chart ? std::move(*first.chart) : ccrc::layout_of(first.view, v.ag, o);
+}
 void first_view_icicle(benchmark::State& state, std::string_view name) {
   first_view(state, name, ccrc::icicle_options{.width = 1440, .height = 900, .index = viewer_of(name).index.get()});
 }
@@ -207,18 +213,19 @@ void highlight(benchmark::State& state, std::string_view name, bool marked) {
 }
 void highlight_walk(benchmark::State& state, std::string_view name) { highlight(state, name, false); }
 void highlight_from_marks(benchmark::State& state, std::string_view name) { highlight(state, name, true); }
-// Few, scattered matches: the contexts of one method, as picking a function in the viewer
-// marks them; the method whose number of contexts is nearest one in 10,000 (eclipse: 216).
-void highlight_method(benchmark::State& state, std::string_view name) {
+// The contexts of one method, as picking a function in the viewer marks them (the method
+// whose number of contexts is nearest one in `per` of the tree's), highlighted on the chart
+// the viewer opens on.
+void highlight_picked(benchmark::State& state, std::string_view name, double per) {
   const ccrc::call_tree& t = bench::dacapo(name).tree();
   const viewer& v = viewer_of(name);
-  ccrc::ring_layout chart = layout(name, ccrc::unlimited_depth, 1, true);
+  ccrc::ring_layout chart = first_view_ring_chart(name);
   std::vector<std::uint32_t> contexts;
   for (ccrc::node_id n = 1; n < t.size(); ++n) {
     if (t.method(n) >= contexts.size()) contexts.resize(t.method(n) + 1, 0);
     ++contexts[t.method(n)];
   }
-  const double wanted = static_cast<double>(t.size()) / 10000;
+  const double wanted = static_cast<double>(t.size()) / per;
   auto distance = [&](ccrc::node_id n) { return std::abs(static_cast<double>(contexts[t.method(n)]) - wanted); };
   ccrc::node_id picked = 1;
   for (ccrc::node_id n = 2; n < t.size(); ++n)
@@ -234,6 +241,11 @@ void highlight_method(benchmark::State& state, std::string_view name) {
   state.counters["found"] = static_cast<double>(found.size());
   bench::set_items(state, t.size());
 }
+
+// Few, scattered matches (eclipse: 217 contexts), and a method called all over the profile
+// (one context in 300: eclipse's has 7,076), whose matches lie below most culled lines.
+void highlight_method(benchmark::State& state, std::string_view name) { highlight_picked(state, name, 10000); }
+void highlight_spread(benchmark::State& state, std::string_view name) { highlight_picked(state, name, 300); }
 
 void highlight_marks(benchmark::State& state, std::string_view name) {
   const ccrc::profile& p = bench::dacapo(name);
@@ -303,6 +315,7 @@ void ring_depths() {
   bench::register_dacapo("highlight_marks", highlight_marks, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_from_marks", highlight_from_marks, benchmark::kMicrosecond);
   bench::register_dacapo("highlight_method", highlight_method, benchmark::kMicrosecond);
+  bench::register_dacapo("highlight_spread", highlight_spread, benchmark::kMicrosecond);
   bench::register_dacapo("search_then_marks", search_then_marks, benchmark::kMicrosecond);
   bench::register_dacapo("search_positions", search_positions, benchmark::kMicrosecond);
   ring_depths();
