@@ -11,6 +11,7 @@
   // draws it again only where the search changed: on the overlay).
   const panes = {ring: {canvas: $('canvas'), drawn: 0, labels: []}, icicle: {canvas: $('icicle-canvas'), drawn: 0, labels: []}};
   for (const pane of Object.values(panes)) pane.ctx = pane.canvas.getContext('2d');
+  const paneShown = () => (chart.icicle ? panes.icicle : panes.ring);
   const overlay = $('overlay'), octx = overlay.getContext('2d');
   const ui = {
     depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
@@ -110,7 +111,7 @@
     c.clearRect(0, 0, size.w, size.h);
   }
   function drawChart() {
-    const pane = chart.icicle ? panes.icicle : panes.ring;
+    const pane = paneShown();
     panes.ring.canvas.style.display = chart.icicle ? 'none' : '';
     panes.icicle.canvas.style.display = chart.icicle ? '' : 'none';
     if (pane.drawn === chart.serial) return;
@@ -152,7 +153,7 @@
   function drawHighlight() {
     clear(octx);
     // Dimmed by its canvas's opacity, labels and all: no segment without a match is drawn again.
-    (chart.icicle ? panes.icicle : panes.ring).canvas.style.opacity = searching ? String(DIM_KEEP) : '';
+    paneShown().canvas.style.opacity = searching ? String(DIM_KEEP) : '';
     if (!searching) return;
     const I = chart.ints, marked = (i) => I[i * INTS + IF.highlight] !== 0;
     drawSegments(octx, (i) => {
@@ -844,7 +845,7 @@
     },
     status: () => ui.status.textContent, error: () => ui.error.textContent, table: () => ui.flat.textContent,
     // The labels as painted (segment, text, font size, colour) and the chart's ring radii.
-    labels: () => (chart.icicle ? panes.icicle : panes.ring).labels.slice(), radii: () => {
+    labels: () => paneShown().labels.slice(), radii: () => {
       const r = new Set();
       for (let i = 0; i < chart.count; ++i) { r.add(chart.floats[i * FLOATS + FF.r0]); r.add(chart.floats[i * FLOATS + FF.r1]); }
       return [...r].sort((a, b) => a - b);
