@@ -31,8 +31,8 @@
   check(segs[0].path === 'main' && segs[0].kind === 0, `Figure 1: main in the centre, not ${segs[0].path}`);
   log.push(`Figure 1: ${segs.length} segments around ${segs[0].path}`);
 
-  // As drawn (segments in one path per colour, parted by gaps): each segment's middle in its
-  // colour, and the side between two neighbours in a ring whiter than either.
+  // As drawn (segments in one path per colour, parted by gaps): each segment in its colour,
+  // and the side between two neighbours in a ring whiter than either.
   const pixel = (x, y, on = canvas) => {
     const box = on.getBoundingClientRect(), scale = on.width / box.width;
     const [r, g, b, a] = on.getContext('2d').getImageData(Math.floor((x - box.left) * scale), Math.floor((y - box.top) * scale), 1, 1).data;
@@ -45,7 +45,7 @@
     return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3);
   };
   const near = (a, b) => a.every((v, k) => Math.abs(v - b[k]) <= 3);
-  // Each read near its outer edge, clear of the label along its middle.
+  // A segment read near its outer edge, clear of the label along its middle.
   const offLabel = (s, centre = V.segments()[0]) => {
     if (s.kind === 0) return [centre.x, centre.y + 0.85 * s.r1];
     const r = (s.r0 + s.r1) / 2, k = (s.r1 - 0.15 * (s.r1 - s.r0) - 1) / r;
