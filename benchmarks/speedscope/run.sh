@@ -1,7 +1,7 @@
 #!/bin/sh
 # speedscope (jlfwong/speedscope 1.25.0, fetched from the npm registry into a temporary
 # directory; not part of ccrc) timed in headless chromium on a profile, for comparison with
-# the viewer's browser test (benchmarks/README.md, "The viewer in the browser"). The profile,
+# the viewer's browser test (benchmarks/README.md, "The viewer"). The profile,
 # in any format ccrc reads, is handed to speedscope in its own format (one evented profile per
 # metric), or as pprof with `pb.gz` (one sample per context); page.js opens it and times the
 # interactions.
