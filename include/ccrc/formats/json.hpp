@@ -675,13 +675,7 @@ class json_cursor {
   /// cannot give fails here with `malformed`.
   template <class Each>
   std::size_t read(std::size_t open, const std::string& what, const std::string& malformed, Each&& each) {
-    return read_pieces(open, what, false, [&](simdjson::ondemand::array& elements) {
-      for (auto element : elements) {
-        simdjson::ondemand::value v;
-        if (auto e = element.get(v)) fail_here(malformed, e);
-        each(v);
-      }
-    });
+    return read_pieces(open, what, false, [&](simdjson::ondemand::array& elements) { each_value(elements, malformed, each); });
   }
 
   /// The one value at `at` as a document of its own: `read(value)`. Returns the byte after it
@@ -692,11 +686,7 @@ class json_cursor {
     return parsed(at, [&] {
       pieces_.read_value(text_, at, end, [&](simdjson::ondemand::array& elements, const json_piece& piece) {
         piece_ = piece;
-        for (auto element : elements) {
-          simdjson::ondemand::value v;
-          if (auto e = element.get(v)) fail_here("malformed JSON", e);
-          read(v);
-        }
+        each_value(elements, "malformed JSON", read);
       });
       return end;
     });
@@ -737,6 +727,17 @@ class json_cursor {
   void release() noexcept { pieces_.release(); }
 
  private:
+  // f(value) for each element of the piece's `elements`; one simdjson cannot give fails here
+  // with `malformed`.
+  template <class F>
+  void each_value(simdjson::ondemand::array& elements, const std::string& malformed, F& f) const {
+    for (auto element : elements) {
+      simdjson::ondemand::value v;
+      if (auto e = element.get(v)) fail_here(malformed, e);
+      f(v);
+    }
+  }
+
   std::string_view text_;
   json_array_reader pieces_;
   json_piece piece_;
