@@ -86,9 +86,11 @@
     const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour],
       C.chart[icicle ? 'icicle' : 'ring'], size.w, size.h, 1);
     if (n < 0) { chart.count = 0; chart.serial = -1; return; }
-    chart.icicle = icicle;
-    chart.serial = api.serial();
     viewSegments(n);
+    const serial = api.serial();
+    if (serial === chart.serial) return;  // the layout read last, handed back: its labels and centre as read
+    chart.icicle = icicle;
+    chart.serial = serial;
     chart.labels = m.UTF8ToString(api.labels()).split('\n');
     chart.cx = api.cx(); chart.cy = api.cy(); chart.rings = api.rings();
   }

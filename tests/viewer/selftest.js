@@ -46,14 +46,14 @@
   };
   const near = (a, b) => a.every((v, k) => Math.abs(v - b[k]) <= 3);
   // A segment read near its outer edge, clear of the label along its middle.
-  const offLabel = (s, centre = V.segments()[0]) => {
+  const offLabel = (s, centre) => {
     if (s.kind === 0) return [centre.x, centre.y + 0.85 * s.r1];
     const r = (s.r0 + s.r1) / 2, k = (s.r1 - 0.15 * (s.r1 - s.r0) - 1) / r;
     return [centre.x + (s.x - centre.x) * k, centre.y + (s.y - centre.y) * k];
   };
   for (const s of segs) {
     if (s.kind === 2) continue;  // a line: no fill
-    const at = pixel(...offLabel(s));
+    const at = pixel(...offLabel(s, segs[0]));
     check(near(at, rgb(s.fill)), `Figure 1: ${s.path} drawn ${at} by its outer edge, not ${rgb(s.fill)} (${s.fill})`);
   }
   const sum = (c) => c[0] + c[1] + c[2];
@@ -105,9 +105,10 @@
   // dimmed chart (the overlay clear).
   const overlay = document.getElementById('overlay');
   check(canvas.style.opacity === '0.35', `search h: the chart's opacity ${canvas.style.opacity}`);
-  for (const s of V.segments()) {
+  const searchedSegs = V.segments();
+  for (const s of searchedSegs) {
     if (s.kind === 2) continue;
-    const want = s.mark === 1 ? rgb('#d13b2b') : s.mark === 2 ? rgb(s.fill) : [255, 255, 255], got = pixel(...offLabel(s), overlay);
+    const want = s.mark === 1 ? rgb('#d13b2b') : s.mark === 2 ? rgb(s.fill) : [255, 255, 255], got = pixel(...offLabel(s, searchedSegs[0]), overlay);
     check(near(got, want), `search h: ${s.path} (mark ${s.mark}) on the overlay ${got}, not ${want}`);
   }
   const marks = () => V.segments().map((s) => `${s.path}=${s.mark}`).sort().join(' ');
