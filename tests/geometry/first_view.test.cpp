@@ -5,11 +5,14 @@
 #include <ccrc/io/folded.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include "support/rings.hpp"
+
 #include "support/figure1.hpp"
 #include "support/random.hpp"
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <sstream>
 #include <limits>
 #include <string>
@@ -85,11 +88,13 @@ TEST_CASE("first_view: a trunk context keeps a visible value of its own, or a se
 
 TEST_CASE("first_view: as many rings as fit, cut where the rings' arcs stop covering 5 % of the circle") {
   // All the value at the end of a 100-deep chain: every ring is covered, so the canvas decides.
-  // on_canvas(1440, 900): R = 450, 36 rings of 12.16 px.
+  // on_canvas(1440, 900): R = 450, 36 rings of 12.16 px. (Chains not folded: see below.)
   input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
-  ccrc::opening_view first = deep.first();
+  ccrc::opening_view first = deep.first(ccrc::on_canvas(1440, 900), {.fold_chains = false});
   CHECK(deep.path(first.view.root()) == "main");
   CHECK(first.view.max_depth() == 36);
+  CHECK(first.chain_share == 0);
+  CHECK(first.drawn == 0);  // the value lies beyond the edge
   // 96 % at depth 1, 4 % at the end of a 50-deep chain: the chain's rings cover less than 5 %
   // of the circle, so only the rings that would be 20 px thick are shown (450 / 22: 21), the
   // chain marked beyond the edge; asked for no such floor, one ring.
@@ -120,6 +125,7 @@ TEST_CASE("first_view: the chart it hands back is the chart of its view, on rand
     ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
     if (!first.chart) continue;
     ++handed;
+    canvas.chain_share = first.chain_share;
     ccrc::ring_layout again = ccrc::ring_chart(first.view, ag, canvas);
     REQUIRE(first.chart->rings() == again.rings());
     REQUIRE(first.chart->segments.size() == again.segments.size());
@@ -149,6 +155,7 @@ TEST_CASE("first_view of an icicle: the chart it hands back is the icicle of its
     ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
     if (!first.chart) continue;
     ++handed;
+    canvas.chain_share = first.chain_share;
     ccrc::icicle_layout again = ccrc::icicle_chart(first.view, ag, canvas);
     if (again.rows() < ccrc::heights(p.tree())[first.view.root()]) ++cut;
     REQUIRE(first.chart->edges == again.edges);
@@ -231,9 +238,15 @@ TEST_CASE("first_view of an icicle: the same trunk, rows at least 16 px, cut whe
   ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(trunk.p.tree()), trunk.ag, canvas);
   CHECK(trunk.path(first.view.root()) == "main;run;work");
   CHECK(first.trunk.size() == 2);
-  // A 100-deep chain, every row covered: 55 rows of 16 px.
+  // A 100-deep chain, every row covered: 55 rows of 16 px (chains not folded).
   input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
-  CHECK(ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas).view.max_depth() == 55);
+  CHECK(ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas, {.fold_chains = false}).view.max_depth() == 55);
+  // Folded, the two chains are one row of two boxes, every context's value drawn.
+  ccrc::opening_icicle folded = ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas);
+  REQUIRE(folded.chart);
+  CHECK(folded.chart->rows() == 1);
+  CHECK(folded.chart->segments.size() == 3);
+  CHECK(folded.drawn == 1);
   // 4 % at the end of a 50-deep chain: cut at the rows that would be 20 px high (44); asked
   // for no such floor, one row.
   input spike("main;a 96\n" + chain(50, 4));
@@ -273,4 +286,95 @@ TEST_CASE("layout_of: the ring chart of ring options, the icicle of icicle optio
   CHECK(ring.rings() == 5);
   CHECK(icicle.segments.size() == 18);
   CHECK(icicle.rows() == 5);
+}
+
+TEST_CASE("first_view folds chains when that draws more of the cost, and says how much it draws") {
+  // main: f0..f99 and g;f0..f99, the value at the two ends. A ring per level draws none of it
+  // (36 rings fit); folded, each chain is one segment of the first ring and all of it is drawn.
+  input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
+  ccrc::opening_view first = deep.first();
+  CHECK(first.chain_share == 0.99);
+  CHECK(first.drawn == 1);
+  REQUIRE(first.chart);
+  REQUIRE(first.chart->rings() == 1);
+  REQUIRE(first.chart->segments.size() == 3);
+  const ccrc::ring_segment& f = first.chart->segments[1];
+  CHECK(deep.path(f.node) == "main;f0");
+  CHECK(f.contexts == 100);
+  CHECK(deep.path(f.last) == "main;f0;f1;f2;f3;f4;f5;f6;f7;f8;f9;f10;f11;f12;f13;f14;f15;f16;f17;f18;f19;f20;f21;f22;f23;"
+                             "f24;f25;f26;f27;f28;f29;f30;f31;f32;f33;f34;f35;f36;f37;f38;f39;f40;f41;f42;f43;f44;f45;f46;"
+                             "f47;f48;f49;f50;f51;f52;f53;f54;f55;f56;f57;f58;f59;f60;f61;f62;f63;f64;f65;f66;f67;f68;f69;"
+                             "f70;f71;f72;f73;f74;f75;f76;f77;f78;f79;f80;f81;f82;f83;f84;f85;f86;f87;f88;f89;f90;f91;f92;"
+                             "f93;f94;f95;f96;f97;f98;f99");
+  CHECK(first.chart->segments[2].contexts == 101);  // g and its 100 f's
+  CHECK(ccrc::first_view_caption(*first.chart) == "2 runs of single callees (201 levels) shown as one ring each");
+  // 96 % at depth 1: a ring per level draws it; nothing is folded.
+  input spike("main;a 96\n" + chain(50, 4));
+  ccrc::opening_view plain = spike.first();
+  CHECK(plain.chain_share == 0);
+  CHECK(plain.drawn == doctest::Approx(0.96));
+  CHECK(ccrc::first_view_caption(*plain.chart).empty());
+  // Asked not to fold, it does not; without fitting, no chart and nothing measured.
+  CHECK(deep.first(ccrc::on_canvas(1440, 900), {.fold_chains = false}).chain_share == 0);
+  CHECK(std::isnan(deep.first(ccrc::on_canvas(1440, 900), {.fit_depth = false}).drawn));
+}
+
+TEST_CASE("drawn_share: the own value of the contexts drawn as segments, over the centre's") {
+  // main 10, a 30 below it, b 60 below a: cut after one ring, main's and a's own are drawn.
+  input in("main 10\nmain;a 30\nmain;a;b 60\n");
+  ccrc::tree_view v(in.p.tree(), ccrc::node_at_path(in.p.tree(), "main"), 1);
+  ccrc::ring_layout chart = ccrc::ring_chart(v, in.ag, ccrc::on_canvas(800, 800));
+  CHECK(ccrc::drawn_share(chart, in.p.tree(), in.ag) == doctest::Approx(0.4));
+  ccrc::ring_index index(in.p.tree(), in.ag);
+  CHECK(ccrc::drawn_share(chart, in.p.tree(), in.ag, &index) == doctest::Approx(0.4));
+  // Whole, all of it; a chain's contexts count each (main;a;b folds into a..b with 90 %).
+  CHECK(ccrc::drawn_share(ccrc::ring_chart(ccrc::tree_view(in.p.tree(), v.root()), in.ag, ccrc::on_canvas(800, 800)),
+                          in.p.tree(), in.ag) == doctest::Approx(1));
+  // Lines draw nothing: 1000 callees of 1 beside one of 1000, the small ones culled.
+  ccrc::profile thin = test::thin_callees();
+  auto ag = ccrc::inclusive(thin.tree(), thin.column(0));
+  ccrc::ring_layout culled = ccrc::ring_chart(ccrc::ring_chart_view(ccrc::tree_view(thin.tree()), ag), ag,
+                                              {.outer_radius = 100, .min_arc_px = 1});
+  CHECK(culled.count(ccrc::segment_kind::line) > 0);
+  CHECK(ccrc::drawn_share(culled, thin.tree(), ag) == doctest::Approx(0.5));
+}
+
+TEST_CASE("first_view of a profile: recursion eliminated when it brings the cost within the rings") {
+  // main -> f -> f -> ... 200 deep, each f calling h too; every f and h has 1 of its own, so
+  // no chain folds. A ring per level draws the top 35 levels' share; eliminated, main;f;h
+  // holds it all.
+  ccrc::profile p;
+  ccrc::frame_id main = p.intern("main"), f = p.intern("f"), h = p.intern("h");
+  std::vector<ccrc::frame_id> stack{main};
+  std::vector<double> one{1};
+  for (int level = 0; level < 200; ++level) {
+    stack.push_back(f);
+    p.add_path(stack, one);
+    stack.push_back(h);
+    p.add_path(stack, one);
+    stack.pop_back();
+  }
+  auto ag = ccrc::inclusive(p.tree(), p.column(0));
+  ccrc::ring_options canvas = ccrc::on_canvas(1440, 900);
+  ccrc::profile_view first = ccrc::first_view(p, 0, ag, canvas);
+  REQUIRE(first.eliminated);
+  CHECK(first.levels_as_read == 202);  // main, 200 f's, an h
+  CHECK(first.levels_eliminated == 3);  // main;f;h
+  CHECK(first.first.drawn == doctest::Approx(1));
+  CHECK(&first.drawn_from(p) == first.eliminated.get());
+  CHECK(first.first.view.tree().size() == first.eliminated->size());
+  CHECK(ccrc::first_view_caption(*first.first.chart, first.levels_as_read, first.levels_eliminated) ==
+        "recursion eliminated: 202 \xe2\x86\x92 3 levels");
+  // As read it draws less than half: what was compared.
+  ccrc::opening_view as_read = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+  CHECK(as_read.drawn < 0.5);
+  CHECK(ccrc::worth_eliminating_recursion(p.size(), as_read.drawn));
+  CHECK(ccrc::prefer_eliminated(as_read.drawn, first.first.drawn));
+  // Not on a larger tree than asked, nor when the view as read draws enough.
+  ccrc::profile_view kept = ccrc::first_view(p, 0, ag, canvas, {.max_eliminated_contexts = 100});
+  CHECK(!kept.eliminated);
+  CHECK(&kept.drawn_from(p) == &p);
+  CHECK(!ccrc::worth_eliminating_recursion(10, 0.6));
+  CHECK(!ccrc::prefer_eliminated(0.45, 0.5));  // a tenth more at least
+  CHECK(ccrc::prefer_eliminated(0.4, 0.5));
 }

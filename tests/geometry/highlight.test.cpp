@@ -62,13 +62,16 @@ TEST_CASE("highlight i in Figure 4(b): shown i is a match, the callers of hidden
 
 TEST_CASE("highlight agrees with walking up from every match, on random culled charts") {
   test::rng r{41};
-  std::size_t merged = 0, merged_marked = 0;
+  std::size_t merged = 0, merged_marked = 0, chains = 0;
   for (int round = 0; round < 30; ++round) {
     auto [p, ag] = test::random_input(r, 300, 10, 8);
     const ccrc::call_tree& t = p.tree();
     ccrc::node_id root = round % 3 == 0 ? ccrc::root_node : static_cast<ccrc::node_id>(r.below(static_cast<std::uint32_t>(t.size())));
     ccrc::tree_view v(t, root, round % 2 == 0 ? 3 : ccrc::unlimited_depth);
-    ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 200, .min_arc_px = 4});
+    // Every other chart folds chains of callees holding 60 % of their caller: a chain stands
+    // for each of its contexts.
+    ccrc::ring_layout chart =
+        ccrc::ring_chart(v, ag, {.outer_radius = 200, .min_arc_px = 4, .chain_share = round % 2 == 0 ? 0.6 : 0.0});
     std::vector<ccrc::node_id> matches;
     // Few matches, and half the tree: the walk up from each, and the one that remembers.
     for (ccrc::node_id n = 0; n < t.size(); ++n)
@@ -93,7 +96,11 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
       // The contexts a segment stands for: a line may merge several siblings, in value order.
       const auto& seg = chart.segments[k];
       std::vector<ccrc::node_id> members{seg.node};
-      if (seg.contexts > 1) {
+      if (seg.kind != ccrc::segment_kind::line && seg.contexts > 1) {
+        for (ccrc::node_id x = seg.last; x != seg.node; x = t.parent(x)) members.push_back(x);
+        REQUIRE(members.size() == seg.contexts);
+        ++chains;
+      } else if (seg.contexts > 1) {
         std::vector<std::pair<double, ccrc::node_id>> siblings;
         for (ccrc::node_id c : t.children(t.parent(seg.node))) siblings.emplace_back(-std::max(ag[c], 0.0), c);
         std::sort(siblings.begin(), siblings.end());
@@ -110,12 +117,14 @@ TEST_CASE("highlight agrees with walking up from every match, on random culled c
                                  : contains ? highlight_state::contains_match
                                             : highlight_state::none;
       CHECK(state[k] == expected);
-      merged += seg.contexts > 1;
-      merged_marked += seg.contexts > 1 && expected != highlight_state::none;
+      const bool line_of_several = seg.kind == ccrc::segment_kind::line && seg.contexts > 1;
+      merged += line_of_several;
+      merged_marked += line_of_several && expected != highlight_state::none;
     }
   }
   CHECK(merged > 50);  // lines merging several siblings were exercised
   CHECK(merged_marked > 10);
+  CHECK(chains > 20);  // and chains
 }
 
 TEST_CASE("highlight of an icicle: the states of the ring chart of the same partition") {

@@ -204,17 +204,19 @@ TEST_CASE("the icicle's x-partition is the ring chart's angle partition, scaled"
   // With every ring's radius the outer radius R, an arc's length is R times its angle: what a
   // box's width is on a chart 2πR wide. The one partition then culls, pads and fits alike.
   test::rng r{47};
-  std::size_t lines = 0, boxes = 0;
+  std::size_t lines = 0, boxes = 0, folded = 0;
   for (int round = 0; round < 90; ++round) {
     auto [p, ag] = test::random_input(r, 300, 12, 10);
     const double radius = 50 + 10.0 * r.below(30), start = round % 5 == 0 ? -1.25 : 0.0;
     const double min_px = round % 3 == 0 ? 0.0 : 1.0 + r.below(20), padding = round % 4 == 0 ? 1.5 : 0.0;
     const bool fit = round % 2 == 0;
+    const double chains = round % 3 == 1 ? 0.6 : 0.0;  // folding chains of callees holding 60 %
     ccrc::ring_options ro = test::varied(round, {.outer_radius = radius, .center_radius = radius, .start_angle = start,
-                                                 .min_arc_px = min_px, .padding_px = padding, .fit_visible = fit});
+                                                 .min_arc_px = min_px, .padding_px = padding, .fit_visible = fit,
+                                                 .chain_share = chains});
     const double w = 2 * std::numbers::pi * radius;
     ccrc::icicle_options io{.sizing = ro.sizing, .order = ro.order, .origin = {7, 3}, .width = w, .height = 500,
-                            .min_width_px = min_px, .padding_px = padding, .fit_visible = fit};
+                            .min_width_px = min_px, .padding_px = padding, .fit_visible = fit, .chain_share = chains};
     ccrc::tree_view v(p.tree(), ccrc::root_node, round % 7 == 0 ? 4 : ccrc::unlimited_depth);
     ccrc::ring_layout ring = ccrc::ring_chart(v, ag, ro);
     ccrc::icicle_layout icicle = ccrc::icicle_chart(v, ag, io);
@@ -229,6 +231,8 @@ TEST_CASE("the icicle's x-partition is the ring chart's angle partition, scaled"
       CHECK(b.depth == a.depth);
       CHECK(b.parent == a.parent);
       CHECK(b.contexts == a.contexts);
+      CHECK(b.last == a.last);
+      folded += a.kind != ccrc::segment_kind::line && a.contexts > 1;
       CHECK(static_cast<int>(b.kind) == static_cast<int>(a.kind));  // root, box, line: centre, arc, line
       CHECK(b.x0 - 7 == Approx((a.a0 - start) * radius).epsilon(1e-9).scale(w));
       CHECK(b.x1 - 7 == Approx((a.a1 - start) * radius).epsilon(1e-9).scale(w));
@@ -236,8 +240,9 @@ TEST_CASE("the icicle's x-partition is the ring chart's angle partition, scaled"
       boxes += b.kind == icicle_kind::box;
     }
   }
-  MESSAGE(boxes << " boxes, " << lines << " lines compared");
+  MESSAGE(boxes << " boxes, " << lines << " lines, " << folded << " chains compared");
   CHECK(lines > 500);  // culling was exercised
+  CHECK(folded > 20);  // and chains
 }
 
 TEST_CASE("icicle culling agrees with the uncut icicle on random trees") {

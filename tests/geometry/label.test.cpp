@@ -1,5 +1,7 @@
 #include <ccrc/geometry/label.hpp>
+#include <ccrc/tree/path.hpp>
 
+#include "support/figure1.hpp"
 #include "support/random.hpp"
 
 #include <doctest/doctest.h>
@@ -229,4 +231,26 @@ TEST_CASE("fit_label of random icicle boxes: what is fitted fits, and is shown w
     // Cut only where the whole name does not fit.
     if (l.ellipsis) REQUIRE(static_cast<double>(name.size()) * style.glyph_em * l.font_px > x1 - x0 - 4);
   }
+}
+
+TEST_CASE("segment_name: the display name, a chain's first and last with the count between, (root)") {
+  ccrc::profile p = test::stacks({{"main;java.util.Map.get;b.B.run;c.C.call;x", 3},
+                                  {"main;java.util.Map.get;b.B.run;c.C.call;y", 1},
+                                  {"main;d", 4}});
+  const ccrc::call_tree& t = p.tree();
+  ccrc::node_id get = ccrc::node_at_path(t, "main;java.util.Map.get"), run = ccrc::node_at_path(t, "main;java.util.Map.get;b.B.run");
+  ccrc::node_id call = ccrc::node_at_path(t, "main;java.util.Map.get;b.B.run;c.C.call");
+  ccrc::ring_segment s{get, 1, 0, ccrc::segment_kind::arc, 10, 20, 0, 1, 1, get};
+  CHECK(ccrc::segment_name(t, s) == "Map.get");
+  s.contexts = 2;
+  s.last = run;
+  CHECK(ccrc::segment_name(t, s) == "Map.get \xe2\x80\xa6 B.run");
+  s.contexts = 3;
+  s.last = call;
+  CHECK(ccrc::segment_name(t, s) == "Map.get \xe2\x80\xa6" "1\xe2\x80\xa6 C.call");
+  // A line is named after its first context, whatever it stands for.
+  ccrc::ring_segment line{get, 1, 0, ccrc::segment_kind::line, 10, 20, 0, 1, 7, get};
+  CHECK(ccrc::segment_name(t, line) == "Map.get");
+  ccrc::icicle_segment root{ccrc::root_node, 0, ccrc::no_segment, ccrc::icicle_kind::root, 0, 100, 0, 16, 1, ccrc::root_node};
+  CHECK(ccrc::segment_name(t, root) == "(root)");
 }

@@ -540,3 +540,100 @@ TEST_CASE("a 1,000,000-deep chain: no recursion in the layout or the height walk
   CHECK(chart.count(segment_kind::line) == 0);
   CHECK(chart.segments.back().r1 == 1000);
 }
+
+TEST_CASE("chains: a run of levels that one callee holds is one segment, its last context's callees the next ring") {
+  // main: a 4, d 4. a -> b -> c, each the only callee and all of its caller; c: x 3, y 1.
+  ccrc::profile p = test::stacks({{"main;a;b;c;x", 3}, {"main;a;b;c;y", 1}, {"main;d", 4}});
+  const ccrc::call_tree& t = p.tree();
+  auto ag = ccrc::inclusive(t, p.column(0));
+  ccrc::tree_view v = ccrc::ring_chart_view(ccrc::tree_view(t), ag);
+  ccrc::ring_layout levels = ccrc::ring_chart(v, ag, {.outer_radius = 300, .min_arc_px = 0});
+  CHECK(levels.rings() == 4);  // a, b, c, then x and y: a ring per level
+  ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 300, .min_arc_px = 0, .chain_share = 0.99});
+  REQUIRE(chart.rings() == 2);
+  REQUIRE(chart.segments.size() == 5);  // main; a..c and d; x and y
+  const auto& centre = chart.segments[0];
+  CHECK(centre.contexts == 1);  // two callees with a value: no chain
+  CHECK(centre.last == centre.node);
+  const auto& a = chart.segments[1];
+  CHECK(ccrc::path_string(t, a.node) == "main;a");
+  CHECK(ccrc::path_string(t, a.last) == "main;a;b;c");
+  CHECK(a.contexts == 3);
+  CHECK(a.depth == 1);
+  CHECK(a.a1 - a.a0 == Approx(std::numbers::pi));  // a's value: half of main's
+  const auto& d = chart.segments[2];
+  CHECK(ccrc::path_string(t, d.node) == "main;d");
+  CHECK(d.contexts == 1);
+  CHECK(d.last == d.node);
+  // The next ring holds c's callees, parted by their share of a's (the chain's) value.
+  const auto& x = chart.segments[3];
+  CHECK(ccrc::path_string(t, x.node) == "main;a;b;c;x");
+  CHECK(x.depth == 2);
+  CHECK(x.parent == 1);
+  CHECK(x.a0 == Approx(a.a0));
+  CHECK(x.a1 - x.a0 == Approx(std::numbers::pi * 3 / 4));
+  CHECK(chart.segments[4].a1 == Approx(a.a1));
+  // Cut after one ring, the chain's last context has callees beyond the edge; d has none.
+  ccrc::ring_layout cut = ccrc::ring_chart(ccrc::tree_view(t, v.root(), 1), ag, {.outer_radius = 300, .chain_share = 0.99});
+  REQUIRE(cut.rings() == 1);
+  CHECK(ccrc::beyond_edge(cut, t, cut.segments[1]));
+  CHECK(!ccrc::beyond_edge(cut, t, cut.segments[2]));
+  // A share of 0 (the default), or outside (0, 1], folds nothing.
+  CHECK(ccrc::ring_chart(v, ag, {.outer_radius = 300, .chain_share = 1.5}).rings() == 4);
+  CHECK(ccrc::ring_chart(v, ag, {.outer_radius = 300, .chain_share = -1}).rings() == 4);
+}
+
+TEST_CASE("chains end where a context keeps a visible share of its own, or has a second callee with a value") {
+  auto rings = [](const ccrc::profile& p) {
+    auto ag = ccrc::inclusive(p.tree(), p.column(0));
+    return ccrc::ring_chart(ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag), ag,
+                            {.outer_radius = 300, .min_arc_px = 0, .chain_share = 0.99});
+  };
+  // b keeps 2 % of its value: a..b is a chain, c its own ring (98 % < 99 %).
+  ccrc::profile self = test::stacks({{"main;a;b", 2}, {"main;a;b;c;x", 49}, {"main;a;b;c;y", 49}, {"main;d", 100}});
+  ccrc::ring_layout chart = rings(self);
+  CHECK(ccrc::path_string(self.tree(), chart.segments[1].last) == "main;a;b");
+  CHECK(chart.rings() == 3);  // a..b, c, x and y
+  // 1 % of its own is still a chain: 99 % is held by the callee.
+  ccrc::profile one = test::stacks({{"main;a;b", 1}, {"main;a;b;c;x", 50}, {"main;a;b;c;y", 49}, {"main;d", 100}});
+  CHECK(ccrc::path_string(one.tree(), rings(one).segments[1].last) == "main;a;b;c");
+  // A second callee with a value, however small, ends it; one with none does not, and is not
+  // drawn (it has nothing to show).
+  ccrc::profile second = test::stacks({{"main;a;b;z", 0.001}, {"main;a;b;c;x", 50}, {"main;a;b;c;y", 50}, {"main;d", 100}});
+  CHECK(ccrc::path_string(second.tree(), rings(second).segments[1].last) == "main;a;b");
+  ccrc::profile empty = test::stacks({{"main;a;b;z", 0}, {"main;a;b;c;x", 50}, {"main;a;b;c;y", 50}, {"main;d", 100}});
+  chart = rings(empty);
+  CHECK(ccrc::path_string(empty.tree(), chart.segments[1].last) == "main;a;b;c");
+  for (const auto& s : chart.segments) CHECK(ccrc::path_string(empty.tree(), s.node) != "main;a;b;z");
+  // The same chart with an index (callees sorted, O(1) a step) and with equal sizing's angles.
+  auto ag = ccrc::inclusive(empty.tree(), empty.column(0));
+  ccrc::ring_index index(empty.tree(), ag);
+  ccrc::tree_view v = ccrc::ring_chart_view(ccrc::tree_view(empty.tree()), ag);
+  ccrc::ring_layout indexed = ccrc::ring_chart(v, ag, {.outer_radius = 300, .min_arc_px = 0, .index = &index, .chain_share = 0.99});
+  REQUIRE(indexed.segments.size() == chart.segments.size());
+  for (std::size_t i = 0; i < chart.segments.size(); ++i) {
+    CHECK(indexed.segments[i].node == chart.segments[i].node);
+    CHECK(indexed.segments[i].last == chart.segments[i].last);
+    CHECK(indexed.segments[i].a1 == chart.segments[i].a1);
+  }
+}
+
+TEST_CASE("chains: a chain of a million levels is folded without recursion, at the centre too") {
+  ccrc::call_tree t;
+  ccrc::frame_id f = t.intern("f");
+  ccrc::node_id n = ccrc::root_node;
+  for (int i = 0; i < 1'000'000; ++i) n = t.find_or_add_child(n, f);
+  ccrc::node_id x = t.find_or_add_child(n, t.intern("x")), y = t.find_or_add_child(n, t.intern("y"));
+  std::vector<double> self(t.size(), 0.0);
+  self[x] = 3;
+  self[y] = 1;
+  auto ag = ccrc::inclusive(t, self);
+  ccrc::ring_layout chart =
+      ccrc::ring_chart(ccrc::tree_view(t), ag, {.outer_radius = 300, .heights = ccrc::heights(t), .chain_share = 0.99});
+  REQUIRE(chart.rings() == 1);
+  CHECK(chart.segments[0].node == ccrc::root_node);
+  CHECK(chart.segments[0].last == n);
+  CHECK(chart.segments[0].contexts == 1'000'001);  // the root and a million f's
+  REQUIRE(chart.segments.size() == 3);
+  CHECK(chart.segments[1].node == x);
+}

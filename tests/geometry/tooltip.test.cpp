@@ -1,6 +1,8 @@
 #include <ccrc/algorithm/inclusive.hpp>
+#include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/tree/cct.hpp>
+#include <ccrc/tree/path.hpp>
 
 #include "support/figure1.hpp"
 
@@ -41,4 +43,27 @@ TEST_CASE("call_stack and tooltip: the frames from main down, self and aggregate
   CHECK(top.metrics[1].self == 0.5);
   CHECK(top.metrics[1].aggregated == 2.0);
   CHECK(top.metrics[0].aggregated == 3);
+}
+
+TEST_CASE("tooltip of a chain's segment: the stack to its last context, self values summed over the chain") {
+  // main -> a (self 1) -> b (self 2) -> c: x 200, y 197; a's only callee holds 99.75 % of it.
+  ccrc::profile p = test::stacks({{"main;a", 1}, {"main;a;b", 2}, {"main;a;b;c;x", 200}, {"main;a;b;c;y", 197}, {"main;d", 400}});
+  auto ag = ccrc::inclusive_columns(p);
+  ccrc::ring_layout chart = ccrc::ring_chart(ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag[0]), ag[0],
+                                             {.outer_radius = 300, .chain_share = 0.99});
+  const ccrc::ring_segment& chain = chart.segments[1];  // a and d hold 400 each: a, created first, first
+  REQUIRE(ccrc::path_string(p.tree(), chain.node) == "main;a");
+  REQUIRE(chain.contexts == 3);
+  CHECK(ccrc::segment_value(p.tree(), p.column(0), chain) == 3);  // a's 1 and b's 2, c's none
+  CHECK(ccrc::segment_value(p.tree(), ag[0], chain) == 400 + 399 + 397);
+  ccrc::node_tooltip tip = ccrc::tooltip(p, ag, chain);
+  CHECK(tip.call_stack == std::vector<std::string_view>{"main", "a", "b", "c"});
+  CHECK(tip.chain == 3);
+  CHECK(tip.metrics[0].self == 3);
+  CHECK(tip.metrics[0].aggregated == 400);
+  // An ordinary segment's tooltip is its node's.
+  ccrc::node_tooltip centre = ccrc::tooltip(p, ag, chart.segments[0]);
+  CHECK(centre.call_stack == std::vector<std::string_view>{"main"});
+  CHECK(centre.chain == 1);
+  CHECK(centre.metrics[0].aggregated == 800);
 }

@@ -107,7 +107,7 @@ inline void check_invariants(const ccrc::call_tree& t, const ccrc::ring_layout& 
     const auto& p = segs[s.parent];
     CHECK(s.kind != ccrc::segment_kind::center);
     CHECK(p.kind != ccrc::segment_kind::line);
-    CHECK(t.parent(s.node) == p.node);
+    CHECK(t.parent(s.node) == p.last);  // a chain's callees are its last context's
     CHECK(s.depth == p.depth + 1);
     CHECK(s.r0 == chart.radii[s.depth - 1]);
     CHECK(s.r1 == chart.radii[s.depth]);
@@ -159,7 +159,7 @@ inline void check_invariants(const ccrc::call_tree& t, const ccrc::icicle_layout
     const auto& p = segs[s.parent];
     CHECK(s.kind != ccrc::icicle_kind::root);
     CHECK(p.kind != ccrc::icicle_kind::line);
-    CHECK(t.parent(s.node) == p.node);
+    CHECK(t.parent(s.node) == p.last);  // a chain's callees are its last context's
     CHECK(s.depth == p.depth + 1);
     CHECK(p.x0 <= s.x0);
     CHECK(s.x0 <= s.x1);

@@ -37,9 +37,6 @@ namespace detail {
 inline const std::vector<std::size_t>& level_starts(const ring_layout& chart) noexcept { return chart.ring_begin; }
 inline const std::vector<std::size_t>& level_starts(const icicle_layout& chart) noexcept { return chart.row_begin; }
 
-inline bool is_line(const ring_segment& s) noexcept { return ring_projection::is_line(s); }
-inline bool is_line(const icicle_segment& s) noexcept { return icicle_projection::is_line(s); }
-
 // Which culled line of a chart stands for a hidden child of a shown parent.
 template <class Layout, class V>
 class sibling_lines {
@@ -96,7 +93,7 @@ class sibling_lines {
 
 /// The highlight state of every segment of `chart`, a ring chart or an icicle (laid out from a
 /// view of `t` with the aggregated column `ag`) for the calling contexts `matches`: `match` for a segment standing
-/// for one of them, `contains_match` for a segment with one among its descendants in the tree
+/// for one of them (a chain: for one of its contexts), `contains_match` for a segment with one among its descendants in the tree
 /// (shown or not), `none` otherwise. Matches outside the chart's view change nothing;
 /// duplicates are fine. O(s log s + m d log s) for s segments and m matches at most d levels
 /// below the chart; with m >= max(n / 256, 64) for a tree of n nodes, at most
@@ -109,18 +106,26 @@ template <chart_layout Layout, metric_column C>
                                                      std::span<const node_id> matches) {
   CCRC_ASSERT(std::ranges::size(ag) == t.size(), "ccrc: the column must have one value per node");
   const auto& segs = chart.segments;
-  // Segment of a node: an open-addressing table of at least twice the segments, so that the
-  // lookups of every match and every hidden context walked stay O(1) and in cache.
-  std::size_t slots = std::bit_ceil(2 * segs.size() + 2);
+  // Segment of a node (a chain's every context included): an open-addressing table of at
+  // least twice the contexts shown, so that the lookups of every match and every hidden
+  // context walked stay O(1) and in cache.
+  std::size_t shown = 0;
+  for (const auto& s : segs) shown += detail::is_line(s) ? 1 : s.contexts;
+  std::size_t slots = std::bit_ceil(2 * shown + 2);
   std::vector<std::pair<node_id, std::uint32_t>> table(slots, {null_node, no_segment});
   auto slot = [&](node_id n) {
     std::size_t i = (std::size_t{n} * 0x9E3779B1u) & (slots - 1);
     while (table[i].first != n && table[i].first != null_node) i = (i + 1) & (slots - 1);
     return i;
   };
+  auto enter = [&](node_id n, std::size_t i) {
+    std::size_t k = slot(n);
+    if (table[k].first == null_node) table[k] = {n, static_cast<std::uint32_t>(i)};
+  };
   for (std::size_t i = 0; i < segs.size(); ++i) {
-    std::size_t k = slot(segs[i].node);
-    if (table[k].first == null_node) table[k] = {segs[i].node, static_cast<std::uint32_t>(i)};
+    enter(segs[i].node, i);
+    if (!detail::is_line(segs[i]))
+      for (node_id x = segs[i].last; x != segs[i].node; x = t.parent(x)) enter(x, i);
   }
   auto segment_of = [&](node_id n) { return table[slot(n)].second; };
   detail::sibling_lines lines(chart, t, std::ranges::data(ag));
@@ -166,7 +171,7 @@ template <chart_layout Layout, metric_column C>
     if (n == m) {
       state[i] = highlight_state::match;
       up = segs[i].parent;
-    } else if (!detail::is_line(segs[i])) {
+    } else if (!detail::is_line(segs[i]) && n == segs[i].last) {
       // n is shown and the child `below` is not: merged into a line with other siblings?
       std::uint32_t line = lines.merged_into(lines.children_of(i), below);
       if (line != no_segment) {
@@ -291,7 +296,13 @@ template <chart_layout Layout, metric_column C>
   CCRC_ASSERT(marks.size() == t.size(), "ccrc: the marks are of another tree");
   const auto& segs = chart.segments;
   std::vector<highlight_state> state(segs.size());
-  for (std::size_t i = 0; i < segs.size(); ++i) state[i] = marks[segs[i].node];
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    state[i] = marks[segs[i].node];
+    // A chain is a match when any of its contexts is.
+    if (!detail::is_line(segs[i]))
+      for (node_id x = segs[i].last; x != segs[i].node && state[i] == highlight_state::contains_match; x = t.parent(x))
+        if (marks[x] == highlight_state::match) state[i] = highlight_state::match;
+  }
   // A line standing for several siblings takes the strongest mark among them: read the
   // marked callees of each parent of such a line once.
   detail::sibling_lines lines(chart, t, std::ranges::data(ag));
@@ -306,7 +317,7 @@ template <chart_layout Layout, metric_column C>
              state[static_cast<std::size_t>(&c - segs.data())] != highlight_state::match;
     });
     if (open == 0) continue;
-    marks.for_each_marked_child(t, segs[scanned].node, [&](node_id c, highlight_state m) {
+    marks.for_each_marked_child(t, segs[scanned].last, [&](node_id c, highlight_state m) {
       std::uint32_t line = lines.merged_into(children, c);
       if (line == no_segment || state[line] == highlight_state::match) return true;
       state[line] = m;

@@ -42,9 +42,13 @@ struct icicle_segment {
   icicle_kind kind;
   double x0, x1;  ///< left and right edge
   double y0, y1;  ///< top and bottom edge: the row's
-  /// The calling contexts it stands for: 1, or for a line, the run of adjacent siblings too
-  /// narrow to see that it merges (node and the next contexts - 1 siblings in chart order).
+  /// The calling contexts it stands for: 1; for a line, the run of adjacent siblings too
+  /// narrow to see that it merges (node and the next contexts - 1 siblings in chart order); for
+  /// a chain (icicle_options::chain_share), the nested contexts it folds, node to last.
   std::uint32_t contexts = 1;
+  /// The deepest calling context it stands for, whose callees are the next row: node itself,
+  /// or the last context of a chain.
+  node_id last = null_node;
 
   /// Every field equal (a chart compared with another layout of the same view).
   bool operator==(const icicle_segment&) const = default;
@@ -91,6 +95,9 @@ struct icicle_options {
   /// Optional: a ring_index of the view's tree and the same aggregated column, as for
   /// ring_chart: the chart is the same, and costs what it shows.
   const ring_index* index = nullptr;
+  /// Chains folded into one box, as ring_options::chain_share folds them into one ring
+  /// segment: 0 (the default) for none.
+  double chain_share = 0;
 };
 
 /// A laid-out icicle: the segments row by row from the root (so parents come before
@@ -135,7 +142,7 @@ concept chart_layout = std::same_as<Layout, ring_layout> || std::same_as<Layout,
 /// context has callees that the depth limit (or fitting the rows) left out, for a renderer to
 /// mark. O(1).
 [[nodiscard]] inline bool beyond_edge(const icicle_layout& chart, const call_tree& t, const icicle_segment& s) noexcept {
-  return s.kind == icicle_kind::box && s.depth == chart.rows() && t.has_children(s.node);
+  return s.kind == icicle_kind::box && s.depth == chart.rows() && t.has_children(s.last);
 }
 
 namespace detail {
@@ -149,9 +156,13 @@ struct icicle_projection {
   [[nodiscard]] static bool is_line(const icicle_segment& s) noexcept { return s.kind == icicle_kind::line; }
   [[nodiscard]] static icicle_segment make(node_id n, std::uint32_t depth, std::uint32_t parent, bool shown, double x0,
                                            double x1, std::uint32_t contexts) noexcept {
-    return {n, depth, parent, shown ? icicle_kind::box : icicle_kind::line, x0, x1, 0.0, 0.0, contexts};
+    return {n, depth, parent, shown ? icicle_kind::box : icicle_kind::line, x0, x1, 0.0, 0.0, contexts, n};
   }
 };
+
+// Whether a segment of either chart is a line (its callees not visited).
+inline bool is_line(const ring_segment& s) noexcept { return ring_projection::is_line(s); }
+inline bool is_line(const icicle_segment& s) noexcept { return icicle_projection::is_line(s); }
 
 // Keeps the first `rows` rows of `chart` (laid out with `options`, at least as many rows) and
 // gives them their y's: the root's row and `rows` more share options.height. Widths do not
@@ -220,12 +231,12 @@ template <metric_column C>
   out.sizing = options.sizing;
   out.order = options.order;
   std::vector<icicle_segment>& segs = out.segments;
-  segs.push_back({v.root(), 0, no_segment, icicle_kind::root, out.x0, out.x1, 0.0, 0.0});
+  segs.push_back({v.root(), 0, no_segment, icicle_kind::root, out.x0, out.x1, 0.0, 0.0, 1, v.root()});
   std::uint32_t rows = detail::view_levels(v, index, options.heights);
   detail::partition_scratch scratch;
   std::uint32_t deepest = detail::partition(
       t, std::ranges::data(ag), index, options.order,
-      detail::partition_params_of(options.sizing, options.min_width_px, options.padding_px), rows,
+      detail::partition_params_of(options.sizing, options.min_width_px, options.padding_px, options.chain_share), rows,
       detail::icicle_projection{}, segs, scratch);
   // Unlike a ring's arcs, widths do not change with the number of rows: the chart of fewer
   // rows is this one's first rows. At least one, so that a root whose callees are all too

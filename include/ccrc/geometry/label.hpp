@@ -3,12 +3,14 @@
 // that a chart shows the same labels however it is drawn.
 #pragma once
 
+#include <ccrc/algorithm/display_name.hpp>
 #include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 #include <numbers>
 #include <string>
@@ -186,6 +188,20 @@ struct box_label {
   const std::size_t shown = detail::shown_glyphs(glyphs, s.x1 - s.x0 - 2 * pad, font, style);
   if (shown == 0) return out;
   return {label_fit::along, detail::utf8_prefix(name, shown), shown < glyphs, font, s.x0 + pad, (s.y0 + s.y1) / 2};
+}
+
+/// The name segment `s` of a chart of `t` is labelled with, before it is fitted: its frame's
+/// display name (ccrc::display_name; "(root)" for the synthetic root), or for a chain (a
+/// segment standing for several nested contexts, ring_options::chain_share) its first and last
+/// frame's with the count of the contexts between, "first …12… last" ("first … last" when
+/// none is between). O(length of the names, levels of a chain).
+template <class Segment>
+  requires std::same_as<Segment, ring_segment> || std::same_as<Segment, icicle_segment>
+[[nodiscard]] std::string segment_name(const call_tree& t, const Segment& s) {
+  auto name = [&](node_id n) { return n == root_node ? std::string("(root)") : display_name(t.name(n)); };
+  if (detail::is_line(s) || s.contexts <= 1) return name(s.node);
+  std::string between = s.contexts > 2 ? "\xe2\x80\xa6" + std::to_string(s.contexts - 2) + "\xe2\x80\xa6" : "\xe2\x80\xa6";
+  return name(s.node) + " " + between + " " + name(s.last);
 }
 
 }  // namespace ccrc

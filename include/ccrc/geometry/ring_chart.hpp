@@ -68,9 +68,13 @@ struct ring_segment {
   segment_kind kind;
   double r0, r1;  ///< inner and outer radius, pixels
   double a0, a1;  ///< start and end angle, radians
-  /// The calling contexts it stands for: 1, or for a line, the run of adjacent siblings too
-  /// thin to see that it merges (node and the next contexts - 1 siblings in chart order).
+  /// The calling contexts it stands for: 1; for a line, the run of adjacent siblings too
+  /// thin to see that it merges (node and the next contexts - 1 siblings in chart order); for
+  /// a chain (ring_options::chain_share), the nested contexts it folds, node to last.
   std::uint32_t contexts = 1;
+  /// The deepest calling context it stands for, whose callees are the next ring: node itself,
+  /// or the last context of a chain.
+  node_id last = null_node;
 };
 
 /// The options of ring_chart, used with designated initializers:
@@ -118,6 +122,14 @@ struct ring_options {
   /// sums: a parent's children are then read only up to the first one too thin to see, and
   /// the chart costs what it shows. The chart is the same with or without it.
   const ring_index* index = nullptr;
+  /// Chains: a context whose one callee with a value holds at least this share of its value
+  /// (so that its own value is negligible, and its other callees have none) is drawn in one
+  /// segment with that callee, and so on down: a run of levels that one callee holds, drawn
+  /// as one ring (ring_segment::contexts, ::last), its last context's callees forming the next
+  /// ring, so that the rings show where the profile branches. The depth limit then counts
+  /// rings. 0 (the default): every context has a ring of its own, as in the papers;
+  /// ccrc::first_view folds chains at 0.99 when that draws more of the cost.
+  double chain_share = 0;
 };
 
 /// Options for a chart centred on a width x height canvas whose deepest ring touches the
@@ -169,7 +181,7 @@ struct ring_layout {
 /// calling context has callees that the depth limit (or fitting the rings) left out, for a
 /// renderer to mark. O(1).
 [[nodiscard]] inline bool beyond_edge(const ring_layout& chart, const call_tree& t, const ring_segment& s) noexcept {
-  return s.kind == segment_kind::arc && s.depth == chart.rings() && t.has_children(s.node);
+  return s.kind == segment_kind::arc && s.depth == chart.rings() && t.has_children(s.last);
 }
 
 /// The ring radii of a chart with `rings` rings around a centre (see ring_layout::radii):
@@ -251,15 +263,41 @@ inline void sort_children(const call_tree& t, std::vector<std::pair<double, node
 // The numbers that are the same for every parent of a partition.
 struct partition_params {
   ring_sizing sizing;
-  double min_px;   // culling: a child shorter than this, pixels, is a line
-  double padding;  // gap between siblings, pixels
+  double min_px;       // culling: a child shorter than this, pixels, is a line
+  double padding;      // gap between siblings, pixels
+  double chain_share;  // chains folded (ring_options::chain_share): 0 for none
 };
 
 // The options of a chart as its partition takes them: a NaN threshold is 1 px, a negative one
-// 0; padding that is not a positive finite number is none.
-[[nodiscard]] inline partition_params partition_params_of(ring_sizing sizing, double min_px, double padding) noexcept {
-  return {sizing, std::isnan(min_px) ? 1.0 : std::max(min_px, 0.0),
-          std::isfinite(padding) && padding > 0 ? padding : 0.0};
+// 0; padding that is not a positive finite number is none; a chain share outside (0, 1] folds
+// no chain.
+[[nodiscard]] inline partition_params partition_params_of(ring_sizing sizing, double min_px, double padding,
+                                                          double chain_share) noexcept {
+  return {sizing, std::isnan(min_px) ? 1.0 : std::max(min_px, 0.0), std::isfinite(padding) && padding > 0 ? padding : 0.0,
+          chain_share > 0 && chain_share <= 1 ? chain_share : 0.0};
+}
+
+// The next context of a chain below n: n's one callee with a value, when it holds at least
+// `share` of n's value; null_node otherwise (and for a share of 0). With the index, whose
+// children are sorted heaviest first, O(1); else O(children of n).
+template <class Values>
+[[nodiscard]] node_id chain_next(const call_tree& t, const Values* values, const ring_index* index, node_id n,
+                                 double share) {
+  const double whole = ring_weight(values[n]);
+  if (!(share > 0) || !(whole > 0)) return null_node;
+  node_id only = null_node;
+  if (index) {
+    std::span<const node_id> kids = index->children(n);
+    if (kids.empty() || (kids.size() > 1 && ring_weight(values[kids[1]]) > 0)) return null_node;
+    only = kids[0];
+  } else {
+    for (node_id c : t.children(n)) {
+      if (!(ring_weight(values[c]) > 0)) continue;
+      if (only != null_node) return null_node;
+      only = c;
+    }
+  }
+  return only != null_node && ring_weight(values[only]) >= share * whole ? only : null_node;
 }
 
 // The levels of a chart of v before culling: min(the depth limit, the height of v's root),
@@ -359,14 +397,21 @@ std::uint32_t partition(const call_tree& t, const Values* values, const ring_ind
                         std::vector<Segment>& segs, partition_scratch& scratch) {
   const bool indexed = index && order == child_order::value;
   for (std::size_t i = 0; i < segs.size(); ++i) {
-    const Segment& s = segs[i];
-    if (proj.is_line(s) || s.depth >= levels || !t.has_children(s.node)) continue;
+    if (proj.is_line(segs[i])) continue;
+    // A chain's segment stands for its contexts down to the last, whose callees come next;
+    // its span stays its first context's, so the gap its callees leave is the chain's own value.
+    node_id last = segs[i].node;
+    std::uint32_t folded = 1;
+    for (node_id next; (next = chain_next(t, values, index, last, params.chain_share)) != null_node; ++folded) last = next;
+    segs[i].last = last;
+    segs[i].contexts = folded;
+    if (segs[i].depth >= levels || !t.has_children(last)) continue;
     if (indexed) {
-      place_children(segs, i, index->children(s.node), index->sums(s.node), values, params, proj, true);
+      place_children(segs, i, index->children(last), index->sums(last), values, params, proj, true);
       continue;
     }
     scratch.kids.clear();
-    for (node_id c : t.children(s.node)) scratch.kids.emplace_back(ring_weight(values[c]), c);
+    for (node_id c : t.children(last)) scratch.kids.emplace_back(ring_weight(values[c]), c);
     sort_children(t, scratch.kids, order);
     scratch.ids.clear();
     scratch.sums.clear();
@@ -402,7 +447,7 @@ struct ring_projection {
   [[nodiscard]] ring_segment make(node_id n, std::uint32_t depth, std::uint32_t parent, bool shown, double a0,
                                   double a1, std::uint32_t contexts) const noexcept {
     return {n, depth, parent, shown ? segment_kind::arc : segment_kind::line, (*radii)[depth - 1], (*radii)[depth],
-            a0, a1, contexts};
+            a0, a1, contexts, n};
   }
 };
 
@@ -458,7 +503,7 @@ template <metric_column C>
   out.sizing = options.sizing;
   out.order = options.order;
   const detail::partition_params params =
-      detail::partition_params_of(options.sizing, options.min_arc_px, options.padding_px);
+      detail::partition_params_of(options.sizing, options.min_arc_px, options.padding_px, options.chain_share);
   std::vector<ring_segment>& segs = out.segments;
   detail::partition_scratch scratch;
   // Lays the chart out with n rings; returns the deepest ring that holds an arc (the centre's
@@ -466,7 +511,7 @@ template <metric_column C>
   auto lay_out = [&](std::uint32_t n) {
     out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, n);
     segs.clear();
-    segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle});
+    segs.push_back({v.root(), 0, no_segment, segment_kind::center, 0.0, out.radii[0], start, start + full_circle, 1, v.root()});
     return detail::partition(t, values, index, options.order, params, n, detail::ring_projection{&out.radii}, segs,
                              scratch);
   };

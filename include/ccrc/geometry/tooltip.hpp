@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <ranges>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -33,7 +35,24 @@ struct metric_reading {
 struct node_tooltip {
   std::vector<std::string_view> call_stack;  ///< outermost frame first
   std::vector<metric_reading> metrics;       ///< in the tree's metric order
+  /// How many of the stack's innermost frames the segment it was made for stands for: 1, or a
+  /// chain's contexts (ring_segment::contexts).
+  std::uint32_t chain = 1;
 };
+
+/// The sum of `column` over the calling contexts segment `s` stands for along its chain, from
+/// its node to its last context (a line's: its node's): with a self column, the segment's own
+/// value, what the gap its callees leave in its span shows. O(contexts of the chain).
+template <class Segment, metric_column C>
+[[nodiscard]] double segment_value(const call_tree& t, const C& column, const Segment& s) {
+  double sum = 0;
+  const node_id last = s.last == null_node ? s.node : s.last;
+  for (node_id x = last;; x = t.parent(x)) {
+    sum += static_cast<double>(std::ranges::data(column)[x]);
+    if (x == s.node) break;
+  }
+  return sum;
+}
 
 /// The tooltip of node n of a ccrc::profile or ccrc::cct: its call stack and, per metric, the
 /// self value and the aggregated value read from `aggregated` (inclusive_columns(t), computed
@@ -51,6 +70,21 @@ template <metric_tree Tree>
     tip.metrics.push_back({name, static_cast<double>(column[n]), aggregated[i][n]});
     ++i;
   });
+  return tip;
+}
+
+/// The tooltip of a chart's segment `s`: of its node, or for a chain the call stack down to its
+/// last context, each metric's self value summed over the chain's contexts (segment_value)
+/// and the aggregated value of its first, and the chain's length. O(depth + contexts x metrics).
+template <metric_tree Tree, class Segment>
+  requires requires(const Segment& s) { s.last; s.contexts; }
+[[nodiscard]] node_tooltip tooltip(const Tree& t, std::span<const std::vector<double>> aggregated, const Segment& s) {
+  node_tooltip tip = tooltip(t, aggregated, s.node);
+  if (s.last == null_node || s.last == s.node) return tip;
+  tip.call_stack = call_stack(t.tree(), s.last);
+  tip.chain = s.contexts;
+  std::size_t i = 0;
+  t.for_each_column([&](std::string_view, auto column) { tip.metrics[i++].self = segment_value(t.tree(), column, s); });
   return tip;
 }
 
