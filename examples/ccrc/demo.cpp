@@ -32,7 +32,7 @@ std::string draw(const ccrc::profile& p, const std::filesystem::path& dir, const
     cli::output_file file(path.string());
     file.stream() << d.text;
     file.commit();
-    written += "  " + render::summary(path.string(), p, d.chart) + "\n";
+    written += "  " + render::summary(path.string(), d) + "\n";
   }
   return written;
 }

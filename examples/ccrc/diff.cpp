@@ -58,10 +58,8 @@ metrics choose_metrics(const ccrc::profile& old_p, const ccrc::profile& new_p, c
   }
   if (auto name = a.value("--metric")) {
     m.name = *name;
-  } else {  // as the other commands choose, among the metrics that are not the counts, if any
-    std::vector<std::string> names = old_p.metric_names();
-    if (m.calls && names.size() > 1) std::erase(names, *m.calls);
-    m.name = names[ccrc::primary_metric(names)];
+  } else {
+    m.name = old_p.metric_name(ccrc::compared_metric(old_p.metric_names(), m.calls.value_or("")));
   }
   m.new_name = a.value("--new-metric").value_or(m.name);
   m.old_index = index_in(old_p, m.name, old_path);
@@ -218,7 +216,8 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
 std::string ring_of(const ccrc::cct_diff& d, const ccrc::profile& new_p, const metrics& m, const std::string& new_path,
                     bool html) {
   std::vector<std::vector<double>> ag = ccrc::inclusive_columns(new_p);
-  ccrc::ring_layout chart = render::layout(new_p, ag, {.metric = m.new_index});
+  // The classes are of the second run's contexts: chains may fold, recursion stays.
+  ccrc::ring_layout chart = render::layout(new_p, ag, {.metric = m.new_index, .eliminate_recursion = false}).chart;
   std::string title = "diff: " + blueprint::file_name(new_path);
   render::ring_picture pic{new_p, chart, ag, m.new_index, "angle", 1440, 900, title, {}};
   for (const ccrc::diff_ring_segment& s : ccrc::diff_ring(d, chart)) {

@@ -76,7 +76,10 @@ int run(const cli::args& a, cli::timings& t) {
   if (r.padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
   std::tie(r.width, r.height) = size_of(a);
 
+  auto tree = choice(a, "--tree", render::tree_names, render::tree_choice::automatic);
   ccrc::profile p = cli::focused(cli::load_profile(input, t, a), t, a);
+  if (tree == render::tree_choice::recursion) t.phase("eliminate_recursion");
+  if (auto eliminated = render::tree_of(p, tree, r)) p = std::move(*eliminated);
   r.metric = cli::metric_index(p, a);
   r.view = cli::view_of(p, a);
   r.fit_depth = !a.value("--depth");
@@ -89,8 +92,7 @@ int run(const cli::args& a, cli::timings& t) {
   file.stream() << d.text;
   file.commit();
   const std::string name = file.to_stdout() ? "<stdout>" : *out;
-  std::string summary =
-      r.layout == render::chart_kind::icicle ? render::summary(name, p, d.icicle) : render::summary(name, p, d.chart);
+  std::string summary = render::summary(name, d);
   // On standard output the chart is the whole output: the summary goes to stderr.
   if (file.to_stdout())
     std::fprintf(stderr, "%s\n", summary.c_str());
@@ -109,14 +111,17 @@ const command render_command{
     "                   [--focus NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
-    "                   [--colour-by|--color-by method|package]\n"
+    "                   [--colour-by|--color-by method|package] [--tree auto|contexts|recursion]\n"
     "\n"
     "Draws the calling contexts as rings around their caller (Moret et al.): the centre is the\n"
     "view's root, each ring one level of callees, labelled with the frames' names where they fit.\n"
     "By default the chart opens where the profile branches (a chain of single callees at the top\n"
     "is shown above the chart instead) and shows as many levels as keep every ring 12 px thick;\n"
-    "segments whose callees lie beyond the edge are marked there. --root and --depth say otherwise.\n"
-    "--layout icicle draws the same partition as rows of boxes (a flame graph with its root on top).\n"
+    "segments whose callees lie beyond the edge are marked there. If that draws less than half\n"
+    "of the cost in segments (a deep profile), runs of single callees are drawn as one ring each\n"
+    "and, for a profile of at most 500,000 contexts, recursion is eliminated, whichever draws\n"
+    "more; the legend says what was done. --root and --depth say otherwise. --layout icicle\n"
+    "draws the same partition as rows of boxes (a flame graph with its root on top).\n"
     "\n"
     "  -o FILE          the output; its extension chooses the format: .svg (one element per\n"
     "                   segment with a tooltip), .html (the SVG and a hover panel) or .json (the\n"
@@ -145,9 +150,12 @@ const command render_command{
     "                   a match are marked too\n"
     "  --order O        callees clockwise by value (default), name, or insertion order\n"
     "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
-    "  --colour-by C    one colour per method (default) or per package/namespace (or --color-by)\n",
+    "  --colour-by C    one colour per method (default) or per package/namespace (or --color-by)\n"
+    "  --tree T         auto (default): as above; contexts: the calling context tree, a ring per\n"
+    "                   level; recursion: with its recursion eliminated (a method called again\n"
+    "                   below itself drawn in its caller's context), chains folded as for auto\n",
     {{"--profile", "-o", "--output", "--format", "--layout", "--mode", "--metric", "--focus", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
-      "--padding", "--colour-by"},
+      "--padding", "--colour-by", "--tree"},
      {"--method", "--class", "--package", "-i", "--ignore-case"}},
     run,
 };

@@ -9,6 +9,8 @@
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/geometry/first_view.hpp>
 #include <ccrc/geometry/label.hpp>
+#include <ccrc/geometry/tooltip.hpp>
+#include <ccrc/transform/eliminate_recursion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +46,7 @@ std::size_t lines_in(const Layout& chart) {
 // The fill of segment i: its method's palette colour, or a diff's class.
 template <class Layout>
 ccrc::rgb fill_of(const chart_picture<Layout>& pic, const ccrc::chart_colors& colors, std::size_t i) {
-  return pic.fills.empty() ? colors.of(pic.profile.tree(), pic.chart.segments[i].node) : pic.fills[i];
+  return pic.fills.empty() ? colors.of(pic.profile.tree(), pic.chart.segments[i].last) : pic.fills[i];
 }
 
 // The fill and the line colour of segment i.
@@ -65,18 +67,25 @@ std::string percent(double part, double whole) {
   return buf;
 }
 
-// The tooltip: the call stack, one frame a line (abbreviated: see stack_text.hpp), then
-// every metric. O(head + tail + metrics), whatever the depth of n.
-template <class Layout>
-std::string tooltip_text(const chart_picture<Layout>& pic, const stack_text::abbreviator& stacks, ccrc::node_id n) {
-  std::vector<std::string> frames = stacks.frames(n);
+// The tooltip of a segment: the call stack (of a chain: to its last context), one frame a
+// line (abbreviated: see stack_text.hpp), then every metric (a chain's self value summed over
+// its contexts). O(head + tail + metrics), whatever the depth, times a chain's contexts.
+template <class Layout, class Segment>
+std::string tooltip_text(const chart_picture<Layout>& pic, const stack_text::abbreviator& stacks, const Segment& seg) {
+  const ccrc::node_id n = seg.node;
+  const bool chain = !is_line(seg) && seg.contexts > 1;
+  std::vector<std::string> frames = stacks.frames(chain ? seg.last : n);
   std::string s;
   if (frames.empty()) s = "(root)\n";
   for (std::size_t i = 0; i < frames.size(); ++i) s += std::string(2 * i, ' ') + frames[i] + "\n";
+  if (chain)
+    s += "(its last " + std::to_string(seg.contexts) + " frames, a run of single callees, drawn as one segment)\n";
   double center = pic.aggregated[pic.metric][pic.chart.segments[0].node];
   std::size_t m = 0;
+  const ccrc::call_tree& t = pic.profile.tree();
   pic.profile.for_each_column([&](std::string_view metric, auto column) {
-    double self = static_cast<double>(column[n]), aggregated = pic.aggregated[m][n];
+    double self = chain ? ccrc::segment_value(t, column, seg) : static_cast<double>(column[n]);
+    double aggregated = pic.aggregated[m][n];
     s += std::string(metric) + ": self " + cli::format_value(self) + ", aggregated " + cli::format_value(aggregated);
     if (m == pic.metric && !percent(aggregated, center).empty()) s += " (" + percent(aggregated, center) + " of the centre)";
     s += "\n";
@@ -187,7 +196,7 @@ void segment_element(svg::document& doc, const chart_picture<Layout>& pic, const
     if (h == ccrc::highlight_state::match) doc.attr("stroke", "#7a1a0f").attr("stroke-width", 1.2);
   }
   if (dim) doc.attr("opacity", 0.3);
-  std::string tip = tooltip_text(pic, stacks, s.node);
+  std::string tip = tooltip_text(pic, stacks, s);
   if (!pic.notes.empty()) tip += "\n" + pic.notes[i];
   if (s.contexts > 1)
     tip += "\n(and " + std::to_string(s.contexts - 1) + " more callees of " +
@@ -280,7 +289,7 @@ void labels(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
     const auto& s = chart.segments[i];
     // Most segments of a large chart have no room for a label: no name is shortened for them.
     if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) continue;
-    std::string name = s.node == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(s.node));
+    std::string name = ccrc::segment_name(t, s);
     auto l = ccrc::fit_label(s, name);
     if (l.fit == ccrc::label_fit::none) continue;
     ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
@@ -322,6 +331,26 @@ void caption(svg::document& doc, const chart_picture<Layout>& pic) {
   doc.text(line).raw("</text>\n");
 }
 
+// The words of `text` in lines of at most `most` code points (a longer word on a line of its
+// own), a new line after each "; ": a caption in the legend's column.
+std::vector<std::string> wrapped(std::string_view text, std::size_t most) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    std::size_t end = std::min(text.find("; "), text.size());
+    std::string line;
+    for (std::string_view part = text.substr(0, end); !part.empty();) {
+      std::size_t gap = std::min(part.find(' '), part.size());
+      std::string_view word = part.substr(0, gap);
+      if (!line.empty() && svg::code_points(line) + 1 + svg::code_points(word) > most) out.push_back(std::exchange(line, ""));
+      line += (line.empty() ? "" : " ") + std::string(word);
+      part.remove_prefix(std::min(part.size(), gap + 1));
+    }
+    out.push_back(std::move(line));
+    text.remove_prefix(std::min(text.size(), end + 2));
+  }
+  return out;
+}
+
 std::string sizing_text(const ccrc::ring_layout&, std::string_view mode, std::string_view metric) {
   if (mode == "equal") return "sizing: equal angles per caller";
   return std::string("sizing: ") + (mode == "area" ? "area" : "angle") + " \xe2\x88\x9d ag(" + std::string(metric) + ")";
@@ -357,6 +386,7 @@ void legend(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
       sizing_text(chart, pic.mode, metric),
       std::to_string(chart.segments.size()) + " segments (" + std::to_string(lines_in(chart)) + " lines) in " +
           levels_text(chart)};
+  for (std::string& line : wrapped(pic.caption, room(12, 0, 60))) lines.push_back(std::move(line));
   if (!pic.highlight.empty())
     lines.push_back(std::to_string(std::count(pic.highlight.begin(), pic.highlight.end(), ccrc::highlight_state::match)) +
                     " highlighted segments");
@@ -499,7 +529,9 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
       .field("height", pic.height)
       .field("mode", pic.mode)
       .field("metric", pic.profile.metric_name(pic.metric))
-      .field("total", ag[chart.segments[0].node]);
+      .field("total", ag[chart.segments[0].node])
+      .field("caption", pic.caption)
+      .field("drawn", pic.drawn);
   geometry_fields(j, chart);
   j.key("segments").begin_array();
   static constexpr const char* states[] = {"none", "match", "contains_match"};
@@ -509,6 +541,8 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
         .field("node", std::uint64_t{s.node})
         .field("path", stacks.path(s.node))
         .field("name", name_of(t, s.node))
+        .field("label", ccrc::segment_name(t, s))
+        .field("last", std::uint64_t{s.last})
         .field("depth", std::uint64_t{s.depth})
         .key("parent");
     if (s.parent == ccrc::no_segment)
@@ -516,7 +550,8 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
     else
       j.value(std::uint64_t{s.parent});
     geometry_fields(j, s);
-    j.field("contexts", std::uint64_t{s.contexts}).field("value", ag[s.node]).field("self", self[s.node]);
+    j.field("contexts", std::uint64_t{s.contexts}).field("value", ag[s.node]);
+    j.field("self", is_line(s) ? static_cast<double>(self[s.node]) : ccrc::segment_value(t, self, s));
     if (!pic.highlight.empty()) j.field("highlight", states[static_cast<int>(pic.highlight[i])]);
     j.end_object();
   }
@@ -524,14 +559,31 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
   return j.str() + "\n";
 }
 
-// The chart `ccrc render` draws on `canvas` (a ring chart's or an icicle's options): of the
-// first view, which is often laid out already in finding it.
+// The chart `ccrc render` draws on `canvas` (a ring chart's or an icicle's options): the
+// first view, laid out in finding it, unless a depth and a centre were both chosen; of the
+// whole profile's default view, perhaps with its recursion eliminated.
 template <class Options>
 auto first_chart(const ccrc::profile& p, const std::vector<double>& column, const request& r, const Options& canvas) {
+  laid_out<decltype(ccrc::layout_of(ccrc::tree_view(p.tree()), column, canvas))> out;
   ccrc::tree_view view = r.view.value_or(ccrc::tree_view(p.tree()));
-  if (!r.skip_trunk && !r.fit_depth) return ccrc::layout_of(ccrc::ring_chart_view(view, column), column, canvas);
-  auto first = ccrc::first_view(view, column, canvas, {.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth});
-  return first.chart ? std::move(*first.chart) : ccrc::layout_of(first.view, column, canvas);
+  if (!r.skip_trunk && !r.fit_depth) {
+    out.chart = ccrc::layout_of(ccrc::ring_chart_view(view, column), column, canvas);
+    return out;
+  }
+  const ccrc::first_view_options options{.skip_trunk = r.skip_trunk, .fit_depth = r.fit_depth, .fold_chains = r.fold_chains};
+  if (r.eliminate_recursion && r.skip_trunk) {
+    auto first = ccrc::first_view(p, r.metric, column, canvas, options);
+    out.eliminated = std::move(first.eliminated);
+    out.chart = std::move(*first.first.chart);
+    out.drawn = first.first.drawn;
+    out.caption = ccrc::first_view_caption(out.chart, first.levels_as_read, first.levels_eliminated);
+    return out;
+  }
+  auto first = ccrc::first_view(view, column, canvas, options);
+  out.chart = first.chart ? std::move(*first.chart) : ccrc::layout_of(first.view, column, canvas);
+  out.drawn = first.drawn;
+  out.caption = ccrc::first_view_caption(out.chart);
+  return out;
 }
 
 template <class Layout>
@@ -545,17 +597,33 @@ std::string document_of(const chart_picture<Layout>& pic, format f) {
   return json_of(pic, ring ? "ring" : "icicle");
 }
 
+// Highlights and draws a laid-out chart of `p` (whose aggregated columns are `ag`), or of the
+// tree its first view drew instead.
 template <class Layout>
-std::string summary_of(const std::string& path, const ccrc::profile& p, const Layout& chart, std::string_view where) {
-  ccrc::node_id root = chart.segments[0].node;
-  return path + ": " + std::to_string(chart.segments.size()) + " segments (" + std::to_string(lines_in(chart)) +
-         " lines) in " + levels_text(chart) + " " + std::string(where) + " " +
-         (root == ccrc::root_node ? std::string("the root") : std::string(p.tree().name(root)));
+std::string draw_chart(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const laid_out<Layout>& laid,
+                       const request& r, cli::timings& t) {
+  const ccrc::profile& shown = laid.profile(p);
+  std::vector<std::vector<double>> shown_ag;
+  if (laid.eliminated) shown_ag = ccrc::inclusive_columns(shown);
+  const std::vector<std::vector<double>>& columns = laid.eliminated ? shown_ag : ag;
+  std::vector<ccrc::highlight_state> marks;
+  if (r.highlight) {
+    t.phase("highlight");
+    ccrc::method_set methods = ccrc::match_methods(shown.symbols(), *r.highlight);
+    std::vector<ccrc::node_id> found = ccrc::contexts_of(ccrc::tree_view(shown.tree()), methods);
+    marks = ccrc::highlight(laid.chart, shown.tree(), columns[r.metric], found);
+  }
+  t.phase("render");
+  std::string_view mode = mode_names[static_cast<int>(r.sizing)];
+  chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours};
+  pic.caption = laid.caption;
+  pic.drawn = laid.drawn;
+  return document_of(pic, r.format);
 }
 
 }  // namespace
 
-ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
+laid_out<ccrc::ring_layout> layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
   const std::vector<double>& column = ag[r.metric];
   std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
   ccrc::ring_options o = chart_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .min_arc_px = r.min_px,
@@ -563,7 +631,8 @@ ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<d
   return first_chart(p, column, r, o);
 }
 
-ccrc::icicle_layout layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r) {
+laid_out<ccrc::icicle_layout> layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag,
+                                           const request& r) {
   const std::vector<double>& column = ag[r.metric];
   std::vector<std::uint32_t> heights = ccrc::heights(p.tree());
   ccrc::icicle_options o = icicle_area(r.width, r.height, {.sizing = r.sizing, .order = r.order, .max_row_px = max_row,
@@ -577,36 +646,35 @@ drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
   std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
   t.phase("layout");
   drawing d;
-  const bool icicle = r.layout == chart_kind::icicle;
-  if (icicle)
-    d.icicle = layout_icicle(p, ag, r);
+  d.layout = r.layout;
+  auto finish = [&](auto&& laid, auto& chart) {
+    d.text = draw_chart(p, ag, laid, r, t);
+    ccrc::node_id centre = laid.chart.segments[0].node;
+    d.centre = centre == ccrc::root_node ? "the root" : std::string(laid.profile(p).tree().name(centre));
+    d.caption = std::move(laid.caption);
+    chart = std::move(laid.chart);
+  };
+  if (r.layout == chart_kind::icicle)
+    finish(layout_icicle(p, ag, r), d.icicle);
   else
-    d.chart = layout(p, ag, r);
-  std::vector<ccrc::highlight_state> marks;
-  if (r.highlight) {
-    t.phase("highlight");
-    ccrc::method_set methods = ccrc::match_methods(p.symbols(), *r.highlight);
-    std::vector<ccrc::node_id> found = ccrc::contexts_of(ccrc::tree_view(p.tree()), methods);
-    marks = icicle ? ccrc::highlight(d.icicle, p.tree(), ag[r.metric], found)
-                   : ccrc::highlight(d.chart, p.tree(), ag[r.metric], found);
-  }
-  t.phase("render");
-  std::string_view mode = mode_names[static_cast<int>(r.sizing)];
-  if (icicle)
-    d.text = document_of(icicle_picture{p, d.icicle, ag, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours},
-                         r.format);
-  else
-    d.text = document_of(ring_picture{p, d.chart, ag, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours},
-                         r.format);
+    finish(layout(p, ag, r), d.chart);
   return d;
 }
 
-std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart) {
-  return summary_of(path, p, chart, "around");
+std::optional<ccrc::profile> tree_of(const ccrc::profile& p, tree_choice tree, request& r) {
+  r.fold_chains = tree != tree_choice::contexts;
+  r.eliminate_recursion = tree == tree_choice::automatic;
+  if (tree != tree_choice::recursion) return std::nullopt;
+  return std::move(ccrc::eliminate_recursion(p).output);
 }
 
-std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::icicle_layout& chart) {
-  return summary_of(path, p, chart, "below");
+std::string summary(const std::string& path, const drawing& d) {
+  bool icicle = d.layout == chart_kind::icicle;
+  std::size_t segments = icicle ? d.icicle.segments.size() : d.chart.segments.size();
+  std::size_t lines = icicle ? lines_in(d.icicle) : lines_in(d.chart);
+  std::string out = path + ": " + std::to_string(segments) + " segments (" + std::to_string(lines) + " lines) in " +
+                    (icicle ? levels_text(d.icicle) + " below " : levels_text(d.chart) + " around ") + d.centre;
+  return d.caption.empty() ? out : out + "; " + d.caption;
 }
 
 ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options) {

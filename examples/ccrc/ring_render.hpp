@@ -12,6 +12,8 @@
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/profile.hpp>
 
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +43,10 @@ struct chart_picture {
   std::vector<std::string> notes = {};
   /// Optional: the legend's colour key, (colour, label) pairs, replacing the list of methods.
   std::vector<std::pair<std::string, std::string>> key = {};
+  /// Optional: what the first view did (laid_out::caption), shown in the legend ...
+  std::string caption = {};
+  /// ... and the share of the cost it draws (laid_out::drawn; NaN: not a first view).
+  double drawn = std::numeric_limits<double>::quiet_NaN();
 };
 
 using ring_picture = chart_picture<ccrc::ring_layout>;
@@ -70,6 +76,14 @@ enum class chart_kind { ring, icicle };
 inline constexpr const char* mode_names[] = {"equal", "angle", "area"};  ///< by ccrc::ring_sizing
 inline constexpr const char* layout_names[] = {"ring", "icicle"};      ///< by chart_kind
 
+/// The tree a chart is drawn from, as `ccrc render --tree` and Python's `tree=` name it:
+/// `automatic`, the first view's choice (chains of single callees folded, recursion
+/// eliminated, when that draws more of the cost: see ccrc::first_view); `contexts`, the calling
+/// context tree, a ring per level; `recursion`, the tree with its recursion eliminated (chains
+/// folded as for automatic).
+enum class tree_choice { automatic, contexts, recursion };
+inline constexpr const char* tree_names[] = {"auto", "contexts", "recursion"};  ///< by tree_choice
+
 struct request {
   std::size_t metric = 0;
   std::optional<ccrc::tree_view> view = {};  ///< default: the whole tree
@@ -86,28 +100,59 @@ struct request {
   std::string title = {};
   render::format format = format::svg;
   chart_kind layout = chart_kind::ring;
+  /// The first view may fold chains of single callees, and (the whole profile's default view)
+  /// be drawn from the profile with its recursion eliminated, when that draws more of the cost.
+  bool fold_chains = true, eliminate_recursion = true;
+};
+
+/// Tells the request's first view what it may do to draw `tree` (`contexts`: nothing, a ring
+/// per level; `recursion`: fold chains, nothing more to eliminate), and returns the profile
+/// `p` with its recursion eliminated when `tree` asks for it (none: draw `p`).
+std::optional<ccrc::profile> tree_of(const ccrc::profile& p, tree_choice tree, request& r);
+
+/// A chart as `ccrc render` lays it out, the tree it is of, and what its first view did.
+template <class Layout>
+struct laid_out {
+  /// The profile with its recursion eliminated, when the first view drew it from that; null:
+  /// the chart is of the profile given.
+  std::unique_ptr<const ccrc::profile> eliminated;
+  Layout chart;
+  /// What the first view did to show where the cost goes (ccrc::first_view_caption): empty
+  /// when it drew the tree level by level.
+  std::string caption;
+  /// The share of the cost the chart draws (ccrc::drawn_share); NaN when not a first view.
+  double drawn = std::numeric_limits<double>::quiet_NaN();
+
+  [[nodiscard]] const ccrc::profile& profile(const ccrc::profile& given) const noexcept {
+    return eliminated ? *eliminated : given;
+  }
 };
 
 struct drawing {
   std::string text;  ///< the SVG, HTML or JSON document
+  chart_kind layout = chart_kind::ring;
   ccrc::ring_layout chart;    ///< the chart drawn, for chart_kind::ring ...
   ccrc::icicle_layout icicle;  ///< ... or for chart_kind::icicle
+  std::string centre;          ///< the centre's (root's) name, "the root" for the synthetic one
+  std::string caption;         ///< what the first view did, as laid_out says
 };
 
 /// The ring chart of `request` as `ccrc render` lays it out, from ag(M) of every metric
-/// (ccrc::inclusive_columns): centred by ring_chart_view, placed by chart_area.
-ccrc::ring_layout layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
+/// (ccrc::inclusive_columns): centred by ring_chart_view, placed by chart_area; the first
+/// view of the whole profile may draw it with its recursion eliminated (laid_out::eliminated,
+/// whose node ids the chart's are).
+laid_out<ccrc::ring_layout> layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
 /// The same as an icicle, placed by icicle_area.
-ccrc::icicle_layout layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
+laid_out<ccrc::icicle_layout> layout_icicle(const ccrc::profile& p, const std::vector<std::vector<double>>& ag,
+                                           const request& r);
 
 /// Lays out and draws the chart of `request` (phases "aggregate", "layout", "highlight",
 /// "render" in t): the whole of `ccrc render` but reading and writing.
 drawing draw(const ccrc::profile& p, const request& r, cli::timings& t);
 
-/// "OUT: N segments (L lines) in R rings around NAME", what `ccrc render` prints ...
-std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::ring_layout& chart);
-/// ... or "OUT: N segments (L lines) in R rows below NAME" for an icicle.
-std::string summary(const std::string& path, const ccrc::profile& p, const ccrc::icicle_layout& chart);
+/// "OUT: N segments (L lines) in R rings around NAME" (R rows below NAME, for an icicle), then
+/// what the first view did if anything: what `ccrc render` prints.
+std::string summary(const std::string& path, const drawing& d);
 
 /// Where render places a chart on a width x height canvas: a legend column on the left, the
 /// chart centred in the rest with a small margin ...

@@ -1,10 +1,11 @@
 // The default ring chart and icicle of every real profile in tests/data, as `ccrc render` draws
-// them with no option but --layout: readable at first sight (issue 33's measures). Rings at
-// least 10 px thick, icicle rows 16 px high; at least 80 % of the segments with room for a
-// label (80 px of arc at mid-radius and 10 px thick; boxes 80 px wide and 10 px high)
-// labelled; every label the frame's display name or a prefix of it ending in "…", never empty,
+// them with no option but --layout: readable at first sight (issue 33's measures), and drawing
+// where the cost goes (issue 42's). Rings at least 10 px thick, icicle rows 16 px high; at
+// least 80 % of the segments with room for a label (80 px of arc at mid-radius and 10 px
+// thick; boxes 80 px wide and 10 px high) labelled; every label the segment's name (the
+// frame's display name, a chain's first … last) or a prefix of it ending in "…", never empty,
 // at least 9 px, contrasting 4.5:1 with its fill; the legend's first eight colours CIE76 12
-// apart.
+// apart; at least half of the profile's self cost in the contexts drawn as segments.
 #include "support/tool.hpp"
 
 #include <ccrc/algorithm/display_name.hpp>
@@ -134,8 +135,8 @@ void check_readable(const std::string& profile, const std::string& layout, doubl
   for (const label& l : labels_of(svg)) {
     const json& s = segments[l.segment];
     CAPTURE(l.text);
-    std::string name = s["name"].get<std::string>();
-    std::string shown = name == "(root)" ? name : ccrc::display_name(name);
+    std::string shown = s["label"].get<std::string>();
+    if (s["contexts"] == 1) CHECK(shown == (s["name"] == "(root)" ? "(root)" : ccrc::display_name(s["name"].get<std::string>())));
     CHECK(!l.text.empty());
     if (l.text != shown) {
       REQUIRE(l.text.ends_with("\xe2\x80\xa6"));
@@ -160,6 +161,18 @@ void check_readable(const std::string& profile, const std::string& layout, doubl
   MESSAGE(profile << " (" << layout << "): " << levels.size() << " levels, " << labelled << " of " << room
                   << " roomy segments labelled, " << by_segment.size() << " labels");
 
+  // Where the cost goes: at least half of the profile's self cost drawn in segments (a chain's
+  // every context), as the JSON's `drawn` says.
+  json stats = json::parse(test::run_tool("stats '" + path + "' --json").out);
+  double total = 0, drawn = 0;
+  for (const json& m : stats["metrics"])
+    if (m["name"] == chart["metric"]) total = m["total"];
+  for (const json& s : segments)
+    if (s["kind"] != "line") drawn += s["self"].get<double>();
+  CHECK(drawn / total >= 0.5);
+  CHECK(chart["drawn"].get<double>() == doctest::Approx(drawn / chart["total"].get<double>()).epsilon(1e-9));
+  MESSAGE(profile << " (" << layout << "): " << 100 * drawn / total << " % of the self cost drawn; " << chart["caption"].get<std::string>());
+
   // The legend's first eight colours told apart.
   std::vector<ccrc::rgb> swatches;
   for (std::size_t at : elements(svg, "legend", "g class=\"method\"")) {
@@ -175,12 +188,12 @@ void check_readable(const std::string& profile, const std::string& layout, doubl
 
 TEST_CASE("the default ring chart of every real profile in tests/data is readable at first sight") {
   std::vector<std::string> profiles = real_profiles();
-  REQUIRE(profiles.size() >= 13);
+  REQUIRE(profiles.size() >= 14);
   for (const std::string& profile : profiles) check_readable(profile, "ring", 10);
 }
 
 TEST_CASE("the default icicle of every real profile in tests/data is readable at first sight") {
   std::vector<std::string> profiles = real_profiles();
-  REQUIRE(profiles.size() >= 13);
+  REQUIRE(profiles.size() >= 14);
   for (const std::string& profile : profiles) check_readable(profile, "icicle", 16);
 }

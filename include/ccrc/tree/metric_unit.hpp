@@ -79,4 +79,20 @@ struct metric_unit {
   return best;
 }
 
+/// The metric two runs are compared by when none is asked for (ccrc::diff's cost): the
+/// primary_metric of the first run's `names` other than its invocation counts `calls` ("" for
+/// none), or the counts if they are its only metric. An index into `names`. O(names).
+///
+///     ccrc::compared_metric({"calls", "bytecodes"}, "calls");  // 1
+[[nodiscard]] inline std::size_t compared_metric(const std::vector<std::string>& names, std::string_view calls) {
+  std::vector<std::string> costs;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] != calls) {
+      costs.push_back(names[i]);
+      at.push_back(i);
+    }
+  return costs.empty() ? 0 : at[primary_metric(costs)];
+}
+
 }  // namespace ccrc
