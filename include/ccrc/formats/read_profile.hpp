@@ -93,6 +93,10 @@ inline void read_trace_event_json(const formats::json_text& text, read_result& r
   if (w.profiles_without_start != 0)
     r.warnings.push_back(std::to_string(w.profiles_without_start) +
                          " CPU profiles had chunks but no Profile event and were read under their first chunk's thread");
+  if (w.summaries != 0)
+    r.warnings.push_back(std::to_string(w.summaries) +
+                         " clang -ftime-trace 'Total' summaries were left out: each adds up the compile's events of one "
+                         "name, which the tree holds");
 }
 
 inline void read_pprof_input(profile_input& in, const read_options& options, read_result& r) {

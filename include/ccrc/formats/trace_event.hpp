@@ -43,6 +43,11 @@ struct trace_warnings {
   /// start): read all the same, under the thread of their first chunk (V8's profiler thread,
   /// not the profiled one), the first sample's time unknown.
   std::uint64_t profiles_without_start = 0;
+  /// clang -ftime-trace's summaries, left out: one `Total <phase>` event per phase, each on a
+  /// thread of its own (the compiling thread's tid + 1, + 2, ...), from time 0 for the phase's
+  /// whole time. They add up the compile's own events by name, so that counting them as time
+  /// of their own would count the compile again and again (a 3.1 s compile read as 20.7 s).
+  std::uint64_t summaries = 0;
 
   [[nodiscard]] std::uint64_t total() const noexcept { return unmatched_ends + unclosed + profiles_without_start; }
 };
@@ -605,6 +610,10 @@ class trace_event_parser {
     }
     for (auto& [key, t] : threads_) {
       auto held = profiles.find(key);
+      if (held == profiles.end() && is_summary(t)) {
+        ++warnings_.summaries;
+        continue;
+      }
       const bool opens = t.events && !t.events->opens.empty();
       if (!opens) {
         if (t.events) warnings_.unmatched_ends += t.events->closes.size();
@@ -618,6 +627,14 @@ class trace_event_parser {
       if (held != profiles.end())
         for (cpu_profile* prof : held->second) add_cpu_profile(*prof, root);
     }
+  }
+
+  // Whether a thread holds only a clang -ftime-trace summary: one complete event `Total ...`
+  // from time 0, on a thread with no name, beside other threads (see trace_warnings).
+  [[nodiscard]] bool is_summary(const thread& t) const {
+    if (!t.events || t.named || threads_.size() < 2 || t.events->opens.size() != 1 || t.events->closes.size() > 1) return false;
+    const open_event& e = t.events->opens.front();
+    return e.ts == 0 && std::isfinite(e.order) && names_.name(frame_id{e.name}).starts_with("Total ");
   }
 
   // A CPU profile's tree as read_v8_profile makes it, under a frame `(cpu profile)` of its
