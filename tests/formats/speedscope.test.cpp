@@ -340,11 +340,11 @@ TEST_CASE("round trip: Figure 1 written and read back keeps every path and metri
   CHECK(bytecodes == 3238);
 }
 
-TEST_CASE("profiles that share their samples are one tree with a column per profile; others stay apart") {
+TEST_CASE("in a file ccrc wrote, profiles that share their samples are one tree with a column per profile") {
   // Profiles 0 and 2 have the same stacks ([f], [f;g], [f]) in two units: one tree under
   // "cpu + alloc", a column each. Profile 1 under its frame, in the column of its unit;
   // profile 3 has the same contexts as 1 from other samples ([f] twice): apart too.
-  ccrc::profile p = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}, {"name": "g"}]}, "profiles": [
+  ccrc::profile p = ccrc::read_speedscope(R"({"exporter": "ccrc", "shared": {"frames": [{"name": "f"}, {"name": "g"}]}, "profiles": [
       {"type": "sampled", "name": "cpu", "unit": "nanoseconds", "samples": [[0], [0, 1], [0]], "weights": [1, 2, 4]},
       {"type": "sampled", "name": "other", "unit": "none", "samples": [[0]], "weights": [8]},
       {"type": "sampled", "name": "alloc", "unit": "bytes", "samples": [[0], [0, 1], [0]], "weights": [16, 32, 64]},
@@ -361,13 +361,39 @@ TEST_CASE("profiles that share their samples are one tree with a column per prof
   CHECK(p.size() == 1 + 3 + 2 + 2);
   // Evented profiles of the same events: a column per profile, named after it (its unit's
   // metric if it has no name, made unique), under a frame named after both (the first has none).
-  ccrc::profile q = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}]}, "profiles": [
+  ccrc::profile q = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}]}, "exporter": "ccrc", "profiles": [
       {"type": "evented", "name": "", "unit": "none", "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 0, "at": 3}]},
       {"type": "evented", "name": "samples", "unit": "microseconds", "events": [{"type": "O", "frame": 0, "at": 1}, {"type": "C", "frame": 0, "at": 6}]}]})");
   CHECK(q.metric_names() == std::vector<std::string>{"samples", "samples (1)"});
   CHECK(q.size() == 3);
   CHECK(value_at(q, "profile 0 + samples;f", "samples") == 3);
   CHECK(value_at(q, "profile 0 + samples;f", "samples (1)") == 5);
+}
+
+TEST_CASE("two threads that did the same work stay two threads: only ccrc's own export is joined") {
+  // As speedscope's own two-thread fixture: threads "one" and "two", the same samples. Written
+  // by another exporter, or none, they are two profiles, 2 x 5 contexts, twice the time.
+  const std::string profiles = R"("profiles": [
+      {"type": "sampled", "name": "one", "unit": "seconds", "samples": [[0, 1], [0, 1, 2], [0, 3]], "weights": [1, 2, 4]},
+      {"type": "sampled", "name": "two", "unit": "seconds", "samples": [[0, 1], [0, 1, 2], [0, 3]], "weights": [1, 2, 4]}]})";
+  const std::string frames = R"({"shared": {"frames": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]}, )";
+  for (const std::string& exporter : {std::string(), std::string(R"("exporter": "speedscope@1.22.2", )"),
+                                       std::string(R"("exporter": "ccrc-like", )")}) {
+    CAPTURE(exporter);
+    ccrc::profile p = ccrc::read_speedscope(frames + exporter + profiles);
+    CHECK(p.metric_names() == std::vector<std::string>{"seconds"});
+    CHECK(p.size() == 1 + 2 * 5);
+    CHECK(value_at(p, "one;a;b;c", "seconds") == 2);
+    CHECK(value_at(p, "two;a;b;c", "seconds") == 2);
+    double total = 0;
+    for (double v : p.column("seconds")) total += v;
+    CHECK(total == 14);
+  }
+  // Written by ccrc (its exporter, as it writes it): its one profile per metric, joined.
+  ccrc::profile joined = ccrc::read_speedscope(frames + R"("exporter": "ccrc", )" + profiles);
+  CHECK(joined.metric_names() == std::vector<std::string>{"one", "two"});
+  CHECK(joined.size() == 1 + 5);
+  CHECK(value_at(joined, "one + two;a;b;c", "two") == 2);
 }
 
 TEST_CASE("perf script -> speedscope -> folded keeps each metric's totals, never adding samples to periods") {

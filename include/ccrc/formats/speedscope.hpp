@@ -78,6 +78,8 @@ class speedscope_reader {
   using value = simdjson::ondemand::value;
   using cursor = formats::detail::json_cursor;
   static constexpr std::size_t absent = std::string_view::npos;
+  // The value of `exporter` write_speedscope writes, as its bytes.
+  static constexpr std::string_view ccrc_exporter = R"("ccrc")";
 
  public:
   // The values are checked at the end: the profiles are read after the top level when
@@ -96,6 +98,7 @@ class speedscope_reader {
         have_shared_ = true;
         return read_shared(at);
       }
+      if (key == "exporter") ccrc_export_ = text_.substr(at, ccrc_exporter.size()) == ccrc_exporter;
       if (key != "profiles") return std::size_t{0};
       if (profiles_at != absent) cursor::fail_at(at, "a second \"profiles\" member");
       profiles_at = at;
@@ -107,7 +110,7 @@ class speedscope_reader {
     if (profiles_later) read_profiles(profiles_at);
     cursor_.check_unparsed_utf8();
     if (!profile_) return profile({"samples"});
-    if (std::optional<profile> joined = join_shared()) return std::move(*joined);
+    if (std::optional<profile> joined = ccrc_export_ ? join_shared() : std::nullopt) return std::move(*joined);
     profile_->shrink_to_fit();
     return std::move(*profile_);
   }
@@ -609,6 +612,7 @@ class speedscope_reader {
   std::string_view text_;
   cursor cursor_;
   bool have_shared_ = false;
+  bool ccrc_export_ = false;  // written by write_speedscope: its profiles are one per metric
   std::vector<std::string> frame_names_;  // by index in shared.frames
   std::vector<frame_id> frame_ids_;       // root_frame until interned
   std::optional<profile> profile_;
@@ -632,10 +636,11 @@ class speedscope_reader {
 ///
 /// - Tree: every profile under one frame named after it, its `name` (`profile N` if empty,
 ///   N the 0-based index in `profiles`; ` (N)` appended if an earlier profile has the name),
-///   so profiles stay apart. Sampled: each stack, root first. Evented: the open frames.
-///   Profiles that share their samples (of one type, the same stacks in the same order, or
-///   the same events' types and frames: write_speedscope's one profile per metric) are one
-///   tree under one frame, their names joined by ` + `.
+///   so profiles stay apart (two threads that did the same work included). Sampled: each
+///   stack, root first. Evented: the open frames. In a file write_speedscope wrote (its
+///   `exporter` is `"ccrc"`, as written), profiles that share their samples (of one type, the
+///   same stacks in the same order, or the same events' types and frames: its one profile per
+///   metric) are one tree under one frame, their names joined by ` + `.
 /// - Frames: identified by their index in `shared.frames`, named `name file:line:col` with
 ///   whichever of file, line and col the entry has (`f a.js:3:7`, `f a.js`, `f :3`), as the
 ///   V8 reader names `functionName url:line:col`; the name alone if the entry has no file
@@ -649,8 +654,8 @@ class speedscope_reader {
 ///   Sampled: a sample's weight is the self value of its stack's last frame (a 0 weight still
 ///   creates the context). Evented: the value between two events is the self value of the
 ///   innermost open frame (none if no frame is open); an event opened and closed at once
-///   still creates its context. `startValue`, `endValue`, `name`, `activeProfileIndex` and
-///   `exporter` are not used. No profiles: an empty profile with metric `samples`. Member
+///   still creates its context. `startValue`, `endValue`, `name` and `activeProfileIndex` are
+///   not used. No profiles: an empty profile with metric `samples`. Member
 ///   names are matched as written (a key spelled with an escape, `"\u0074ype"`, is not
 ///   `type`); string values are unescaped.
 /// - Errors throw ccrc::parse_error::at_byte: malformed JSON, a missing or mistyped member,
