@@ -17,12 +17,14 @@
 #include <ccrc/formats/read_profile.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/label.hpp>
+#include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/graph/call_graph.hpp>
 #include <ccrc/graph/query.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 #include <ccrc/transform/function.hpp>
 #include <ccrc/transform/invert.hpp>
 #include <ccrc/transform/merge_all.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/path.hpp>
 
 #include <pybind11/numpy.h>
@@ -447,23 +449,40 @@ render::request request_of(const view& v, std::size_t metric, int sizing, int or
   return r;
 }
 
+// The profile a chart of `v` is drawn from for `tree` (render::tree_choice), the request told
+// what its first view may do: v's, or, for a whole profile's "recursion", it with its
+// recursion eliminated, held in `held`.
+const ccrc::profile& drawn_profile(const view& v, int tree, render::request& r, std::optional<ccrc::profile>& held) {
+  auto choice = static_cast<render::tree_choice>(tree);
+  if (choice == render::tree_choice::recursion) v.require_whole("tree=\"recursion\"");
+  py::gil_scoped_release unlocked;
+  held = render::tree_of(v.profile(), choice, r);
+  if (held) r.view.reset();
+  return held ? *held : v.profile();
+}
+
 // The segments `ccrc render -o OUT.json` writes, as columns, with each segment's colour and label.
-py::dict ring_chart(const view& v, const render::request& r) {
-  const ccrc::profile& p = v.profile();
-  const ccrc::call_tree& t = p.tree();
-  ccrc::ring_layout chart;
-  std::vector<std::int64_t> node, parent, depth, contexts;
+py::dict ring_chart(const view& v, render::request r, int tree) {
+  std::optional<ccrc::profile> held;
+  const ccrc::profile& given = drawn_profile(v, tree, r, held);
+  render::laid_out<ccrc::ring_layout> laid;
+  std::vector<std::int64_t> node, parent, depth, contexts, last;
   std::vector<std::uint8_t> kind, label_fit, label_reversed, beyond;
   std::vector<double> r0, r1, a0, a1, value, self, label_radius, label_angle, font_px;
   std::vector<std::string> colors, labels;
   std::vector<std::string_view> names;
   {
     py::gil_scoped_release unlocked;
-    std::vector<std::vector<double>> ag = ccrc::inclusive_columns(p);
-    chart = render::layout(p, ag, r);
+    std::vector<std::vector<double>> ag = ccrc::inclusive_columns(given);
+    laid = render::layout(given, ag, r);
+    const ccrc::profile& p = laid.profile(given);
+    if (laid.eliminated) ag = ccrc::inclusive_columns(p);
+    const ccrc::call_tree& t = p.tree();
+    const ccrc::ring_layout& chart = laid.chart;
     ccrc::chart_colors palette(t, p.column(r.metric));
     for (const ccrc::ring_segment& s : chart.segments) {
       node.push_back(s.node);
+      last.push_back(s.last);
       names.push_back(s.node == ccrc::root_node ? "(root)" : t.name(s.node));
       depth.push_back(s.depth);
       parent.push_back(s.parent == ccrc::no_segment ? -1 : std::int64_t{s.parent});
@@ -474,10 +493,10 @@ py::dict ring_chart(const view& v, const render::request& r) {
       a1.push_back(s.a1);
       contexts.push_back(s.contexts);
       value.push_back(ag[r.metric][s.node]);
-      self.push_back(p.column(r.metric)[s.node]);
-      colors.push_back(ccrc::hex(palette.of(t, s.node)));
+      self.push_back(s.kind == ccrc::segment_kind::line ? p.column(r.metric)[s.node] : ccrc::segment_value(t, p.column(r.metric), s));
+      colors.push_back(ccrc::hex(palette.of(t, s.last)));
       beyond.push_back(ccrc::beyond_edge(chart, t, s));
-      std::string shown = s.node == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(s.node));
+      std::string shown = ccrc::segment_name(t, s);
       ccrc::ring_label l = ccrc::fit_label(s, shown);
       labels.push_back(l.fit == ccrc::label_fit::none ? "" : l.text(shown));
       label_fit.push_back(static_cast<std::uint8_t>(l.fit));
@@ -510,14 +529,20 @@ py::dict ring_chart(const view& v, const render::request& r) {
   d["label_angle"] = numpy(std::move(label_angle));
   d["label_reversed"] = numpy(std::move(label_reversed));
   d["font_px"] = numpy(std::move(font_px));
-  d["center"] = py::make_tuple(chart.center.x, chart.center.y);
-  d["radii"] = chart.radii;
-  d["start_angle"] = chart.start_angle;
+  d["last"] = numpy(std::move(last));
+  d["center"] = py::make_tuple(laid.chart.center.x, laid.chart.center.y);
+  d["radii"] = laid.chart.radii;
+  d["start_angle"] = laid.chart.start_angle;
+  d["caption"] = text(laid.caption);
+  d["drawn"] = laid.drawn;
+  d["recursion_eliminated"] = laid.eliminated != nullptr || held.has_value();
   return d;
 }
 
-std::string svg_text(const view& v, render::request r, std::optional<std::tuple<std::string, int, int, bool>> highlight,
+std::string svg_text(const view& v, render::request r, int tree, std::optional<std::tuple<std::string, int, int, bool>> highlight,
                 int colour_by, const std::optional<std::string>& title, int layout) {
+  std::optional<ccrc::profile> held;
+  const ccrc::profile& p = drawn_profile(v, tree, r, held);
   if (highlight) {
     auto& [query, match, part, ignore_case] = *highlight;
     r.highlight = ccrc::name_query{query, static_cast<ccrc::name_match>(match), static_cast<ccrc::name_part>(part), ignore_case};
@@ -527,7 +552,7 @@ std::string svg_text(const view& v, render::request r, std::optional<std::tuple<
   if (title) r.title = *title;
   py::gil_scoped_release unlocked;
   cli::timings unused;
-  return render::draw(v.profile(), r, unused).text;
+  return render::draw(p, r, unused).text;
 }
 
 // The viewer page with the profile (and a first run to compare it with) inside.
@@ -605,8 +630,8 @@ py::tuple read_bytes(const py::bytes& data, const std::string& pick, std::uint64
 
 // ---- Two runs, many profiles.
 
-// The metrics `ccrc diff` compares: the one named (else the first of the old run that is not
-// the counts), and the invocation counts named (else "calls" if both runs have it).
+// The metrics `ccrc diff` compares: the one named (else ccrc::compared_metric of the old run),
+// and the invocation counts named (else "calls" if both runs have it).
 struct diff_metrics {
   std::size_t old_metric, new_metric;
   std::optional<std::size_t> old_calls, new_calls;
@@ -632,13 +657,7 @@ diff_metrics diff_metrics_of(const ccrc::profile& old_p, const ccrc::profile& ne
     m.old_calls = index_in(old_p, m.calls, "old");
     m.new_calls = index_in(new_p, m.calls, "new");
   }
-  m.metric = metric.value_or(std::string(old_p.metric_name(0)));
-  if (!metric)
-    for (const auto& n : old_p.metric_names())
-      if (n != m.calls) {
-        m.metric = n;
-        break;
-      }
+  m.metric = metric.value_or(std::string(old_p.metric_name(ccrc::compared_metric(old_p.metric_names(), m.calls))));
   m.new_metric_name = new_metric.value_or(m.metric);
   m.old_metric = index_in(old_p, m.metric, "old");
   m.new_metric = index_in(new_p, m.new_metric_name, "new");
@@ -790,6 +809,7 @@ PYBIND11_MODULE(_ccrc, m) {
   using name_list = std::vector<std::string_view>;
   m.attr("sizings") = name_list(std::begin(render::mode_names), std::end(render::mode_names));  // ccrc::ring_sizing
   m.attr("layouts") = name_list(std::begin(render::layout_names), std::end(render::layout_names));  // render::chart_kind
+  m.attr("trees") = name_list(std::begin(render::tree_names), std::end(render::tree_names));  // render::tree_choice
   m.attr("orders") = name_list{"value", "name", "insertion"};                                   // ccrc::child_order
   m.attr("colourings") = name_list{"method", "package"};                                        // ccrc::color_by
   m.attr("kinds") = name_list{"center", "arc", "line"};                                         // ccrc::segment_kind
@@ -808,6 +828,7 @@ PYBIND11_MODULE(_ccrc, m) {
       .def_property_readonly("profiles", [](const view& v) { return texts(v.src->profiles); })
       .def_property_readonly("metrics", [](const view& v) { return texts(v.profile().metric_names()); })
       .def("metric_index", [](const view& v, const std::string& name) { return v.profile().metric_index(name); })
+      .def("primary_metric", [](const view& v) { return ccrc::primary_metric(v.profile().metric_names()); })
       .def_property_readonly("whole", &view::whole)
       .def_property_readonly("root", [](const view& v) { return v.root; })
       .def_property_readonly("max_depth", [](const view& v) {
@@ -879,14 +900,14 @@ PYBIND11_MODULE(_ccrc, m) {
         return transformed(v, "drop_function()", [&](const ccrc::profile& p) { return ccrc::drop_function(p, s); });
       })
       .def("ring_chart", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding,
-                            double width, double height) {
-        return ring_chart(v, request_of(v, metric, sizing, order, min_px, padding, width, height));
+                            double width, double height, int tree) {
+        return ring_chart(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree);
       })
       .def("svg", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding, double width,
-                     double height, std::optional<std::tuple<std::string, int, int, bool>> highlight, int colour_by,
+                     double height, int tree, std::optional<std::tuple<std::string, int, int, bool>> highlight, int colour_by,
                      std::optional<std::string> title, int layout) {
-        return text(svg_text(v, request_of(v, metric, sizing, order, min_px, padding, width, height), highlight, colour_by,
-                             title, layout));
+        return text(svg_text(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree, highlight,
+                             colour_by, title, layout));
       })
       .def("viewer_html", [](const view& v, std::optional<view> baseline) { return text(viewer_html(v, baseline)); })
       .def("write_viewer", [](const view& v, const std::string& path, std::optional<view> baseline) {

@@ -95,3 +95,59 @@ def test_views_and_transforms_keep_totals(profile):
     hot = profile.hot_path(metric)
     assert list(hot["depth"]) == list(range(1, len(hot) + 1))
     assert list(hot["parent"])[1:] == list(hot["node"])[:-1]
+
+
+def test_the_default_metric_is_the_tools():
+    # As `ccrc flat`, the viewer and the charts (ccrc::primary_metric): time before samples,
+    # whatever the order of the columns. A V8 profile's columns are samples, then time_us.
+    v8 = ccrc.read(DATA / "v8" / "work.cpuprofile")
+    assert v8.metrics == ["samples", "time_us"]
+    flat = v8.flat()
+    assert list(flat["time_us"]) == sorted(flat["time_us"], reverse=True)
+    assert list(flat["samples"]) != sorted(flat["samples"], reverse=True)  # a different order: the test can fail
+    assert flat.index[0] == v8.flat("time_us").index[0]
+    assert v8.ring_chart().attrs["metric"] == "time_us"
+    assert list(v8.callgraph().functions.index) == list(v8.callgraph("time_us").functions.index)
+    # Two runs compare the same metric by default, whichever way round.
+    d = ccrc.diff(v8, v8)
+    assert d.attrs["metric"] == "time_us"
+
+
+def test_the_first_view_draws_where_the_cost_goes(profile):
+    # As `ccrc render`: at least half of the cost (its self values) in the contexts drawn as
+    # segments, a chain's summed over its contexts.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ccrc.ReadWarning)
+    chart = profile.ring_chart()
+    drawn = chart[chart["kind"] != "line"]["self"].sum()
+    metric = chart.attrs["metric"]
+    total = profile.to_pandas()[metric].sum()
+    assert drawn / total >= 0.5
+    assert chart.attrs["drawn"] == pytest.approx(drawn / chart["value"].iloc[0], rel=1e-9)
+    chains = chart[(chart["kind"] != "line") & (chart["contexts"] > 1)]
+    assert (chains["last"] != chains["node"]).all()
+    assert ("shown as one ring" in chart.attrs["caption"]) == (len(chains) > 0)
+    # A ring per level, as read: no chain, nothing eliminated.
+    levels = profile.ring_chart(tree="contexts")
+    assert not levels.attrs["recursion_eliminated"]
+    assert ((levels["kind"] == "line") | (levels["contexts"] == 1)).all()
+    assert levels.attrs["caption"] == ""
+
+
+def test_a_deep_profile_folds_its_chains_and_gcc_loses_its_recursion():
+    deep = ccrc.read(DATA / "v8" / "tsc-zod.cpuprofile.gz")
+    chart = deep.ring_chart()
+    assert chart.attrs["metric"] == "time_us"
+    assert chart.attrs["caption"].endswith("shown as one ring each")
+    assert not chart.attrs["recursion_eliminated"]
+    assert chart.attrs["drawn"] > 0.8
+    gcc = ccrc.read(DATA / "perf" / "gcc.perf.gz")
+    chart = gcc.ring_chart()
+    assert chart.attrs["recursion_eliminated"]
+    assert chart.attrs["caption"] == "recursion eliminated: 138 \u2192 25 levels"
+    # Node ids are then of the tree without recursion.
+    eliminated = gcc.eliminate_recursion()
+    assert chart["node"].max() < len(eliminated) + 1
+    assert gcc.ring_chart(tree="recursion").attrs["drawn"] == pytest.approx(chart.attrs["drawn"])
+    with pytest.raises(ccrc.Error):
+        gcc.subtree(1).ring_chart(tree="recursion")

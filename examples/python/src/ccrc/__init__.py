@@ -197,8 +197,8 @@ class Profile:
         )
 
     def _metric(self, metric):
-        if metric is None:
-            return 0
+        if metric is None:  # as the tool and the viewer choose: ccrc::primary_metric
+            return self._core.primary_metric()
         if isinstance(metric, str):
             return self._core.metric_index(_encoded(metric))
         return _whole(metric, "metric (a name or an index)")
@@ -222,7 +222,8 @@ class Profile:
         Columns: ``contexts`` and, for each metric M, ``M`` (the self values of all the
         method's contexts) and ``M (inc)`` (its total: the aggregated values of its outermost
         contexts, so that recursion counts once: Kaes's c_t). Sorted by the self value of
-        `metric` (name or index, default the first), ties by name, as `ccrc flat`. In a view,
+        `metric` (name or index; default, as `ccrc flat`'s: the first that measures time, else
+        samples, else the first), ties by name, as `ccrc flat`. In a view,
         only its contexts count, and "outermost" means within the view.
         """
         d = self._core.flat(self._metric(metric))
@@ -336,7 +337,7 @@ class Profile:
 
     # ---- Pictures.
 
-    def _chart_request(self, metric, sizing, order, min_px, padding, size):
+    def _chart_request(self, metric, sizing, order, min_px, padding, size, tree):
         width, height = size
         return (
             self._metric(metric),
@@ -346,9 +347,12 @@ class Profile:
             float(padding),
             float(width),
             float(height),
+            _choice(tree, _ccrc.trees, "tree"),
         )
 
-    def ring_chart(self, metric=None, *, sizing="angle", order="value", min_px=1.0, padding=0.0, size=(1440, 900)):
+    def ring_chart(
+        self, metric=None, *, sizing="angle", order="value", min_px=1.0, padding=0.0, size=(1440, 900), tree="auto"
+    ):
         """The ring chart as `ccrc render -o OUT.json` lays it out: one row per segment,
         ring by ring from the centre, clockwise.
 
@@ -368,9 +372,15 @@ class Profile:
         "value", "name" or "insertion"; `min_px`: culling threshold on a segment's outer arc;
         `size`: the canvas (a legend column on its left, as the tool draws it). A whole
         profile opens where it branches, as deep as keeps rings readable; a view shows its
-        root and its depth limit.
+        root and its depth limit. `tree` as ``ccrc render --tree``: "auto" draws where the cost
+        goes (a run of single callees as one segment: ``contexts`` > 1 and ``last``, the chain's
+        last context, for an arc; for a whole profile, its recursion eliminated when that draws
+        more, ``node`` and ``last`` then ids in :meth:`eliminate_recursion`'s tree), "contexts"
+        a ring per level, "recursion" the profile with its recursion eliminated. ``attrs``
+        also holds ``caption`` (what the chart did, "" if nothing), ``drawn`` (the share of the
+        cost drawn in segments) and ``recursion_eliminated``.
         """
-        request = self._chart_request(metric, sizing, order, min_px, padding, size)
+        request = self._chart_request(metric, sizing, order, min_px, padding, size, tree)
         d = self._core.ring_chart(*request)
         pd = _pandas()
         frame = pd.DataFrame(
@@ -385,6 +395,7 @@ class Profile:
                 "a0": d["a0"],
                 "a1": d["a1"],
                 "contexts": d["contexts"],
+                "last": d["last"],
                 "value": d["value"],
                 "self": d["self"],
                 "color": d["color"],
@@ -398,7 +409,14 @@ class Profile:
             }
         )
         frame.attrs.update(
-            center=d["center"], radii=list(d["radii"]), size=tuple(size), metric=self.metrics[request[0]], sizing=sizing
+            center=d["center"],
+            radii=list(d["radii"]),
+            size=tuple(size),
+            metric=self.metrics[request[0]],
+            sizing=sizing,
+            caption=d["caption"],
+            drawn=d["drawn"],
+            recursion_eliminated=d["recursion_eliminated"],
         )
         return frame
 
@@ -417,13 +435,14 @@ class Profile:
         colour_by="method",
         title=None,
         layout="ring",
+        tree="auto",
     ):
         """The ring chart as `ccrc render -o OUT.svg` draws it (a str): tooltips, labels, a
         legend. Options as :meth:`ring_chart`; `highlight` marks the contexts a query matches
         (as :meth:`search`), `colour_by` "method" or "package"; `layout` "icicle" draws the
         same partition as an icicle (``--layout icicle``). In a notebook:
         ``IPython.display.SVG(p.svg())``."""
-        request = self._chart_request(metric, sizing, order, min_px, padding, size)
+        request = self._chart_request(metric, sizing, order, min_px, padding, size, tree)
         mark = None if highlight is None else _query(highlight, part, ignore_case)
         return self._core.svg(
             *request,
@@ -519,7 +538,8 @@ def diff(old, new, *, metric=None, new_metric=None, calls=None, modified=(), eps
     ``old_node`` and ``new_node`` (the context's id in each run, -1 if absent) and
     ``hot_path`` (on the delta hot path). A value of a run the context is absent from is NaN.
 
-    `metric`: the metric compared (default: the first that is not the counts); `new_metric`:
+    `metric`: the metric compared (default, as `ccrc diff`'s: of the metrics that are not the
+    counts, the first that measures time, else samples, else the first); `new_metric`:
     the new run's, if named otherwise; `calls`: the invocation counts (default "calls" if
     both have it); `modified`: names of methods whose source changed; `epsilon`: |H| below it
     is unchanged; `max_chain`: the longest chain of inserted or removed methods searched.
