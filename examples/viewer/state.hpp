@@ -71,11 +71,12 @@ struct shown_tree {
 // ccrc::box_label's start). Ints: the node, its kind (ccrc::segment_kind), ring,
 // parent segment, contexts, highlight (ccrc::highlight_state), label (label_codes), diff class
 // (0 without a comparison, else 1 + the ccrc::diff_status), fill colour (0xrrggbb: the
-// palette's or the diff class's), cut at the edge (ccrc::beyond_edge: 1).
+// palette's or the diff class's), cut at the edge (ccrc::beyond_edge: 1), last (the deepest
+// context it stands for: a chain's last, else the node).
 constexpr std::string_view float_fields[] = {"r0", "r1", "a0",         "a1",          "x0",          "x1",      "y0",
                                              "y1", "height", "label_font", "label_radius", "label_angle", "label_x", "label_y"};
-constexpr std::string_view int_fields[] = {"node",      "kind", "depth", "parent", "contexts",
-                                           "highlight", "label", "diff", "fill",   "edge"};
+constexpr std::string_view int_fields[] = {"node",      "kind",  "depth", "parent", "contexts",
+                                           "highlight", "label", "diff",  "fill",   "edge", "last"};
 constexpr std::size_t floats_per_segment = std::size(float_fields);
 constexpr std::size_t ints_per_segment = std::size(int_fields);
 
@@ -87,9 +88,10 @@ consteval std::size_t field(const std::string_view (&fields)[N], std::string_vie
   throw "no such field";
 }
 
-// ccrc_layout's trees besides ccrc::recursion's policies, its depths besides a number of levels,
+// ccrc_layout's trees besides ccrc::recursion's policies (`tree_automatic`: as the first view
+// of the profile chooses, ccrc::prefer_eliminated), its depths besides a number of levels,
 // ccrc_table's kinds.
-constexpr int tree_as_read = -1, tree_display = 3;
+constexpr int tree_automatic = -2, tree_as_read = -1, tree_display = 3;
 constexpr int depth_first_view = -1, depth_all = 0;
 constexpr int table_top_down = 0, table_bottom_up = 1;
 // ccrc_layout's charts.
@@ -137,6 +139,8 @@ struct laid_out_chart {
   std::vector<float> floats;
   std::vector<std::int32_t> ints;
   std::string labels;
+  std::string caption;  // what a first view did (ccrc::first_view_caption), else empty
+  double drawn = 0;     // the share of the cost a first view draws (ccrc::drawn_share), else NaN
   std::uint64_t marked_by = 0;  // the search its highlight is of (viewer::searches)
 };
 
@@ -147,6 +151,10 @@ struct viewer {
   // are chosen by the metric, the second member.
   std::unique_ptr<shown_tree> derived;
   std::pair<int, std::size_t> derived_of{-1, 0};
+  // The tree `tree_automatic` stands for, per metric: decided by the first view of the whole
+  // profile on that metric (tree_as_read, or recursion::all's code), and kept so that a path
+  // chosen in it stays a path of the tree shown.
+  std::vector<std::optional<int>> automatic;
   shown_tree* current = nullptr;
   std::size_t metric = 0;
   ccrc::color_by colours = ccrc::color_by::method;

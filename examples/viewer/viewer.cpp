@@ -82,14 +82,14 @@ int put_label(float* f, const ccrc::box_label& l) {
   return label_codes::along;
 }
 
-// The label of a segment (ccrc::fit_label of the frame's display name): appends its text to
-// `texts`, writes its font and place into the segment's floats and returns its code for the
-// page (label_codes).
+// The label of a segment (ccrc::fit_label of ccrc::segment_name: the frame's display name, a
+// chain's first … last): appends its text to `texts`, writes its font and place into the
+// segment's floats and returns its code for the page (label_codes).
 template <class Segment>
 int label_of(const ccrc::call_tree& t, const Segment& s, float* f, std::string& texts) {
   // Most segments of a large chart have no room for a label: no name is shortened for them.
   if (ccrc::fit_label(s, "xxxx").fit == ccrc::label_fit::none) return 0;
-  std::string name = s.node == ccrc::root_node ? std::string("(root)") : ccrc::display_name(t.name(s.node));
+  std::string name = ccrc::segment_name(t, s);
   auto l = ccrc::fit_label(s, name);
   if (l.fit == ccrc::label_fit::none) return 0;
   texts += l.text(name);
@@ -205,7 +205,7 @@ void export_chart(const Layout& chart) {
     n[field(int_fields, "label")] = label_of(t, s, f, v.shown.labels);
     put_geometry(f, s);
     f[field(float_fields, "height")] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
-    ccrc::rgb fill = classes.empty() ? palette.of(t, s.node) : ccrc::diff_color(classes[i].status);
+    ccrc::rgb fill = classes.empty() ? palette.of(t, s.last) : ccrc::diff_color(classes[i].status);
     if (n[field(int_fields, "label")] != label_codes::none && ccrc::label_color(fill) != ccrc::label_color(ccrc::neutral_color))
       n[field(int_fields, "label")] += label_codes::light;
     n[field(int_fields, "node")] = static_cast<std::int32_t>(s.node);
@@ -216,28 +216,121 @@ void export_chart(const Layout& chart) {
     n[field(int_fields, "diff")] = classes.empty() ? 0 : 1 + static_cast<std::int32_t>(classes[i].status);
     n[field(int_fields, "fill")] = fill.r << 16 | fill.g << 8 | fill.b;
     n[field(int_fields, "edge")] = ccrc::beyond_edge(chart, t, s) ? 1 : 0;
+    n[field(int_fields, "last")] = static_cast<std::int32_t>(s.last);
   }
 }
 
 // Lays out `view` (a first view when asked) on `canvas`, a ring chart's or an icicle's options,
-// into v.shown.chart, and returns the view laid out.
+// into v.shown (its chart, what its first view did and drew), and returns the view laid out.
 template <class Options>
 ccrc::tree_view lay_out(ccrc::tree_view view, bool first, bool skip_trunk, const Options& canvas) {
   viewer& v = the();
   const std::vector<double>& ag = v.current->ag[v.metric];
+  v.shown.caption.clear();
+  v.shown.drawn = std::numeric_limits<double>::quiet_NaN();
   if (!first) {
     v.shown.chart = ccrc::layout_of(view, ag, canvas);
     return view;
   }
   auto opening = ccrc::first_view(view, ag, canvas, {.skip_trunk = skip_trunk});
-  if (opening.chart)
-    v.shown.chart = std::move(*opening.chart);
-  else
-    v.shown.chart = ccrc::layout_of(opening.view, ag, canvas);
+  v.shown.drawn = opening.drawn;
+  // A tree without recursion says so, with the levels it took away.
+  std::uint32_t as_read = 0, eliminated = 0;
+  if (v.current == v.derived.get() && v.derived_of.first == static_cast<int>(ccrc::recursion::all)) {
+    as_read = v.original->index[v.metric].height(ccrc::root_node);
+    eliminated = v.current->index[v.metric].height(ccrc::root_node);
+  }
+  v.shown.chart = opening.chart ? std::move(*opening.chart) : ccrc::layout_of(opening.view, ag, canvas);
+  std::visit([&](const auto& chart) { v.shown.caption = ccrc::first_view_caption(chart, as_read, eliminated); }, v.shown.chart);
   return opening.view;
 }
 
 std::string error_text(const std::exception& e) { return e.what(); }
+
+// ccrc_layout of a tree other than tree_automatic, on metric `wanted` (in range).
+int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int tree, int colour_by, int chart,
+                double width, double height, double min_px) {
+  viewer& v = the();
+  const ccrc::profile& original = v.original->profile;
+  if (tree < 0 || tree > tree_display) {
+    v.current = v.original.get();
+  } else {
+    std::pair<int, std::size_t> of{tree, tree == tree_display ? wanted : 0};
+    if (v.derived_of != of) {
+      v.derived.reset();
+      v.flat_of = {};
+      v.top_down = {};
+      v.bottom_up = {};
+      v.searched = nullptr;
+      forget_layouts();
+      v.derived = std::make_unique<shown_tree>(
+          tree == tree_display ? ccrc::display_tree(original, ccrc::call_graph(original), wanted).output
+                    : ccrc::eliminate_recursion(original, static_cast<ccrc::recursion>(tree)).output);
+      v.derived_of = of;
+    }
+    v.current = v.derived.get();
+  }
+  const ccrc::profile& p = v.current->profile;
+  // The search runs on the tree shown (node ids differ between trees) and the metric shown.
+  bool stale = v.searched != v.current || v.metric != wanted;
+  v.metric = wanted;
+  v.colours = colour_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
+  if (stale || v.search_stale) run_query();
+  update_diff();
+  layout_inputs inputs{v.current == v.original.get() ? tree_as_read : tree, v.metric,
+                       path ? path : "", depth, sizing, colour_by, chart, width, height, min_px};
+  if (v.shown.made_of != inputs) std::swap(v.shown, v.before);
+  if (v.shown.made_of == inputs) return static_cast<int>(segment_count());
+  v.shown.made_of.reset();
+  const std::vector<double>& ag = v.current->ag[v.metric];
+  auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
+  ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
+  auto sized = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2));
+  const ccrc::ring_index* index = &v.current->index[v.metric];
+  ccrc::tree_view view = centre == ccrc::null_node
+                             ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
+                             : ccrc::tree_view(p.tree(), centre, limit);
+  bool first = depth == depth_first_view, skip_trunk = centre == ccrc::null_node;
+  if (chart == chart_icicle) {
+    view = lay_out(view, first, skip_trunk,
+                   ccrc::icicle_options{.sizing = sized, .origin = {6, 6}, .width = std::max(0.0, width - 12),
+                                        .height = std::max(0.0, height - 12), .max_row_px = max_row_px,
+                                        .min_width_px = min_px, .index = index});
+  } else {
+    ccrc::ring_options o = ccrc::on_canvas(width, height, {.sizing = sized, .min_arc_px = min_px, .index = index});
+    o.outer_radius = std::max(0.0, o.outer_radius - 6);
+    view = lay_out(view, first, skip_trunk, o);
+  }
+  // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
+  // depth it is cut at is the chart's room, not the user's choice.
+  v.shown.view = first ? ccrc::tree_view(p.tree(), view.root()) : view;
+  std::visit([](const auto& laid) { export_chart(laid); }, v.shown.chart);
+  v.shown.made_of = std::move(inputs);
+  v.shown.serial = ++v.layouts;
+  return static_cast<int>(segment_count());
+}
+
+// The tree tree_automatic stands for on `metric`, decided at its first use by the first view of
+// the whole profile on this canvas: the profile as read, unless its first view draws less than
+// half of the cost and the tree without recursion draws more (ccrc::worth_eliminating_recursion,
+// ccrc::prefer_eliminated, as `ccrc render` decides). The layouts it makes are kept: the view
+// asked for is most often one of them.
+int automatic_tree(std::size_t metric, int sizing, int colour_by, int chart, double width, double height, double min_px) {
+  viewer& v = the();
+  v.automatic.resize(v.original->profile.metric_count());
+  if (v.automatic[metric]) return *v.automatic[metric];
+  layout_with("", depth_first_view, sizing, metric, tree_as_read, colour_by, chart, width, height, min_px);
+  const double as_read = v.shown.drawn;
+  const int eliminated = static_cast<int>(ccrc::recursion::all);
+  int decided = tree_as_read;
+  if (ccrc::worth_eliminating_recursion(v.original->profile.size(), as_read)) {
+    layout_with("", depth_first_view, sizing, metric, eliminated, colour_by, chart, width, height, min_px);
+    if (ccrc::prefer_eliminated(as_read, v.shown.drawn)) decided = eliminated;
+  }
+  v.automatic[metric] = decided;
+  return decided;
+}
+
 
 }  // namespace
 }  // namespace viewer_module
@@ -256,6 +349,7 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
     v.diff.reset();
     v.derived.reset();
     v.derived_of = {-1, 0};
+    v.automatic.clear();
     v.current = v.original.get();
     v.metric = 0;
     v.query.reset();
@@ -335,8 +429,10 @@ VIEWER_API const char* ccrc_profile_info() {
 /// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`; -1: the
 /// first view, ccrc::first_view: from where the profile branches when no path is given, as deep
 /// as rings or rows stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
-/// `tree`: the profile as read (-1), with its recursion eliminated under a policy (0 all, 1
-/// direct, 2 drop_repeats), or its call graph's display tree (3, masters chosen by `metric`);
+/// `tree`: as the first view of the whole profile chooses (-2: as read, or its recursion
+/// eliminated when that draws more of the cost; decided once per metric), the profile as
+/// read (-1), with its recursion eliminated under a policy (0 all, 1 direct, 2 drop_repeats),
+/// or its call graph's display tree (3, masters chosen by `metric`);
 /// coloured by method (0) or package (1). Segments thinner than min_px are lines.
 /// Returns the number of segments (-1 without a profile); ccrc_highlight then highlights the
 /// search, if any. The last two layouts are kept: asked again for one of them, it is handed back.
@@ -345,70 +441,20 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
   viewer& v = the();
   if (!v.original) return -1;
   try {
-    const ccrc::profile& original = v.original->profile;
-    auto wanted =
-        metric >= 0 && static_cast<std::size_t>(metric) < original.metric_count() ? static_cast<std::size_t>(metric) : 0;
-    if (tree < 0 || tree > tree_display) {
-      v.current = v.original.get();
-    } else {
-      std::pair<int, std::size_t> of{tree, tree == tree_display ? wanted : 0};
-      if (v.derived_of != of) {
-        v.derived.reset();
-        v.flat_of = {};
-        v.top_down = {};
-        v.bottom_up = {};
-        v.searched = nullptr;
-        forget_layouts();
-        v.derived = std::make_unique<shown_tree>(
-            tree == tree_display ? ccrc::display_tree(original, ccrc::call_graph(original), wanted).output
-                      : ccrc::eliminate_recursion(original, static_cast<ccrc::recursion>(tree)).output);
-        v.derived_of = of;
-      }
-      v.current = v.derived.get();
-    }
-    const ccrc::profile& p = v.current->profile;
-    // The search runs on the tree shown (node ids differ between trees) and the metric shown.
-    bool stale = v.searched != v.current || v.metric != wanted;
-    v.metric = wanted;
-    v.colours = colour_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
-    if (stale || v.search_stale) run_query();
-    update_diff();
-    layout_inputs inputs{v.current == v.original.get() ? tree_as_read : tree, v.metric,
-                         path ? path : "", depth, sizing, colour_by, chart, width, height, min_px};
-    if (v.shown.made_of != inputs) std::swap(v.shown, v.before);
-    if (v.shown.made_of == inputs) return static_cast<int>(segment_count());
-    v.shown.made_of.reset();
-    const std::vector<double>& ag = v.current->ag[v.metric];
-    auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
-    ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
-    auto sized = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2));
-    const ccrc::ring_index* index = &v.current->index[v.metric];
-    ccrc::tree_view view = centre == ccrc::null_node
-                               ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
-                               : ccrc::tree_view(p.tree(), centre, limit);
-    bool first = depth == depth_first_view, skip_trunk = centre == ccrc::null_node;
-    if (chart == chart_icicle) {
-      view = lay_out(view, first, skip_trunk,
-                     ccrc::icicle_options{.sizing = sized, .origin = {6, 6}, .width = std::max(0.0, width - 12),
-                                          .height = std::max(0.0, height - 12), .max_row_px = max_row_px,
-                                          .min_width_px = min_px, .index = index});
-    } else {
-      ccrc::ring_options o = ccrc::on_canvas(width, height, {.sizing = sized, .min_arc_px = min_px, .index = index});
-      o.outer_radius = std::max(0.0, o.outer_radius - 6);
-      view = lay_out(view, first, skip_trunk, o);
-    }
-    // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
-    // depth it is cut at is the chart's room, not the user's choice.
-    v.shown.view = first ? ccrc::tree_view(p.tree(), view.root()) : view;
-    std::visit([](const auto& laid) { export_chart(laid); }, v.shown.chart);
-    v.shown.made_of = std::move(inputs);
-    v.shown.serial = ++v.layouts;
-    return static_cast<int>(segment_count());
+    const std::size_t metrics = v.original->profile.metric_count();
+    auto wanted = metric >= 0 && static_cast<std::size_t>(metric) < metrics ? static_cast<std::size_t>(metric) : 0;
+    if (tree == tree_automatic) tree = automatic_tree(wanted, sizing, colour_by, chart, width, height, min_px);
+    return layout_with(path, depth, sizing, wanted, tree, colour_by, chart, width, height, min_px);
   } catch (const std::exception& e) {
     hand_out(error_text(e));
     return -1;
   }
 }
+
+/// What the first view of the last layout did to show where the cost goes, for the page to
+/// say (ccrc::first_view_caption: "recursion eliminated: 138 → 25 levels", "14 levels of one
+/// callee shown as one ring"); empty if nothing.
+VIEWER_API const char* ccrc_caption() { return the().shown.caption.c_str(); }
 
 /// Highlights the current search (see ccrc_search) in the last layout, unless it is already:
 /// a layout leaves its segments' highlight to this call, which a page showing a table instead
@@ -470,7 +516,7 @@ VIEWER_API const char* ccrc_contract() {
   out += ",\"sizing\":";
   codes(out, {{"equal", code(ccrc::ring_sizing::equal)}, {"angle", code(ccrc::ring_sizing::angle)}, {"area", code(ccrc::ring_sizing::area)}});
   out += ",\"tree\":";
-  codes(out, {{"cct", tree_as_read}, {"recursion-all", code(ccrc::recursion::all)}, {"recursion-direct", code(ccrc::recursion::direct)},
+  codes(out, {{"auto", tree_automatic}, {"cct", tree_as_read}, {"recursion-all", code(ccrc::recursion::all)}, {"recursion-direct", code(ccrc::recursion::direct)},
               {"recursion-repeats", code(ccrc::recursion::drop_repeats)}, {"callgraph", tree_display}});
   out += ",\"colour\":";
   codes(out, {{"method", code(ccrc::color_by::method)}, {"package", code(ccrc::color_by::package)}});
@@ -531,15 +577,18 @@ VIEWER_API int ccrc_hit(double x, double y) {
 }
 
 /// What the tooltip of segment i shows, as JSON: {"stack": [...], "metrics": [{"name", "self",
-/// "aggregated"}], "share": ag / ag(centre) of the shown metric, "contexts": k}.
+/// "aggregated"}], "share": ag / ag(centre) of the shown metric, "contexts": k (the siblings a
+/// line stands for, else 1), "chain": k (the stack's innermost frames a chain stands for, else
+/// 1; its self values summed over them)}.
 VIEWER_API const char* ccrc_tooltip(int segment) {
   viewer& v = the();
   if (!v.current || segment < 0 || static_cast<std::size_t>(segment) >= segment_count()) return hand_out("null");
-  auto [node, contexts, centre] = std::visit([&](const auto& chart) {
+  auto [tip, node, contexts, centre] = std::visit([&](const auto& chart) {
     const auto& s = chart.segments[static_cast<std::size_t>(segment)];
-    return std::tuple(s.node, s.contexts, chart.segments[0].node);
+    const bool line = ccrc::detail::is_line(s);
+    return std::tuple(line ? ccrc::tooltip(v.current->profile, v.current->ag, s.node) : ccrc::tooltip(v.current->profile, v.current->ag, s),
+                      s.node, line ? s.contexts : 1u, chart.segments[0].node);
   }, v.shown.chart);
-  ccrc::node_tooltip tip = ccrc::tooltip(v.current->profile, v.current->ag, node);
   std::string out = "{\"stack\":[";
   for (std::size_t i = 0; i < tip.call_stack.size(); ++i) {
     if (i) out += ',';
@@ -558,7 +607,7 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   const std::vector<double>& ag = v.current->ag[v.metric];
   out += "],\"share\":";
   ccrc::append_json_number(out, ag[centre] > 0 ? ag[node] / ag[centre] : 0);
-  out += ",\"contexts\":" + std::to_string(contexts);
+  out += ",\"contexts\":" + std::to_string(contexts) + ",\"chain\":" + std::to_string(tip.chain);
   if (comparing()) {
     ccrc::node_id d = v.diff->matching.from_second[node];
     out += ",\"diff\":{\"status\":";

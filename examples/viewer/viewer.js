@@ -28,7 +28,7 @@
   let primary = 0;    // the metric shown unless the URL names one (ccrc::primary_metric)
   // The view: the sizing, tree, colouring and part searched by name (the contract's names; their
   // codes are the module's), the depth as ccrc_layout takes it.
-  let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'cct', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
+  let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'auto', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
   const SHOWS = ['ring', 'icicle', 'calltree', 'bottomup', 'butterfly'];
   // Whether the view shown is a chart (the ring or the icicle) rather than a table.
   const charted = () => view.show === 'ring' || view.show === 'icicle';
@@ -44,7 +44,7 @@
     if (v.depth !== C.depth.auto) p.set('depth', v.depth === C.depth.all ? 'all' : String(v.depth));
     p.set('mode', v.mode);
     if (metrics[v.metric] !== undefined) p.set('metric', metrics[v.metric]);
-    if (v.tree !== 'cct') p.set('tree', v.tree);
+    if (v.tree !== 'auto') p.set('tree', v.tree);
     if (v.colour !== 'method') p.set('colour', v.colour);
     if (v.search) p.set('search', v.search);
     if (v.part !== 'name') p.set('part', v.part);
@@ -59,7 +59,7 @@
     const levels = parseInt(p.get('depth'), 10);
     return {path: p.get('path') || '', depth: p.get('depth') === 'all' ? C.depth.all : levels > 0 ? levels : C.depth.auto,
       mode: named(C.sizing, p.get('mode'), 'angle'), metric: metrics.includes(p.get('metric')) ? metrics.indexOf(p.get('metric')) : primary,
-      tree: named(C.tree, p.get('tree'), 'cct'), colour: named(C.colour, p.get('colour'), 'method'), search: p.get('search') || '',
+      tree: named(C.tree, p.get('tree'), 'auto'), colour: named(C.colour, p.get('colour'), 'method'), search: p.get('search') || '',
       part: named(C.part, p.get('part'), 'name'), min: p.get('min') || '',
       show: SHOWS.includes(p.get('show')) ? p.get('show') : 'ring', fn: p.get('fn') || ''};
   }
@@ -376,7 +376,8 @@
   function status() {
     const lines = chart.count ? `${chart.count} segments` : 'no profile';
     const compared = compareInfo();
-    ui.status.textContent = lines + (searchInfo ? ' · ' + searchInfo : '') + (compared ? ' · ' + compared : '');
+    const caption = chart.count && charted() ? m.UTF8ToString(api.caption()) : '';
+    ui.status.textContent = lines + (caption ? ' · ' + caption : '') + (searchInfo ? ' · ' + searchInfo : '') + (compared ? ' · ' + compared : '');
   }
   // What the comparison with a first run shows: the count of each class, or why it is off.
   function compareInfo() {
@@ -607,7 +608,8 @@
     render(what, {search: searchChanged, layout: !onlySearch});
   }
   function select(segment) {
-    const node = chart.ints[segment * INTS + IF.node];
+    // A chain's segment opens on its last context, the one whose callees branch.
+    const node = chart.ints[segment * INTS + IF.last];
     go({path: m.UTF8ToString(api.path(node))}, 'select', true);
   }
   // Back through the history of selections; at its start (a shared link), up to the caller.
@@ -681,6 +683,7 @@
     for (const r of tip.metrics) tail.push(`${r.name}: self ${exact(r.self)}, aggregated ${exact(r.aggregated)}`);
     tail.push(`${(100 * tip.share).toFixed(2)} % of the ${chart.icicle ? 'top bar' : 'centre'}`);
     if (tip.contexts > 1) tail.push(`(and ${tip.contexts - 1} more callees, too thin to draw)`);
+    if (tip.chain > 1) tail.push(`(its last ${tip.chain} frames, a run of single callees, drawn as one segment)`);
     if (tip.diff) {
       const pct = (x) => (100 * x).toFixed(2) + ' %';
       tail.push(`${tip.diff.status.replace('_', ', ')}: H ${tip.diff.height >= 0 ? '+' : ''}${pct(tip.diff.height)} ` +
@@ -818,24 +821,25 @@
   window.ccrcViewer = {
     open, openBaseline, get view() { return view; }, get contract() { return C; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
-    // Segment i as the library laid it out: path, kind, depth, highlight, the colour it is
-    // filled with, its radii and angles (or its box's edges), whether it is cut at the edge,
-    // and its middle point.
+    // Segment i as the library laid it out: path (and its last context's: a chain's), the
+    // contexts it stands for, kind, depth, highlight, the colour it is filled with, its radii and
+    // angles (or its box's edges), whether it is cut at the edge, and its middle point.
     segments() {
       const out = [];
       for (let i = 0; i < chart.count; ++i) {
         const F = chart.floats, I = chart.ints;
+        const chain = {last: m.UTF8ToString(api.path(I[i * INTS + IF.last])), contexts: I[i * INTS + IF.contexts]};
         const r = (F[i * FLOATS + FF.r0] + F[i * FLOATS + FF.r1]) / 2, a = (F[i * FLOATS + FF.a0] + F[i * FLOATS + FF.a1]) / 2;
         const box = ui.chartBox.getBoundingClientRect();
         const kind = I[i * INTS + IF.kind];
         if (chart.icicle) {
           const x0 = F[i * FLOATS + FF.x0], x1 = F[i * FLOATS + FF.x1], y0 = F[i * FLOATS + FF.y0], y1 = F[i * FLOATS + FF.y1];
-          out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
+          out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), ...chain, kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
             diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL)),
             x0, x1, y0, y1, edge: I[i * INTS + IF.edge] === 1, x: box.left + (x0 + x1) / 2, y: box.top + (y0 + y1) / 2});
           continue;
         }
-        out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
+        out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), ...chain, kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
           diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL)),
           r0: F[i * FLOATS + FF.r0], r1: F[i * FLOATS + FF.r1], a0: F[i * FLOATS + FF.a0], a1: F[i * FLOATS + FF.a1], edge: I[i * INTS + IF.edge] === 1,
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
@@ -853,6 +857,8 @@
       return [...r].sort((a, b) => a - b);
     },
     displayName: (name) => displayName(name),
+    // What segment i's tooltip shows, as the module hands it out (ccrc_tooltip).
+    tooltip: (i) => JSON.parse(m.UTF8ToString(api.tooltip(i))),
     // The table's colours, top row first.
     swatches: () => [...ui.flat.querySelectorAll('.swatch')].map((e) => e.style.background),
   };
@@ -872,7 +878,7 @@
       table: m._ccrc_table, tableRows: m._ccrc_table_rows, tableToggle: m._ccrc_table_toggle,
       tableReveal: m.cwrap('ccrc_table_reveal', 'number', ['string']), tableFunction: m._ccrc_table_function,
       method: m.cwrap('ccrc_method', 'number', ['string']), butterfly: m._ccrc_butterfly,
-      highlight: m._ccrc_highlight, serial: m._ccrc_layout_serial, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
+      highlight: m._ccrc_highlight, serial: m._ccrc_layout_serial, path: m._ccrc_path, caption: m._ccrc_caption, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,
       loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,

@@ -2,10 +2,12 @@
 // the page's ?profiles= names (comma-separated .cctb URLs, converted from tests/data) and checks
 // its first view as the page paints it, with the measures tests/cli/readable.test.cpp applies to
 // the SVG: rings at least 10 px thick; at least 80 % of the segments with room for a label
-// (80 px of arc at mid-radius, 10 px thick) labelled; every label the frame's display name or a
-// prefix of it ending in "…", at least 9 px, contrasting 4.5:1 with its fill; the table's first
-// eight colours CIE76 12 apart; then its icicle, with rows at least 10 px high and the same
-// measures of labels on boxes 80 px wide. Returns {failures, log}.
+// (80 px of arc at mid-radius, 10 px thick) labelled; every label the segment's name (the
+// frame's display name, a chain's "first …N… last") or a prefix of it ending in "…", at least
+// 9 px, contrasting 4.5:1 with its fill; the table's first eight colours CIE76 12 apart; at
+// least half of the cost drawn in segments (their tooltips' self values over the centre's
+// aggregated value); then its icicle, with rows at least 10 px high and the same measures of
+// labels on boxes 80 px wide, and of the cost. Returns {failures, log}.
 (async () => {
   const failures = [], log = [];
   const check = (ok, what) => { if (!ok) failures.push(what); };
@@ -49,8 +51,10 @@
     const labelled = new Set();
     for (const l of labels) {
       const s = segments[l.segment];
-      const frame = s.path === '' ? '(root)' : s.path.slice(s.path.lastIndexOf(';') + 1);
-      const shown = s.path === '' ? '(root)' : V.displayName(frame);
+      const named = (path) => (path === '' ? '(root)' : V.displayName(path.slice(path.lastIndexOf(';') + 1)));
+      const chain = s.kind !== V.contract.kind.line && s.contexts > 1;
+      const between = s.contexts > 2 ? `…${s.contexts - 2}…` : '…';
+      const shown = chain ? `${named(s.path)} ${between} ${named(s.last)}` : named(s.path);
       check(l.text.length > 0, `${name}: an empty label on ${s.path}`);
       if (l.text !== shown) {
         const prefix = l.text.slice(0, -1);
@@ -69,6 +73,16 @@
     check(roomyLabelled >= 0.8 * roomy, `${name}: ${roomyLabelled} of ${roomy} roomy segments labelled`);
     return [roomy, roomyLabelled];
   };
+  // The share of the cost drawn in segments, as their tooltips give it: every segment's own
+  // value (a chain's summed over its contexts), lines left out, over the centre's aggregated one.
+  const drawnShare = (name, segments) => {
+    const metric = V.view.metric;
+    let drawn = 0;
+    segments.forEach((s, i) => { if (s.kind !== V.contract.kind.line) drawn += V.tooltip(i).metrics[metric].self; });
+    const share = drawn / V.tooltip(0).metrics[metric].aggregated;
+    check(share >= 0.5, `${name}: ${(100 * share).toFixed(1)} % of the cost drawn`);
+    return share;
+  };
 
   for (const url of new URLSearchParams(location.search).get('profiles').split(',')) {
     const name = url.slice(url.lastIndexOf('/') + 1);
@@ -80,12 +94,14 @@
       check(radii[k] - radii[k - 1] >= 10 - 1e-3, `${name}: a ring ${(radii[k] - radii[k - 1]).toFixed(2)} px thick`);
     const [roomy, roomyLabelled] = checkLabels(name, segments, labels,
       (s) => (s.r0 + s.r1) / 2 * (s.a1 - s.a0) >= 80 && s.r1 - s.r0 >= 10);
+    const drawn = drawnShare(name, segments);
     // The icicle of the same profile: rows at least 10 px high, boxes 80 px wide labelled alike.
     document.querySelector('[data-show="icicle"]').click();
     const boxes = V.segments(), boxLabels = V.labels();
     check(V.view.show === 'icicle' && boxes.length > 0 && boxes[0].x1 > boxes[0].x0, `${name}: no icicle`);
     for (const s of boxes) check(s.y1 - s.y0 >= 10 - 1e-3, `${name}: an icicle row ${(s.y1 - s.y0).toFixed(2)} px high`);
     const [roomyBoxes, boxesLabelled] = checkLabels(name + ' (icicle)', boxes, boxLabels, (s) => s.x1 - s.x0 >= 80 && s.y1 - s.y0 >= 10);
+    const boxesDrawn = drawnShare(name + ' (icicle)', boxes);
     document.querySelector('[data-show="ring"]').click();
     const swatches = V.swatches().slice(0, 8);
     check(swatches.length > 0, `${name}: no colours in the table`);
@@ -93,7 +109,9 @@
       for (let j = i + 1; j < swatches.length; ++j)
         check(cie76(swatches[i], swatches[j]) >= 12, `${name}: the table's colours ${i} and ${j} ${cie76(swatches[i], swatches[j]).toFixed(1)} apart`);
     log.push(`${name}: ${radii.length - 1} rings, ${segments.length} segments, ${labels.length} labels, ` +
-      `${roomyLabelled} of ${roomy} roomy segments labelled; icicle: ${boxes.length} boxes, ${boxesLabelled} of ${roomyBoxes} roomy labelled`);
+      `${roomyLabelled} of ${roomy} roomy segments labelled, ${(100 * drawn).toFixed(1)} % of the cost drawn; ` +
+      `icicle: ${boxes.length} boxes, ${boxesLabelled} of ${roomyBoxes} roomy labelled, ${(100 * boxesDrawn).toFixed(1)} % drawn; ` +
+      `${V.status()}`);
   }
   return {failures, log};
 })()
