@@ -35,6 +35,11 @@ fi
 # compiler under node --cpu-prof, Node's --cpu-prof of tests/data/v8/work.js, and clang's
 # -ftime-trace of tests/data/trace_event/small.cpp.
 "$ccrc" render tests/data/v8/tsc.cpuprofile.gz --size 1200x750 -o docs/images/tsc.svg
+# Deeper ones, where the first view folds chains (tsc checking zod) or eliminates recursion
+# (GCC), beside the same profile drawn a ring per level.
+"$ccrc" render tests/data/v8/tsc-zod.cpuprofile.gz --size 800x500 -o docs/images/tsc-zod.svg
+"$ccrc" render tests/data/v8/tsc-zod.cpuprofile.gz --size 800x500 --tree contexts -o docs/images/tsc-zod-levels.svg
+"$ccrc" render tests/data/perf/gcc.perf.gz --size 800x500 -o docs/images/gcc.svg
 "$ccrc" render tests/data/v8/work.cpuprofile --size 600x400 -o docs/images/node-cpuprofile.svg
 "$ccrc" render tests/data/trace_event/small.json --size 600x400 -o docs/images/clang-time-trace.svg
 # The viewer's first view of the TypeScript compiler's profile, as a ring and as an icicle.
