@@ -1,5 +1,5 @@
 // ccrc - the view a ring chart or an icicle opens on: where the profile branches, as deep as
-// rings (rows) stay thick enough to read.
+// rings (rows) stay thick enough to read, drawing where the cost goes.
 #pragma once
 
 #include <ccrc/algorithm/depth.hpp>
@@ -74,8 +74,9 @@ struct basic_opening_view {
   /// the view asked for to the new root's caller): a chain of single callees, for the centre's
   /// caption or breadcrumbs. Empty when the view starts where asked.
   std::vector<node_id> trunk;
-  /// The chart of `view` on the canvas asked for, when fitting the depth laid it out already
-  /// (the coverage is read off a layout): a renderer draws it rather than laying out again.
+  /// The chart of `view` on the canvas asked for (with chain_share), made in fitting the depth
+  /// (the coverage and the share drawn are read off it): a renderer draws it rather than
+  /// laying out again. None when the depth was not fitted.
   std::optional<Layout> chart;
   /// The chain share the view is drawn with (the canvas's, or first_view_options::trunk_share
   /// when the view folds chains to draw more of its cost): a renderer that lays the view out
