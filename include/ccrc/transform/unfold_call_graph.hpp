@@ -86,6 +86,204 @@ struct mul_div_result {
   return {q, r};
 }
 
+
+inline constexpr std::uint64_t max_exact_cost = std::uint64_t{1} << 53;
+
+// The call edges grouped by caller, in the order given: slot s of [first[f], first[f + 1])
+// holds a callee of f and the cost of those calls (`events` values). 32-bit indexes, as the
+// depth-first search meets each function at a random place of these arrays, and halving them
+// keeps more in cache. A slot `cut` is never followed: a repeated caller -> callee pair (its
+// cost added to the pair's first slot), or, once cycles are cut, a recursive call.
+struct caller_slots {
+  using index = std::uint32_t;
+  std::vector<index> first, callee;
+  std::vector<std::uint64_t> cost;
+  std::vector<bool> cut;
+};
+
+// Phase 1: the graph's edges into slots by caller (a counting sort), each pair once. The
+// graph's edge columns are released.
+inline caller_slots slots_by_caller(cost_call_graph& graph) {
+  using index = caller_slots::index;
+  const std::size_t E = graph.events, F = graph.functions, M = graph.caller.size();
+  caller_slots out{std::vector<index>(F + 1, 0), std::vector<index>(M), std::vector<std::uint64_t>(M * E),
+                   std::vector<bool>(M, false)};
+  for (const std::uint32_t c : graph.caller) ++out.first[c + 1];
+  for (std::size_t f = 0; f < F; ++f) out.first[f + 1] += out.first[f];
+  {
+    std::vector<index> fill(out.first.begin(), out.first.end() - 1);
+    for (std::size_t i = 0; i < M; ++i) {
+      const index s = fill[graph.caller[i]]++;
+      out.callee[s] = graph.callee[i];
+      std::copy_n(graph.edge_cost.begin() + static_cast<std::ptrdiff_t>(i * E), E,
+                  out.cost.begin() + static_cast<std::ptrdiff_t>(s * E));
+    }
+  }
+  // Swapped out: assigning {} would keep the memory.
+  std::vector<std::uint32_t>().swap(graph.caller);
+  std::vector<std::uint32_t>().swap(graph.callee);
+  std::vector<std::uint64_t>().swap(graph.edge_cost);
+  std::vector<index> seen_by(F, ~index{0}), kept(F, 0);
+  for (index f = 0; f < F; ++f)
+    for (index s = out.first[f]; s < out.first[f + 1]; ++s) {
+      const index g = out.callee[s];
+      if (seen_by[g] != f) {
+        seen_by[g] = f;
+        kept[g] = s;
+        continue;
+      }
+      for (std::size_t e = 0; e < E; ++e) {
+        std::uint64_t& into = out.cost[kept[g] * E + e];
+        const std::uint64_t v = out.cost[s * E + e];
+        if (v > max_exact_cost - into) throw cost_overflow(cost_overflow::no_part);
+        into += v;
+      }
+      out.cut[s] = true;
+    }
+  return out;
+}
+
+// Whether each function is called by a slot not cut.
+inline std::vector<bool> called_functions(const caller_slots& slots, std::size_t functions) {
+  std::vector<bool> called(functions, false);
+  for (std::size_t s = 0; s < slots.callee.size(); ++s)
+    if (!slots.cut[s]) called[slots.callee[s]] = true;
+  return called;
+}
+
+// Phase 2: cycles cut by an iterative depth-first search, from the functions nobody calls,
+// then from any left, in order; a slot to a function on the search path (a recursive call,
+// f -> f included) is cut. Returns the finishing order reversed: a topological order of what
+// is left.
+inline std::vector<caller_slots::index> cut_cycles(caller_slots& slots, std::size_t functions) {
+  using index = caller_slots::index;
+  const std::vector<bool> called = called_functions(slots, functions);
+  std::vector<std::uint8_t> state(functions, 0);  // 0 new, 1 on the path, 2 done
+  std::vector<index> order;                        // finishing order
+  order.reserve(functions);
+  std::vector<std::pair<index, index>> stack;  // function, next slot
+  auto search = [&](index start) {
+    state[start] = 1;
+    stack.emplace_back(start, slots.first[start]);
+    while (!stack.empty()) {
+      auto& [f, s] = stack.back();
+      if (s == slots.first[f + 1]) {
+        state[f] = 2;
+        order.push_back(f);
+        stack.pop_back();
+        continue;
+      }
+      const index at = s++;
+      if (slots.cut[at]) continue;  // a pair merged into its first slot
+      const index g = slots.callee[at];
+      if (state[g] == 1) {
+        slots.cut[at] = true;
+      } else if (state[g] == 0) {
+        state[g] = 1;
+        stack.emplace_back(g, slots.first[g]);
+      }
+    }
+  };
+  for (index f = 0; f < functions; ++f)
+    if (!called[f] && state[f] == 0) search(f);
+  for (index f = 0; f < functions; ++f)
+    if (state[f] == 0) search(f);
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+// Each function's self cost and kept out-edges, in the topological order the unfolding
+// visits them: function order[i]'s self cost at [i * events, (i + 1) * events), its edges
+// [edge_first[i], edge_first[i + 1]) of edge_callee, their costs `events` each in edge_cost.
+struct costs_in_order {
+  std::vector<std::uint64_t> self_cost, edge_cost;
+  std::vector<caller_slots::index> edge_first, edge_callee;
+};
+
+// Phase 3: the costs gathered into that order in plain loops whose cache misses overlap,
+// rather than met one at a time between the unfolding's dependent steps. Releases the
+// graph's self costs and the slots.
+inline costs_in_order gather_in_order(cost_call_graph& graph, caller_slots&& slots,
+                                      const std::vector<caller_slots::index>& order) {
+  using index = caller_slots::index;
+  const std::size_t E = graph.events, F = graph.functions;
+  costs_in_order out{std::vector<std::uint64_t>(F * E, 0), {}, std::vector<index>(F + 1, 0), {}};
+  {
+    std::vector<index> position(F);  // in `order`
+    for (index i = 0; i < F; ++i) position[order[i]] = i;
+    for (std::size_t b = 0; b < graph.self_function.size(); ++b)
+      for (std::size_t e = 0; e < E; ++e) {
+        std::uint64_t& into = out.self_cost[position[graph.self_function[b]] * E + e];
+        const std::uint64_t v = graph.self_cost[b * E + e];
+        if (v > max_exact_cost - into) throw cost_overflow(b);
+        into += v;
+      }
+    std::vector<std::uint32_t>().swap(graph.self_function);
+    std::vector<std::uint64_t>().swap(graph.self_cost);
+  }
+  for (std::size_t i = 0; i < F; ++i) {
+    const index f = order[i];
+    // Its slots are at a random place: fetched a few functions ahead (where they start, then
+    // what they hold), the loop does not wait for each in turn.
+    if (i + 16 < F) prefetch(&slots.first[order[i + 16]]);
+    if (i + 8 < F) {
+      prefetch(slots.callee.data() + slots.first[order[i + 8]]);  // at most one past the end
+      prefetch(slots.cost.data() + slots.first[order[i + 8]] * E);
+    }
+    for (index s = slots.first[f]; s < slots.first[f + 1]; ++s)
+      if (!slots.cut[s]) {
+        out.edge_callee.push_back(slots.callee[s]);
+        out.edge_cost.insert(out.edge_cost.end(), slots.cost.begin() + static_cast<std::ptrdiff_t>(s * E),
+                             slots.cost.begin() + static_cast<std::ptrdiff_t>((s + 1) * E));
+      }
+    out.edge_first[i + 1] = static_cast<index>(out.edge_callee.size());
+  }
+  slots = {};
+  return out;
+}
+
+// Phase 4's arithmetic: an amount split among contexts in proportion to their weights,
+// exactly in integers: floors, then one more to the largest remainders (ties: list order).
+// Keeps its buffers from one split to the next.
+class proportional_split {
+ public:
+  // The shares of `amount` for k contexts whose weights are weights[c * stride + at] and sum
+  // to sum > 0. A view into the splitter, valid until the next call.
+  const std::vector<std::uint64_t>& operator()(std::uint64_t amount, const std::uint64_t* weights, std::size_t k,
+                                               std::size_t stride, std::size_t at, std::uint64_t sum) {
+    if (k == 1) {  // its weight is the sum: all of it, no division
+      share_.assign(1, amount);
+      return share_;
+    }
+    share_.assign(k, 0);
+    remainder_.assign(k, 0);
+    std::uint64_t given = 0;
+    for (std::size_t c = 0; c < k; ++c) {
+      mul_div_result d = mul_div(amount, weights[c * stride + at], sum);
+      share_[c] = d.q;
+      remainder_[c] = d.r;
+      given += d.q;
+    }
+    std::uint64_t left = amount - given;  // < k
+    if (left == 0) return share_;
+    for (std::size_t c = 0; c < k; ++c) share_[c] += left / k;  // none: left < k
+    left %= k;
+    rank_.resize(k);
+    for (std::size_t c = 0; c < k; ++c) rank_[c] = c;
+    auto larger = [&](std::size_t a, std::size_t b) {
+      return remainder_[a] != remainder_[b] ? remainder_[a] > remainder_[b] : a < b;
+    };
+    auto cut_at = rank_.begin() + static_cast<std::ptrdiff_t>(left);
+    std::nth_element(rank_.begin(), cut_at, rank_.end(), larger);
+    for (auto it = rank_.begin(); it != cut_at; ++it) ++share_[*it];
+    return share_;
+  }
+
+ private:
+  std::vector<std::uint64_t> share_, remainder_;
+  std::vector<std::size_t> rank_;
+};
+
 }  // namespace detail
 
 /// Unfolds a call graph with costs into a calling context tree:
@@ -121,99 +319,15 @@ struct mul_div_result {
 ///     // contexts 0 -> 1 -> 2, self costs 1, 6, 4
 [[nodiscard]] inline unfolded_call_graph unfold_call_graph(cost_call_graph graph,
                                                            const unfold_call_graph_options& options = {}) {
-  constexpr std::uint64_t max_exact = std::uint64_t{1} << 53;
-  constexpr std::size_t none = ~std::size_t{0};
   const std::size_t E = graph.events, F = graph.functions;
+  detail::caller_slots slots = detail::slots_by_caller(graph);
+  const std::vector<detail::caller_slots::index> order = detail::cut_cycles(slots, F);
+  const std::vector<bool> called = detail::called_functions(slots, F);  // by an edge the search kept
+  const detail::costs_in_order in_order = detail::gather_in_order(graph, std::move(slots), order);
 
-  // The edges grouped by caller, in the order given (a counting sort): slot s of
-  // [first[f], first[f + 1]) holds a callee of f and the cost of those calls. 32-bit indexes,
-  // as the depth-first search below meets each function at a random place of these arrays,
-  // and halving them keeps more in cache.
-  using index = std::uint32_t;
-  const std::size_t M = graph.caller.size();
-  std::vector<index> first(F + 1, 0), callee(M);
-  std::vector<std::uint64_t> slot_cost(M * E);
-  for (const std::uint32_t c : graph.caller) ++first[c + 1];
-  for (std::size_t f = 0; f < F; ++f) first[f + 1] += first[f];
-  {
-    std::vector<index> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < M; ++i) {
-      const index s = fill[graph.caller[i]]++;
-      callee[s] = graph.callee[i];
-      std::copy_n(graph.edge_cost.begin() + static_cast<std::ptrdiff_t>(i * E), E,
-                  slot_cost.begin() + static_cast<std::ptrdiff_t>(s * E));
-    }
-  }
-  // The graph as given is no longer needed (swapped out: assigning {} would keep the memory).
-  std::vector<std::uint32_t>().swap(graph.caller);
-  std::vector<std::uint32_t>().swap(graph.callee);
-  std::vector<std::uint64_t>().swap(graph.edge_cost);
-  // The same caller -> callee pair in several slots: one slot, the others emptied into it
-  // and marked cut (never followed).
-  std::vector<bool> cut(M, false);
-  {
-    std::vector<index> seen_by(F, static_cast<index>(none)), kept(F, 0);
-    for (index f = 0; f < F; ++f)
-      for (index s = first[f]; s < first[f + 1]; ++s) {
-        const index g = callee[s];
-        if (seen_by[g] != f) {
-          seen_by[g] = f;
-          kept[g] = s;
-          continue;
-        }
-        for (std::size_t e = 0; e < E; ++e) {
-          std::uint64_t& into = slot_cost[kept[g] * E + e];
-          const std::uint64_t v = slot_cost[s * E + e];
-          if (v > max_exact - into) throw cost_overflow(cost_overflow::no_part);
-          into += v;
-        }
-        cut[s] = true;
-      }
-  }
-  std::vector<bool> called(F, false);  // by an edge not cut
-  for (std::size_t s = 0; s < M; ++s)
-    if (!cut[s]) called[callee[s]] = true;
-
-  // Cycles cut: an iterative depth-first search, from the functions nobody calls, then from
-  // any left, in order; an edge to a function on the search path (a recursive call, f -> f
-  // included) is cut. The finishing order reversed is a topological order of the rest.
-  std::vector<std::uint8_t> state(F, 0);  // 0 new, 1 on the path, 2 done
-  std::vector<index> order;  // finishing order
-  order.reserve(F);
-  std::vector<std::pair<index, index>> stack;  // function, next slot
-  auto search = [&](index start) {
-    state[start] = 1;
-    stack.emplace_back(start, first[start]);
-    while (!stack.empty()) {
-      auto& [f, s] = stack.back();
-      if (s == first[f + 1]) {
-        state[f] = 2;
-        order.push_back(f);
-        stack.pop_back();
-        continue;
-      }
-      const index at = s++;
-      if (cut[at]) continue;  // a pair merged into its first slot
-      const index g = callee[at];
-      if (state[g] == 1) cut[at] = true;
-      else if (state[g] == 0) {
-        state[g] = 1;
-        stack.emplace_back(g, first[g]);
-      }
-    }
-  };
-  for (index f = 0; f < F; ++f)
-    if (!called[f] && state[f] == 0) search(f);
-  for (index f = 0; f < F; ++f)
-    if (state[f] == 0) search(f);
-  std::reverse(order.begin(), order.end());
-  std::fill(called.begin(), called.end(), false);  // now by an edge the search kept
-  for (std::size_t s = 0; s < M; ++s)
-    if (!cut[s]) called[callee[s]] = true;
-
-  // The tree as columns; each context's cost per event: its weight (the share of the cost
-  // flowing into it) until its function is unfolded, then its self cost; each function's
-  // contexts linked, head[f], then next[node].
+  // Phase 4, the unfolding. The tree as columns; each context's cost per event: its weight
+  // (the share of the cost flowing into it) until its function is unfolded, then its self
+  // cost; each function's contexts linked, head[f], then next[node].
   constexpr node_id no_node = ~node_id{0};
   unfolded_call_graph out;
   std::vector<node_id>& parents = out.parent;
@@ -230,90 +344,27 @@ struct mul_div_result {
     const auto n = static_cast<node_id>(parents.size());
     parents.push_back(parent);
     functions.push_back(static_cast<std::uint32_t>(f));
-    for (std::size_t e = 0; e < E; ++e) cost.push_back(std::min(weights[e], max_exact));
+    for (std::size_t e = 0; e < E; ++e) cost.push_back(std::min(weights[e], detail::max_exact_cost));
     next.push_back(head[f]);
     head[f] = n;
   };
-  // The unfolding visits the functions in topological order, and each one's self cost and
-  // kept out-edges: gathered into that order first, in plain loops whose cache misses overlap,
-  // rather than met one at a time between the unfolding's dependent steps.
-  std::vector<std::uint64_t> self_cost(F * E, 0), kept_cost;
-  std::vector<index> kept_first(F + 1, 0), kept_callee;
-  {
-    std::vector<index> position(F);  // in `order`
-    for (index i = 0; i < F; ++i) position[order[i]] = i;
-    for (std::size_t b = 0; b < graph.self_function.size(); ++b)
-      for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t& into = self_cost[position[graph.self_function[b]] * E + e];
-        const std::uint64_t v = graph.self_cost[b * E + e];
-        if (v > max_exact - into) throw cost_overflow(b);
-        into += v;
-      }
-    std::vector<std::uint32_t>().swap(graph.self_function);
-    std::vector<std::uint64_t>().swap(graph.self_cost);
-  }
-  for (std::size_t i = 0; i < F; ++i) {
-    const index f = order[i];
-    // Its slots are at a random place: fetched a few functions ahead (where they start, then
-    // what they hold), the loop does not wait for each in turn.
-    if (i + 16 < F) detail::prefetch(&first[order[i + 16]]);
-    if (i + 8 < F) {
-      detail::prefetch(callee.data() + first[order[i + 8]]);  // at most one past the end
-      detail::prefetch(slot_cost.data() + first[order[i + 8]] * E);
-    }
-    for (index s = first[f]; s < first[f + 1]; ++s)
-      if (!cut[s]) {
-        kept_callee.push_back(callee[s]);
-        kept_cost.insert(kept_cost.end(), slot_cost.begin() + static_cast<std::ptrdiff_t>(s * E),
-                         slot_cost.begin() + static_cast<std::ptrdiff_t>((s + 1) * E));
-      }
-    kept_first[i + 1] = static_cast<index>(kept_callee.size());
-  }
-  std::vector<index>().swap(first);
-  std::vector<index>().swap(callee);
-  std::vector<std::uint64_t>().swap(slot_cost);
-  std::vector<bool>().swap(cut);
+  const std::vector<std::uint64_t>& self_cost = in_order.self_cost;
+  const std::vector<std::uint64_t>& edge_cost = in_order.edge_cost;
   auto any_cost = [E](const std::uint64_t* c) { return std::any_of(c, c + E, [](std::uint64_t v) { return v != 0; }); };
+  // The whole cost of the i-th function of the order: its self cost and its edges' costs.
   auto total_of = [&](std::size_t i, std::vector<std::uint64_t>& t) {
     t.assign(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), self_cost.begin() + static_cast<std::ptrdiff_t>((i + 1) * E));
-    for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
+    for (std::size_t s = in_order.edge_first[i]; s < in_order.edge_first[i + 1]; ++s)
       for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t v = kept_cost[s * E + e];
+        std::uint64_t v = edge_cost[s * E + e];
         t[e] = t[e] > ~std::uint64_t{0} - v ? ~std::uint64_t{0} : t[e] + v;
       }
     return any_cost(t.data());
   };
 
-  std::vector<std::uint64_t> total(E), weights, share, amounts, sums(E);
+  std::vector<std::uint64_t> total(E), weights, amounts, sums(E);
   std::vector<node_id> contexts;
-  std::vector<std::uint64_t> remainder;
-  std::vector<std::size_t> rank;
-  // Splits `amount` among the contexts in proportion to weights[c * E + we] (summing to
-  // sum > 0), exactly: floors, then one more to the largest remainders (ties: list order).
-  auto split = [&](std::uint64_t amount, std::size_t we, std::uint64_t sum) {
-    std::size_t k = contexts.size();
-    if (k == 1) return share.assign(1, amount);  // its weight is the sum: all of it, no division
-    share.assign(k, 0);
-    remainder.assign(k, 0);
-    std::uint64_t given = 0;
-    for (std::size_t c = 0; c < k; ++c) {
-      detail::mul_div_result d = detail::mul_div(amount, weights[c * E + we], sum);
-      share[c] = d.q;
-      remainder[c] = d.r;
-      given += d.q;
-    }
-    std::uint64_t left = amount - given;  // < k
-    if (left == 0) return;
-    for (std::size_t c = 0; c < k; ++c) share[c] += left / k;  // none: left < k
-    left %= k;
-    rank.resize(k);
-    for (std::size_t c = 0; c < k; ++c) rank[c] = c;
-    auto larger = [&](std::size_t a, std::size_t b) { return remainder[a] != remainder[b] ? remainder[a] > remainder[b] : a < b; };
-    auto cut_at = rank.begin() + static_cast<std::ptrdiff_t>(left);
-    std::nth_element(rank.begin(), cut_at, rank.end(), larger);
-    for (auto it = rank.begin(); it != cut_at; ++it) ++share[*it];
-  };
-
+  detail::proportional_split split;
   for (std::size_t i = 0; i < F; ++i) {
     const std::size_t f = order[i];
     if (!called[f] || head[f] == no_node) {
@@ -326,8 +377,8 @@ struct mul_div_result {
       // One context (in a call tree, every function): it takes every cost whole, as the
       // splits below would give it, without them.
       std::copy_n(self_cost.begin() + static_cast<std::ptrdiff_t>(i * E), E, cost.begin() + static_cast<std::ptrdiff_t>(only * E));
-      for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s)
-        if (const std::uint64_t* w = &kept_cost[s * E]; any_cost(w)) add_context(only, kept_callee[s], w);
+      for (std::size_t s = in_order.edge_first[i]; s < in_order.edge_first[i + 1]; ++s)
+        if (const std::uint64_t* w = &edge_cost[s * E]; any_cost(w)) add_context(only, in_order.edge_callee[s], w);
       continue;
     }
     contexts.clear();
@@ -357,26 +408,29 @@ struct mul_div_result {
       for (std::size_t e = 0; e < E; ++e) weights[e] = sums[e] = 1;
       fallback = 0;
     }
-    auto which = [&](std::size_t e) { return sums[e] != 0 ? e : fallback; };
+    auto share_of = [&](std::uint64_t amount, std::size_t e) -> const std::vector<std::uint64_t>& {
+      const std::size_t by = sums[e] != 0 ? e : fallback;
+      return split(amount, weights.data(), k, E, by, sums[by]);
+    };
     // Self cost.
     for (std::size_t e = 0; e < E; ++e) {
       std::uint64_t amount = self_cost[i * E + e];
       if (amount == 0) continue;
-      split(amount, which(e), sums[which(e)]);
+      const std::vector<std::uint64_t>& share = share_of(amount, e);
       for (std::size_t c = 0; c < k; ++c) cost[contexts[c] * E + e] = share[c];
     }
     // Each kept call edge: the callee's contexts under each of f's, weighted by their share.
-    for (std::size_t s = kept_first[i]; s < kept_first[i + 1]; ++s) {
+    for (std::size_t s = in_order.edge_first[i]; s < in_order.edge_first[i + 1]; ++s) {
       amounts.assign(k * E, 0);
       for (std::size_t e = 0; e < E; ++e) {
-        std::uint64_t amount = kept_cost[s * E + e];
+        std::uint64_t amount = edge_cost[s * E + e];
         if (amount == 0) continue;
-        split(amount, which(e), sums[which(e)]);
+        const std::vector<std::uint64_t>& share = share_of(amount, e);
         for (std::size_t c = 0; c < k; ++c) amounts[c * E + e] = share[c];
       }
       for (std::size_t c = 0; c < k; ++c) {
         const std::uint64_t* w = &amounts[c * E];
-        if (any_cost(w)) add_context(contexts[c], kept_callee[s], w);
+        if (any_cost(w)) add_context(contexts[c], in_order.edge_callee[s], w);
       }
     }
   }
