@@ -637,18 +637,11 @@ inline std::pair<std::string_view, std::string_view> split_metric_name(std::stri
   return {name.substr(0, at), name.substr(at + 1)};
 }
 
-// write_pprof's message, front to back, handed to `sink` in pieces of about 1 MiB; with no
-// sink, only counted (pprof_size): the samples' location ids, which grow with depth x
-// samples, are then added up rather than encoded. Everything write_pprof refuses is refused
-// before the first piece. Returns the message's bytes.
-inline std::uint64_t write_pprof_message(const profile& p, const pprof_write_options& options,
-                                         const std::function<void(std::string_view)>& sink) {
-  const call_tree& tree = p.tree();
-  const std::size_t metrics = p.metric_count();
-
-  // Values and names checked before anything is written.
+// The metrics' columns of `p`, every value and name checked as write_pprof requires, before
+// anything is written.
+inline std::vector<std::span<const double>> checked_pprof_columns(const profile& p, const pprof_write_options& options) {
   std::vector<std::span<const double>> columns;
-  for (std::size_t m = 0; m < metrics; ++m) {
+  for (std::size_t m = 0; m < p.metric_count(); ++m) {
     std::string_view name = p.metric_name(m);
     if (const char* why = ccrc::detail::check_name_text(name))
       throw error("pprof: metric name '" + std::string(name) + "' " + why);
@@ -663,6 +656,7 @@ inline std::uint64_t write_pprof_message(const profile& p, const pprof_write_opt
         throw error("pprof: metric '" + std::string(name) + "' has a value above 2^53");
     }
   }
+  const call_tree& tree = p.tree();
   std::vector<char> checked(p.symbols().frame_count(), 0);
   for (node_id n = 1; n < tree.size(); ++n) {
     const frame_id f = tree.frame(n);
@@ -673,162 +667,215 @@ inline std::uint64_t write_pprof_message(const profile& p, const pprof_write_opt
     if (const char* why = ccrc::detail::check_name_text(name))
       throw error("pprof: frame name '" + std::string(name.substr(0, 80)) + "' " + why);
   }
-  // As protozero writes an int64: the varint of its two's complement.
-  auto value = [&](std::size_t m, node_id n) {
-    const double v = columns[m][n];
-    return static_cast<std::uint64_t>(static_cast<std::int64_t>(options.round_values ? std::round(v) : v));
-  };
+  return columns;
+}
 
-  // The string table: "" first, then metric types and units, then function names.
-  std::vector<std::string_view> strings{std::string_view{}};
-  std::unordered_map<std::string_view, std::uint64_t> string_index{{std::string_view{}, 0}};
-  auto intern = [&](std::string_view s) {
-    auto [it, added] = string_index.try_emplace(s, strings.size());
-    if (added) strings.push_back(s);
-    return it->second;
-  };
-
-  std::string buf;
-  std::uint64_t bytes = 0;
-  auto flush = [&](std::size_t at_least) {
-    if (buf.size() < at_least) return;
-    bytes += buf.size();
-    if (sink) sink(buf);
-    buf.clear();
-  };
-  constexpr std::size_t piece = std::size_t{1} << 20;
-  auto varint = [&](std::uint64_t v) { protozero::add_varint_to_buffer(&buf, v); };
-  auto varint_bytes = [](std::uint64_t v) { return static_cast<std::uint64_t>(protozero::length_of_varint(v)); };
-  auto key = [&](protozero::pbf_tag_type tag) {
-    varint((std::uint64_t{tag} << 3) | static_cast<std::uint64_t>(protozero::pbf_wire_type::length_delimited));
-  };
-
-  // The fields but the samples through protozero, in the buffer between the samples: its
-  // writer holds no state between fields, so the buffer can be emptied then.
-  protozero::pbf_writer message(buf);
-  for (std::size_t m = 0; m < metrics; ++m) {
-    auto [type, unit] = split_metric_name(p.metric_name(m));
-    protozero::pbf_writer vt(message, pb::sample_type);
-    vt.add_int64(pb::type, static_cast<std::int64_t>(intern(type)));
-    if (!unit.empty()) vt.add_int64(pb::unit, static_cast<std::int64_t>(intern(unit)));
-  }
-
-  // Locations by frame: one per distinct name.
-  std::vector<std::uint64_t> location_of(p.symbols().frame_count(), 0);
-  std::unordered_map<std::string_view, std::uint64_t> location_of_name;
-  std::vector<std::uint64_t> function_name;  // string index of location i + 1's function
-  auto location = [&](frame_id f) {
-    if (location_of[f] != 0) return location_of[f];
-    std::string_view name = p.symbols().name(f);
-    auto [it, added] = location_of_name.try_emplace(name, function_name.size() + 1);
-    if (added) function_name.push_back(intern(name));
-    return location_of[f] = it->second;
-  };
-
-  // A sample's fields, sized before they are written (packed location_id and value), the
-  // location ids of the path leaf first. path_bytes[k]: the size of the first k ids of the
-  // path (root side first). With a sink, the path's ids are also held encoded, leaf first, in
-  // the last bytes of `leaf_first` (from `first`), which grows towards its front: a sample
-  // copies them rather than encoding them again.
-  std::vector<std::uint64_t> path_bytes{0};
-  std::vector<char> leaf_first(64);
-  std::size_t first = leaf_first.size();
-  auto push = [&](std::uint64_t id) {
-    path_bytes.push_back(path_bytes.back() + varint_bytes(id));
-    if (!sink) return;
+// The location ids of the current path, root side first, as a sample writes them: their
+// encoded sizes (bytes(k): of the first k ids) and, when `encode`, the ids themselves,
+// encoded leaf first in the last bytes of a buffer that grows towards its front, so that a
+// sample copies them rather than encoding them again.
+class pprof_path {
+ public:
+  explicit pprof_path(bool encode) : encode_(encode) {}
+  void push(std::uint64_t id) {
+    sizes_.push_back(sizes_.back() + static_cast<std::uint64_t>(protozero::length_of_varint(id)));
+    if (!encode_) return;
     char encoded[10];
     const auto size = static_cast<std::size_t>(protozero::add_varint_to_buffer(encoded, id));
-    if (first < size) {
-      const std::size_t used = leaf_first.size() - first;
-      std::vector<char> larger(2 * leaf_first.size());
-      std::memcpy(larger.data() + larger.size() - used, leaf_first.data() + first, used);
-      first = larger.size() - used;
-      leaf_first.swap(larger);
+    if (first_ < size) {
+      const std::size_t used = leaf_first_.size() - first_;
+      std::vector<char> larger(2 * leaf_first_.size());
+      std::memcpy(larger.data() + larger.size() - used, leaf_first_.data() + first_, used);
+      first_ = larger.size() - used;
+      leaf_first_.swap(larger);
     }
-    first -= size;
-    std::memcpy(leaf_first.data() + first, encoded, size);
-  };
-  auto pop = [&] {
-    path_bytes.pop_back();
-    first = leaf_first.size() - static_cast<std::size_t>(path_bytes.back());
-  };
-  auto write_sample = [&](node_id n) {
-    const std::uint64_t ids = path_bytes.back();
+    first_ -= size;
+    std::memcpy(leaf_first_.data() + first_, encoded, size);
+  }
+  void pop() {
+    sizes_.pop_back();
+    first_ = leaf_first_.size() - static_cast<std::size_t>(sizes_.back());
+  }
+  // The encoded size of the whole path's ids, and (when encoding) those bytes, leaf first.
+  [[nodiscard]] std::uint64_t bytes() const noexcept { return sizes_.back(); }
+  [[nodiscard]] std::string_view leaf_first() const noexcept {
+    return {leaf_first_.data() + first_, leaf_first_.size() - first_};
+  }
+
+ private:
+  bool encode_;
+  std::vector<std::uint64_t> sizes_{0};
+  std::vector<char> leaf_first_ = std::vector<char>(64);
+  std::size_t first_ = 64;
+};
+
+// write_pprof's message, front to back, handed to a sink in pieces of about 1 MiB; with no
+// sink, only counted (pprof_size): the samples' location ids, which grow with depth x
+// samples, are then added up rather than encoded. The fields but the samples go through
+// protozero, in the buffer between the samples: its writer holds no state between fields,
+// so the buffer can be emptied then.
+class pprof_message_writer {
+ public:
+  using sink_type = std::function<void(std::string_view)>;
+
+  pprof_message_writer(const profile& p, const pprof_write_options& options, const sink_type& sink)
+      : p_(p), options_(options), sink_(sink), columns_(checked_pprof_columns(p, options)), message_(buf_),
+        location_of_(p.symbols().frame_count(), 0), path_(static_cast<bool>(sink)) {}
+
+  // The whole message; returns its bytes.
+  std::uint64_t write() {
+    sample_types();
+    samples();
+    locations_and_functions();
+    for (std::string_view s : strings_) {
+      message_.add_string(pb::string_table, s.data(), s.size());
+      flush(piece);
+    }
+    flush(0);
+    return bytes_;
+  }
+
+ private:
+  static constexpr std::size_t piece = std::size_t{1} << 20;
+
+  void flush(std::size_t at_least) {
+    if (buf_.size() < at_least) return;
+    bytes_ += buf_.size();
+    if (sink_) sink_(buf_);
+    buf_.clear();
+  }
+  // The string table: "" first, then metric types and units, then function names.
+  std::uint64_t intern(std::string_view s) {
+    auto [it, added] = string_index_.try_emplace(s, strings_.size());
+    if (added) strings_.push_back(s);
+    return it->second;
+  }
+  // Locations by frame: one per distinct name.
+  std::uint64_t location(frame_id f) {
+    if (location_of_[f] != 0) return location_of_[f];
+    std::string_view name = p_.symbols().name(f);
+    auto [it, added] = location_of_name_.try_emplace(name, function_name_.size() + 1);
+    if (added) function_name_.push_back(intern(name));
+    return location_of_[f] = it->second;
+  }
+  // As protozero writes an int64: the varint of its two's complement.
+  [[nodiscard]] std::uint64_t value(std::size_t m, node_id n) const {
+    const double v = columns_[m][n];
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(options_.round_values ? std::round(v) : v));
+  }
+  void varint(std::uint64_t v) { protozero::add_varint_to_buffer(&buf_, v); }
+  static std::uint64_t varint_bytes(std::uint64_t v) { return static_cast<std::uint64_t>(protozero::length_of_varint(v)); }
+  void key(protozero::pbf_tag_type tag) {
+    varint((std::uint64_t{tag} << 3) | static_cast<std::uint64_t>(protozero::pbf_wire_type::length_delimited));
+  }
+
+  void sample_types() {
+    for (std::size_t m = 0; m < columns_.size(); ++m) {
+      auto [type, unit] = split_metric_name(p_.metric_name(m));
+      protozero::pbf_writer vt(message_, pb::sample_type);
+      vt.add_int64(pb::type, static_cast<std::int64_t>(intern(type)));
+      if (!unit.empty()) vt.add_int64(pb::unit, static_cast<std::int64_t>(intern(unit)));
+    }
+  }
+
+  // A sample of context n, the current path's: its fields sized before they are written
+  // (packed location_id and value), the ids of the path leaf first.
+  void sample(node_id n) {
+    const std::uint64_t ids = path_.bytes();
     std::uint64_t values = 0;
-    for (std::size_t m = 0; m < metrics; ++m) values += varint_bytes(value(m, n));
+    for (std::size_t m = 0; m < columns_.size(); ++m) values += varint_bytes(value(m, n));
     const std::uint64_t length = (ids != 0 ? 1 + varint_bytes(ids) + ids : 0) + 1 + varint_bytes(values) + values;
     key(pb::sample);
     varint(length);
     if (ids != 0) {
       key(pb::location_id);
       varint(ids);
-      if (sink) {
-        for (std::size_t from = first; from < leaf_first.size();) {
-          const std::size_t count = std::min(leaf_first.size() - from, piece);
-          buf.append(leaf_first.data() + from, count);
-          from += count;
+      if (sink_) {
+        for (std::string_view rest = path_.leaf_first(); !rest.empty();) {
+          const std::size_t count = std::min(rest.size(), piece);
+          buf_.append(rest.data(), count);
+          rest.remove_prefix(count);
           flush(piece);
         }
       } else {
-        bytes += ids;
+        bytes_ += ids;
       }
     }
     key(pb::value);
     varint(values);
-    for (std::size_t m = 0; m < metrics; ++m) varint(value(m, n));
+    for (std::size_t m = 0; m < columns_.size(); ++m) varint(value(m, n));
     flush(piece);
-  };
-  auto nonzero = [&](node_id n) {
-    for (std::size_t m = 0; m < metrics; ++m)
-      if (columns[m][n] != 0) return true;
-    return false;
-  };
+  }
+  [[nodiscard]] bool nonzero(node_id n) const {
+    return std::any_of(columns_.begin(), columns_.end(), [n](std::span<const double> c) { return c[n] != 0; });
+  }
 
-  // Depth-first, without recursion.
-  if (nonzero(root_node)) write_sample(root_node);
-  node_id n = tree.first_child(root_node);
-  while (n != null_node) {
-    push(location(tree.frame(n)));
-    if (nonzero(n) || !tree.has_children(n)) write_sample(n);
-    if (tree.has_children(n)) {
-      n = tree.first_child(n);
-      continue;
-    }
-    while (n != root_node) {
-      pop();
-      node_id next = tree.next_sibling(n);
-      if (next != null_node) {
-        n = next;
-        break;
+  // A sample per context with a value, and per leaf: depth-first, without recursion.
+  void samples() {
+    const call_tree& tree = p_.tree();
+    if (nonzero(root_node)) sample(root_node);
+    node_id n = tree.first_child(root_node);
+    while (n != null_node) {
+      path_.push(location(tree.frame(n)));
+      if (nonzero(n) || !tree.has_children(n)) sample(n);
+      if (tree.has_children(n)) {
+        n = tree.first_child(n);
+        continue;
       }
-      n = tree.parent(n);
+      while (n != root_node) {
+        path_.pop();
+        node_id next = tree.next_sibling(n);
+        if (next != null_node) {
+          n = next;
+          break;
+        }
+        n = tree.parent(n);
+      }
+      if (n == root_node) break;
     }
-    if (n == root_node) break;
   }
 
-  for (std::uint64_t id = 1; id <= function_name.size(); ++id) {
-    {
-      protozero::pbf_writer loc(message, pb::location);
-      loc.add_uint64(pb::id, id);
-      protozero::pbf_writer line(loc, pb::line);
-      line.add_uint64(pb::function_id, id);
+  // A location of one line per function, then the functions.
+  void locations_and_functions() {
+    for (std::uint64_t id = 1; id <= function_name_.size(); ++id) {
+      {
+        protozero::pbf_writer loc(message_, pb::location);
+        loc.add_uint64(pb::id, id);
+        protozero::pbf_writer line(loc, pb::line);
+        line.add_uint64(pb::function_id, id);
+      }
+      flush(piece);
     }
-    flush(piece);
-  }
-  for (std::uint64_t id = 1; id <= function_name.size(); ++id) {
-    {
-      protozero::pbf_writer fn(message, pb::function);
-      fn.add_uint64(pb::id, id);
-      fn.add_int64(pb::function_name, static_cast<std::int64_t>(function_name[id - 1]));
+    for (std::uint64_t id = 1; id <= function_name_.size(); ++id) {
+      {
+        protozero::pbf_writer fn(message_, pb::function);
+        fn.add_uint64(pb::id, id);
+        fn.add_int64(pb::function_name, static_cast<std::int64_t>(function_name_[id - 1]));
+      }
+      flush(piece);
     }
-    flush(piece);
   }
-  for (std::string_view s : strings) {
-    message.add_string(pb::string_table, s.data(), s.size());
-    flush(piece);
-  }
-  flush(0);
-  return bytes;
+
+  const profile& p_;
+  const pprof_write_options& options_;
+  const sink_type& sink_;
+  std::vector<std::span<const double>> columns_;
+  std::string buf_;
+  std::uint64_t bytes_ = 0;
+  protozero::pbf_writer message_;
+  std::vector<std::string_view> strings_{std::string_view{}};
+  std::unordered_map<std::string_view, std::uint64_t> string_index_{{std::string_view{}, 0}};
+  std::vector<std::uint64_t> location_of_;
+  std::unordered_map<std::string_view, std::uint64_t> location_of_name_;
+  std::vector<std::uint64_t> function_name_;  // string index of location i + 1's function
+  pprof_path path_;
+};
+
+// write_pprof's message (see pprof_message_writer); returns its bytes. Everything write_pprof
+// refuses is refused before the first piece.
+inline std::uint64_t write_pprof_message(const profile& p, const pprof_write_options& options,
+                                         const std::function<void(std::string_view)>& sink) {
+  return pprof_message_writer(p, options, sink).write();
 }
 
 }  // namespace formats::detail
