@@ -286,17 +286,42 @@ class trace_event_parser {
     if (!f.error) last = {raw, f.value};
   }
 
-  void read_event(simdjson::ondemand::object& event, const char* at) {
+  // The fields of an event that read_event uses, and where each was found.
+  struct event_fields {
     std::string_view ph, name, arg_name;
     const char* ph_at = nullptr;
     const char* name_at = nullptr;
     const char* arg_name_at = nullptr;
-    bool has_ph = false, has_name = false, has_arg_name = false;
+    bool has_ph = false, has_name = false, has_arg_name = false, has_id = false;
     number_field ts, dur, tdur;
     id_field pid, tid;
-    bool has_id = false;
+  };
+
+  void read_event(simdjson::ondemand::object& event, const char* at) {
+    event_fields f;
+    read_fields(event, f);
+    if (!f.has_ph) fail_at(at, "an event without \"ph\"");
+    if (f.ph.size() != 1) return;  // not a phase read here
+    const char phase = f.ph[0];
+    if ((phase == 'P' || phase == 'I') && f.has_name &&
+        (f.name == "Profile" || f.name == "ProfileChunk" || f.name == "CpuProfile")) {
+      check_id(f.pid, "pid");
+      check_id(f.tid, "tid");
+      profile_event(f.name, f.pid.value, f.tid.value, f.has_id, f.ts, at, event);
+      return;
+    }
+    if (phase != 'B' && phase != 'E' && phase != 'X' && phase != 'M') return;
+    check_id(f.pid, "pid");
+    check_id(f.tid, "tid");
+    if (phase == 'M')
+      metadata_event(f);
+    else
+      scope_event(phase, f, at);
+  }
+
+  // The fields of one event, each value used in place rather than copied out.
+  void read_fields(simdjson::ondemand::object& event, event_fields& f) {
     for (auto field_result : event) {
-      // The field taken whole, its value used in place rather than copied out.
       simdjson::ondemand::field field;
       if (auto e = std::move(field_result).get(field)) fail("malformed JSON", e);
       const char* k = field.key().raw();
@@ -306,112 +331,110 @@ class trace_event_parser {
         case 'p':
           if (key_is(k, "ph")) {
             std::string_view raw = v.raw_json_token();
-            ph_at = raw.data();
+            f.ph_at = raw.data();
             if (raw.size() >= 3 && raw[0] == '"' && raw[2] == '"' && raw[1] != '\\') {
-              ph = raw.substr(1, 1);  // one letter, as phases are
-            } else if (auto e = string_of(v, ph)) {
-              fail_at(ph_at, "\"ph\" is not a string", e);
+              f.ph = raw.substr(1, 1);  // one letter, as phases are
+            } else if (auto e = string_of(v, f.ph)) {
+              fail_at(f.ph_at, "\"ph\" is not a string", e);
             }
-            has_ph = true;
+            f.has_ph = true;
           } else if (key_is(k, "pid")) {
-            id(v, pid, last_pid_);
+            id(v, f.pid, last_pid_);
           }
-          continue;
+          break;
         case 'n':
           if (key_is(k, "name")) {
-            name_at = start_of(v);
-            has_name = string_of(v, name) == simdjson::SUCCESS;
+            f.name_at = start_of(v);
+            f.has_name = string_of(v, f.name) == simdjson::SUCCESS;
           }
-          continue;
+          break;
         case 't':
-          if (key_is(k, "ts")) number(v, ts);
-          else if (key_is(k, "tid")) id(v, tid, last_tid_);
-          else if (key_is(k, "tdur")) number(v, tdur);
-          continue;
+          if (key_is(k, "ts")) number(v, f.ts);
+          else if (key_is(k, "tid")) id(v, f.tid, last_tid_);
+          else if (key_is(k, "tdur")) number(v, f.tdur);
+          break;
         case 'd':
-          if (key_is(k, "dur")) number(v, dur);
-          continue;
+          if (key_is(k, "dur")) number(v, f.dur);
+          break;
         case 'i':
-          if (key_is(k, "id")) has_id = profile_id(v);
-          continue;
+          if (key_is(k, "id")) f.has_id = profile_id(v);
+          break;
         case 'a':
+          if (key_is(k, "args")) read_arg_name(v, f);
           break;
         default:
-          continue;
-      }
-      if (key_is(k, "args")) {
-        simdjson::ondemand::object args;
-        if (v.get_object().get(args) != simdjson::SUCCESS) continue;
-        for (auto arg : args) {
-          simdjson::ondemand::raw_json_string arg_key;
-          if (auto e = arg.key().get(arg_key)) fail("malformed JSON", e);
-          if (!key_is(arg_key.raw(), "name")) continue;
-          simdjson::ondemand::value value;
-          if (auto e = arg.value().get(value)) fail("malformed JSON", e);
-          arg_name_at = start_of(value);
-          has_arg_name = value.get_string().get(arg_name) == simdjson::SUCCESS;
-        }
+          break;
       }
     }
-    if (!has_ph) fail_at(at, "an event without \"ph\"");
-    if (ph.size() != 1) return;  // not a phase read here
-    char phase = ph[0];
-    if ((phase == 'P' || phase == 'I') && has_name &&
-        (name == "Profile" || name == "ProfileChunk" || name == "CpuProfile")) {
-      check_id(pid, "pid");
-      check_id(tid, "tid");
-      profile_event(name, pid.value, tid.value, has_id, ts, at, event);
-      return;
+  }
+
+  // args.name, what metadata events name a process or a thread with.
+  void read_arg_name(simdjson::ondemand::value& v, event_fields& f) {
+    simdjson::ondemand::object args;
+    if (v.get_object().get(args) != simdjson::SUCCESS) return;
+    for (auto arg : args) {
+      simdjson::ondemand::raw_json_string arg_key;
+      if (auto e = arg.key().get(arg_key)) fail("malformed JSON", e);
+      if (!key_is(arg_key.raw(), "name")) continue;
+      simdjson::ondemand::value value;
+      if (auto e = arg.value().get(value)) fail("malformed JSON", e);
+      f.arg_name_at = start_of(value);
+      f.has_arg_name = value.get_string().get(f.arg_name) == simdjson::SUCCESS;
     }
-    if (phase != 'B' && phase != 'E' && phase != 'X' && phase != 'M') return;
-    check_id(pid, "pid");
-    check_id(tid, "tid");
-    if (phase == 'M') {
-      if (!has_name || !has_arg_name || (name != "process_name" && name != "thread_name")) return;
-      if (const char* why = ccrc::detail::check_name_text(arg_name))
-        fail_at(arg_name_at, std::string("args.name ") + why);
-      if (name == "process_name") {
-        processes_[pid.value] = std::string(arg_name);
-      } else {
-        thread& t = thread_of(pid.value, tid.value);
-        t.name.assign(arg_name);
-        t.named = true;
-      }
-      return;
-    }
-    const char* ph_name = phase == 'B' ? "a B event" : phase == 'E' ? "an E event" : "an X event";
-    if (!ts.present) fail_at(at, std::string(ph_name) + " without \"ts\"");
-    check_number(ts, "\"ts\"");
-    std::uint32_t n = 0;
-    bool named = name_at != nullptr && !(has_name && name.empty());  // an E's "" is no name
-    if (phase != 'E' || named) {
-      if (!has_name && name_at) fail_at(name_at, std::string(ph_name) + " whose \"name\" is not a string");
-      if (!has_name) fail_at(at, std::string(ph_name) + " without \"name\"");
-      n = name_id(name, name_at);
-    }
-    thread_events& t = events_of(pid.value, tid.value);
-    t.first = std::min(t.first, ts.value);
-    t.last = std::max(t.last, ts.value);
-    if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
-    if (phase == 'B') {
-      t.opens.push_back({ts.value, std::numeric_limits<double>::infinity(), n, seq(t.opens.size(), false)});
-    } else if (phase == 'E') {
-      t.closes.push_back({ts.value, n, seq(t.closes.size(), false)});
+  }
+
+  // An M event: a process's or a thread's name.
+  void metadata_event(const event_fields& f) {
+    if (!f.has_name || !f.has_arg_name || (f.name != "process_name" && f.name != "thread_name")) return;
+    if (const char* why = ccrc::detail::check_name_text(f.arg_name))
+      fail_at(f.arg_name_at, std::string("args.name ") + why);
+    if (f.name == "process_name") {
+      processes_[f.pid.value] = std::string(f.arg_name);
     } else {
-      double d = 0;
-      number_field& length = dur.present ? dur : tdur;
-      if (length.present) {
-        check_number(length, dur.present ? "\"dur\"" : "\"tdur\"");
-        if (length.value < 0) fail_at(length.at, std::string(dur.present ? "\"dur\"" : "\"tdur\"") + " is negative");
-        d = length.value;
-      }
-      double end = ts.value + d;
-      if (!std::isfinite(end)) fail_at(length.at, "\"ts\" + \"dur\" is too large");
-      t.last = std::max(t.last, end);
-      if (!std::isfinite(t.last - t.first)) fail_at(ts.at, "the thread's times span more than a double holds");
-      t.opens.push_back({ts.value, d, n, seq(t.opens.size(), end == ts.value)});
-      if (end != ts.value) t.closes.push_back({end, n, seq(t.closes.size(), false)});
+      thread& t = thread_of(f.pid.value, f.tid.value);
+      t.name.assign(f.arg_name);
+      t.named = true;
     }
+  }
+
+  // A B, E or X event: into its thread's begins and ends, its times checked.
+  void scope_event(char phase, event_fields& f, const char* at) {
+    const char* ph_name = phase == 'B' ? "a B event" : phase == 'E' ? "an E event" : "an X event";
+    if (!f.ts.present) fail_at(at, std::string(ph_name) + " without \"ts\"");
+    check_number(f.ts, "\"ts\"");
+    std::uint32_t n = 0;
+    bool named = f.name_at != nullptr && !(f.has_name && f.name.empty());  // an E's "" is no name
+    if (phase != 'E' || named) {
+      if (!f.has_name && f.name_at) fail_at(f.name_at, std::string(ph_name) + " whose \"name\" is not a string");
+      if (!f.has_name) fail_at(at, std::string(ph_name) + " without \"name\"");
+      n = name_id(f.name, f.name_at);
+    }
+    const double ts = f.ts.value;
+    thread_events& t = events_of(f.pid.value, f.tid.value);
+    t.first = std::min(t.first, ts);
+    t.last = std::max(t.last, ts);
+    if (!std::isfinite(t.last - t.first)) fail_at(f.ts.at, "the thread's times span more than a double holds");
+    if (phase == 'B') {
+      t.opens.push_back({ts, std::numeric_limits<double>::infinity(), n, seq(t.opens.size(), false)});
+      return;
+    }
+    if (phase == 'E') {
+      t.closes.push_back({ts, n, seq(t.closes.size(), false)});
+      return;
+    }
+    double d = 0;
+    number_field& length = f.dur.present ? f.dur : f.tdur;
+    if (length.present) {
+      check_number(length, f.dur.present ? "\"dur\"" : "\"tdur\"");
+      if (length.value < 0) fail_at(length.at, std::string(f.dur.present ? "\"dur\"" : "\"tdur\"") + " is negative");
+      d = length.value;
+    }
+    double end = ts + d;
+    if (!std::isfinite(end)) fail_at(length.at, "\"ts\" + \"dur\" is too large");
+    t.last = std::max(t.last, end);
+    if (!std::isfinite(t.last - t.first)) fail_at(f.ts.at, "the thread's times span more than a double holds");
+    t.opens.push_back({ts, d, n, seq(t.opens.size(), end == ts)});
+    if (end != ts) t.closes.push_back({end, n, seq(t.closes.size(), false)});
   }
 
   // The `id` of an event (a string, as Chrome writes it, or an integer) into id_; false if neither.
