@@ -30,9 +30,8 @@ std::string_view name_of(const ccrc::call_tree& t, ccrc::node_id n) {
   return n == ccrc::root_node ? std::string_view("(root)") : t.name(n);
 }
 
-// What differs between the two charts' pictures, beside their shapes: words and kinds.
-bool is_line(const ccrc::ring_segment& s) { return s.kind == ccrc::segment_kind::line; }
-bool is_line(const ccrc::icicle_segment& s) { return s.kind == ccrc::icicle_kind::line; }
+// What differs between the two charts' pictures, beside their shapes: words.
+using ccrc::is_line;
 
 std::string levels_text(const ccrc::ring_layout& chart) { return std::to_string(chart.rings()) + " rings"; }
 std::string levels_text(const ccrc::icicle_layout& chart) { return std::to_string(chart.rows()) + " rows"; }

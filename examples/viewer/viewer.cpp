@@ -585,7 +585,7 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   if (!v.current || segment < 0 || static_cast<std::size_t>(segment) >= segment_count()) return hand_out("null");
   auto [tip, node, contexts, centre] = std::visit([&](const auto& chart) {
     const auto& s = chart.segments[static_cast<std::size_t>(segment)];
-    const bool line = ccrc::detail::is_line(s);
+    const bool line = ccrc::is_line(s);
     return std::tuple(line ? ccrc::tooltip(v.current->profile, v.current->ag, s.node) : ccrc::tooltip(v.current->profile, v.current->ag, s),
                       s.node, line ? s.contexts : 1u, chart.segments[0].node);
   }, v.shown.chart);

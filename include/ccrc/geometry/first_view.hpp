@@ -298,7 +298,7 @@ template <chart_layout Layout, metric_column C>
   if (!(whole > 0)) return 0;
   double own = 0;
   for (const auto& s : chart.segments) {
-    if (detail::is_line(s)) continue;
+    if (is_line(s)) continue;
     for (node_id x = s.last;; x = t.parent(x)) {
       own += detail::own_weight(t, values, index, x);
       if (x == s.node) break;
@@ -429,7 +429,7 @@ template <chart_layout Layout>
     out = "recursion eliminated: " + std::to_string(levels_as_read) + " \xe2\x86\x92 " + std::to_string(levels_eliminated) + " levels";
   std::size_t chains = 0, levels = 0;
   for (const auto& s : chart.segments)
-    if (!detail::is_line(s) && s.contexts > 1) {
+    if (!is_line(s) && s.contexts > 1) {
       ++chains;
       levels += s.contexts;
     }

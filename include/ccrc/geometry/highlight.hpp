@@ -110,7 +110,7 @@ template <chart_layout Layout, metric_column C>
   // least twice the contexts shown, so that the lookups of every match and every hidden
   // context walked stay O(1) and in cache.
   std::size_t shown = 0;
-  for (const auto& s : segs) shown += detail::is_line(s) ? 1 : s.contexts;
+  for (const auto& s : segs) shown += is_line(s) ? 1 : s.contexts;
   std::size_t slots = std::bit_ceil(2 * shown + 2);
   std::vector<std::pair<node_id, std::uint32_t>> table(slots, {null_node, no_segment});
   auto slot = [&](node_id n) {
@@ -124,7 +124,7 @@ template <chart_layout Layout, metric_column C>
   };
   for (std::size_t i = 0; i < segs.size(); ++i) {
     enter(segs[i].node, i);
-    if (!detail::is_line(segs[i]))
+    if (!is_line(segs[i]))
       for (node_id x = segs[i].last; x != segs[i].node; x = t.parent(x)) enter(x, i);
   }
   auto segment_of = [&](node_id n) { return table[slot(n)].second; };
@@ -171,7 +171,7 @@ template <chart_layout Layout, metric_column C>
     if (n == m) {
       state[i] = highlight_state::match;
       up = segs[i].parent;
-    } else if (!detail::is_line(segs[i]) && n == segs[i].last) {
+    } else if (!is_line(segs[i]) && n == segs[i].last) {
       // n is shown and the child `below` is not: merged into a line with other siblings?
       std::uint32_t line = lines.merged_into(lines.children_of(i), below);
       if (line != no_segment) {
@@ -299,7 +299,7 @@ template <chart_layout Layout, metric_column C>
   for (std::size_t i = 0; i < segs.size(); ++i) {
     state[i] = marks[segs[i].node];
     // A chain is a match when any of its contexts is.
-    if (!detail::is_line(segs[i]))
+    if (!is_line(segs[i]))
       for (node_id x = segs[i].last; x != segs[i].node && state[i] == highlight_state::contains_match; x = t.parent(x))
         if (marks[x] == highlight_state::match) state[i] = highlight_state::match;
   }
@@ -309,11 +309,11 @@ template <chart_layout Layout, metric_column C>
   std::uint32_t scanned = no_segment;
   for (std::size_t i = 0; i < segs.size(); ++i) {
     const auto& s = segs[i];
-    if (!detail::is_line(s) || s.contexts <= 1 || s.parent == scanned) continue;
+    if (!is_line(s) || s.contexts <= 1 || s.parent == scanned) continue;
     scanned = s.parent;
     auto children = lines.children_of(scanned);
     auto open = std::count_if(children.begin(), children.end(), [&](const auto& c) {  // lines not yet a match
-      return detail::is_line(c) && c.contexts > 1 &&
+      return is_line(c) && c.contexts > 1 &&
              state[static_cast<std::size_t>(&c - segs.data())] != highlight_state::match;
     });
     if (open == 0) continue;

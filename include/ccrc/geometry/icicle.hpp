@@ -160,9 +160,6 @@ struct icicle_projection {
   }
 };
 
-// Whether a segment of either chart is a line (its callees not visited).
-inline bool is_line(const ring_segment& s) noexcept { return ring_projection::is_line(s); }
-inline bool is_line(const icicle_segment& s) noexcept { return icicle_projection::is_line(s); }
 
 // Keeps the first `rows` rows of `chart` (laid out with `options`, at least as many rows) and
 // gives them their y's: the root's row and `rows` more share options.height. Widths do not
@@ -191,6 +188,10 @@ inline void place_rows(icicle_layout& chart, std::uint32_t rows, const icicle_op
 }
 
 }  // namespace detail
+
+/// Whether a segment of either chart is a line: thin siblings merged, their callees not drawn.
+[[nodiscard]] inline bool is_line(const ring_segment& s) noexcept { return detail::ring_projection::is_line(s); }
+[[nodiscard]] inline bool is_line(const icicle_segment& s) noexcept { return detail::icicle_projection::is_line(s); }
 
 /// Lays out the icicle of a view: the view root as a bar over the whole width, each calling
 /// context of the view as a box in the row below its caller's (above it with root_at_bottom),

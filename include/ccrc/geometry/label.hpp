@@ -199,7 +199,7 @@ template <class Segment>
   requires std::same_as<Segment, ring_segment> || std::same_as<Segment, icicle_segment>
 [[nodiscard]] std::string segment_name(const call_tree& t, const Segment& s) {
   auto name = [&](node_id n) { return n == root_node ? std::string("(root)") : display_name(t.name(n)); };
-  if (detail::is_line(s) || s.contexts <= 1) return name(s.node);
+  if (is_line(s) || s.contexts <= 1) return name(s.node);
   std::string between = s.contexts > 2 ? "\xe2\x80\xa6" + std::to_string(s.contexts - 2) + "\xe2\x80\xa6" : "\xe2\x80\xa6";
   return name(s.node) + " " + between + " " + name(s.last);
 }
