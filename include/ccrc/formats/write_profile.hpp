@@ -17,17 +17,49 @@
 
 namespace ccrc {
 
-/// The format a file named `path` is written in: .cct, .cctb, folded stacks for .folded,
-/// .collapsed and .txt, pprof for .pb.gz (gzip), .pb and .pprof (bare protobuf), speedscope
-/// for .speedscope.json (speedscope's and the Firefox Profiler's importers open it); nullopt for
-/// any other name (formats that are read but not written, such as `perf script`, included).
-/// O(length of the name).
+namespace formats::detail {
+
+inline void write_pprof_output(std::ostream& out, const profile& p, bool gzip) { write_pprof(out, p, {.gzip = gzip}); }
+inline void write_speedscope_output(std::ostream& out, const profile& p, bool) { write_speedscope(out, p); }
+
+// The writers of format_table's written formats that need ccrc::formats' libraries.
+struct format_writer {
+  profile_format format;
+  profile_writer write;
+};
+inline constexpr format_writer format_writers[] = {
+    {profile_format::pprof, write_pprof_output},
+    {profile_format::speedscope, write_speedscope_output},
+};
+
+// The writer of a written format (format_info::written): the core's, or format_writers'.
+[[nodiscard]] constexpr profile_writer writer_of(profile_format f) noexcept {
+  if (profile_writer w = info_of(f).write) return w;
+  for (const format_writer& w : format_writers)
+    if (w.format == f) return w.write;
+  return nullptr;
+}
+
+// Every written format has a writer.
+[[nodiscard]] constexpr bool every_written_format_has_a_writer() noexcept {
+  for (const format_info& i : format_table)
+    if (i.written != (writer_of(i.format) != nullptr)) return false;
+  return true;
+}
+static_assert(every_written_format_has_a_writer(), "format_table: a format written with no writer, or the other way");
+
+}  // namespace formats::detail
+
+/// The format a file named `path` is written in (format_table's written formats): .cct,
+/// .cctb, folded stacks for .folded, .collapsed and .txt, pprof for .pb.gz (gzip), .pb and
+/// .pprof (bare protobuf), speedscope for .speedscope.json (speedscope's and the Firefox
+/// Profiler's importers open it); nullopt for any other name (formats that are read but not
+/// written, such as `perf script`, included). O(length of the name).
 ///
 ///     ccrc::writable_format("cpu.pb.gz");  // profile_format::pprof
 [[nodiscard]] inline std::optional<profile_format> writable_format(const std::filesystem::path& path) {
   std::optional<profile_format> f = format_of_extension(path);
-  using enum profile_format;
-  if (f == cctb || f == cct || f == folded || f == pprof || f == speedscope) return f;
+  if (f && info_of(*f).written) return f;
   return std::nullopt;
 }
 
@@ -36,19 +68,9 @@ namespace ccrc {
 /// script`, Trace Event, V8, Gecko, callgrind).
 /// O(size of the output).
 inline void write_profile(std::ostream& out, const profile& p, profile_format f, bool gzip = false) {
-  switch (f) {
-    case profile_format::cctb: write_cctb(out, p); return;
-    case profile_format::cct: write_cct(out, p); return;
-    case profile_format::folded: write_folded(out, p); return;
-    case profile_format::pprof: write_pprof(out, p, {.gzip = gzip}); return;
-    case profile_format::speedscope: write_speedscope(out, p); return;
-    case profile_format::perf_script:
-    case profile_format::trace_event:
-    case profile_format::v8_profile:
-    case profile_format::gecko:
-    case profile_format::callgrind: break;
-  }
-  throw error("ccrc does not write " + std::string(name_of(f)));
+  profile_writer write = formats::detail::writer_of(f);
+  if (!write) throw error("ccrc does not write " + std::string(name_of(f)));
+  write(out, p, gzip);
 }
 
 /// write_profile in the format `path`'s name asks for (writable_format; .pb.gz compressed).

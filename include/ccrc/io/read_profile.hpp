@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <istream>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -111,6 +112,8 @@ struct profile_input {
 
 /// A format's reader: the profile of `in` into `r.profile` (and `r.warnings`), per `options`.
 using profile_reader = void (*)(profile_input& in, const read_options& options, read_result& r);
+/// A format's writer: `p` to `out` (gzip-compressed if `gzip` and the format says how).
+using profile_writer = void (*)(std::ostream& out, const profile& p, bool gzip);
 
 namespace detail {
 
@@ -207,6 +210,10 @@ inline constexpr std::string_view v8_profile_keys[] = {"nodes", "head"};
 // which the Gecko reader refuses by name; "systemHost" wraps an old DevTools recording.
 inline constexpr std::string_view gecko_keys[] = {"meta", "libs", "threads", "processes", "pausedRanges", "systemHost"};
 
+inline void write_cctb_output(std::ostream& out, const profile& p, bool) { write_cctb(out, p); }
+inline void write_cct_output(std::ostream& out, const profile& p, bool) { write_cct(out, p); }
+inline void write_folded_output(std::ostream& out, const profile& p, bool) { write_folded(out, p); }
+
 }  // namespace detail
 
 /// One row of format_table: what ccrc knows of a format.
@@ -222,14 +229,19 @@ struct format_info {
   /// protozero), or, for folded stacks, by no other test passing.
   bool (*detect)(std::string_view first_bytes) noexcept;
   /// For a JSON format: the top-level keys of an object that tell it (compared as written).
-  std::span<const std::string_view> json_keys;
+  std::span<const std::string_view> json_keys = {};
   /// A JSON array is this format.
-  bool json_array;
+  bool json_array = false;
   /// Its files hold several profiles (threads, processes), each put under a top-level frame
   /// named after it: read_options::profile picks one.
-  bool holds_profiles;
+  bool holds_profiles = false;
   /// Its reader in the dependency-free core; null for the formats read_profile_file adds.
-  profile_reader read;
+  profile_reader read = nullptr;
+  /// Whether ccrc writes it (write_profile, ccrc::formats) ...
+  bool written = false;
+  /// ... and its writer in the core; null for the formats write_profile adds (pprof,
+  /// speedscope: they need ccrc::formats' libraries).
+  profile_writer write = nullptr;
 };
 
 /// The formats ccrc reads, in the order they are tested (folded stacks, the last resort, last):
@@ -237,18 +249,25 @@ struct format_info {
 /// needs a dependency, its reader to formats::detail::format_readers). format_table_is_whole
 /// checks at compile time that no format has two rows and the values have no gap.
 inline constexpr format_info format_table[] = {
-    {profile_format::cctb, "ccrc .cctb", detail::cctb_names, detail::starts_cctb, {}, false, false, detail::read_cctb_input},
-    {profile_format::cct, "ccrc .cct", detail::cct_names, detail::starts_cct, {}, false, false, detail::read_cct_input},
-    {profile_format::callgrind, "callgrind", detail::callgrind_names, looks_like_callgrind, {}, false, false,
-     detail::read_callgrind_input},
-    {profile_format::perf_script, "perf script", detail::perf_script_names, detail::looks_like_perf_script, {}, false, true,
-     detail::read_perf_script_input},
-    {profile_format::pprof, "pprof", detail::pprof_names, nullptr, {}, false, false, nullptr},
-    {profile_format::trace_event, "Trace Event", {}, nullptr, detail::trace_event_keys, true, true, nullptr},
-    {profile_format::speedscope, "speedscope", detail::speedscope_names, nullptr, detail::speedscope_keys, false, true, nullptr},
-    {profile_format::v8_profile, "V8 profile", detail::v8_profile_names, nullptr, detail::v8_profile_keys, false, false, nullptr},
-    {profile_format::gecko, "Gecko profile", {}, nullptr, detail::gecko_keys, false, true, nullptr},
-    {profile_format::folded, "folded stacks", detail::folded_names, nullptr, {}, false, false, detail::read_folded_input},
+    {.format = profile_format::cctb, .name = "ccrc .cctb", .file_names = detail::cctb_names, .detect = detail::starts_cctb,
+     .read = detail::read_cctb_input, .written = true, .write = detail::write_cctb_output},
+    {.format = profile_format::cct, .name = "ccrc .cct", .file_names = detail::cct_names, .detect = detail::starts_cct,
+     .read = detail::read_cct_input, .written = true, .write = detail::write_cct_output},
+    {.format = profile_format::callgrind, .name = "callgrind", .file_names = detail::callgrind_names,
+     .detect = looks_like_callgrind, .read = detail::read_callgrind_input},
+    {.format = profile_format::perf_script, .name = "perf script", .file_names = detail::perf_script_names,
+     .detect = detail::looks_like_perf_script, .holds_profiles = true, .read = detail::read_perf_script_input},
+    {.format = profile_format::pprof, .name = "pprof", .file_names = detail::pprof_names, .detect = nullptr, .written = true},
+    {.format = profile_format::trace_event, .name = "Trace Event", .file_names = {}, .detect = nullptr,
+     .json_keys = detail::trace_event_keys, .json_array = true, .holds_profiles = true},
+    {.format = profile_format::speedscope, .name = "speedscope", .file_names = detail::speedscope_names, .detect = nullptr,
+     .json_keys = detail::speedscope_keys, .holds_profiles = true, .written = true},
+    {.format = profile_format::v8_profile, .name = "V8 profile", .file_names = detail::v8_profile_names, .detect = nullptr,
+     .json_keys = detail::v8_profile_keys},
+    {.format = profile_format::gecko, .name = "Gecko profile", .file_names = {}, .detect = nullptr,
+     .json_keys = detail::gecko_keys, .holds_profiles = true},
+    {.format = profile_format::folded, .name = "folded stacks", .file_names = detail::folded_names, .detect = nullptr,
+     .read = detail::read_folded_input, .written = true, .write = detail::write_folded_output},
 };
 
 /// The row of format_table of `f`. O(formats).
