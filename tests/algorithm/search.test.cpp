@@ -142,6 +142,30 @@ TEST_CASE("search thresholds: self and aggregated, absolute and as a share of th
   CHECK(calls.share() == doctest::Approx(144.0 / 345));
 }
 
+TEST_CASE("a query and a bound as one text: re:, =, a substring; N and N%") {
+  using ccrc::name_match;
+  CHECK(ccrc::parse_name_query("re:^[hi]$") == ccrc::name_query{"^[hi]$", name_match::regex});
+  CHECK(ccrc::parse_name_query("=main") == ccrc::name_query{"main", name_match::exact});
+  CHECK(ccrc::parse_name_query("Hash") == ccrc::name_query{"Hash", name_match::substring});
+  // Only the first prefix counts: "=re:x" is the exact name "re:x"; "re" alone is a substring.
+  CHECK(ccrc::parse_name_query("=re:x") == ccrc::name_query{"re:x", name_match::exact});
+  CHECK(ccrc::parse_name_query("re") == ccrc::name_query{"re", name_match::substring});
+  CHECK(ccrc::parse_name_query("", ccrc::name_part::method, true) ==
+        ccrc::name_query{"", name_match::substring, ccrc::name_part::method, true});
+  CHECK(ccrc::parse_threshold("500") == ccrc::threshold{500, false});
+  CHECK(ccrc::parse_threshold("25%") == ccrc::threshold{0.25, true});
+  CHECK(ccrc::parse_threshold("-1e3") == ccrc::threshold{-1000, false});
+  for (const char* bad : {"", "%", "abc", "5 %", "inf", "nan", "+5", "0x10", "5%%"}) {
+    CAPTURE(bad);
+    CHECK(!ccrc::parse_threshold(bad));
+  }
+  // Parsed, they find what the structured query finds.
+  ccrc::profile p = test::figure1();
+  auto parsed = ccrc::search(ccrc::tree_view(p.tree()), p.column("bytecodes"),
+                             {.name = ccrc::parse_name_query("re:^[hi]$"), .min_self = ccrc::parse_threshold("360")});
+  CHECK(paths(p.tree(), parsed.nodes) == std::set<std::string>{"main;h", "main;h;i"});
+}
+
 TEST_CASE("search over a view: only its contexts, ag and total still the whole tree's") {
   ccrc::profile p = test::figure1();
   ccrc::tree_view f = ccrc::tree_view(p.tree(), ccrc::node_at_path(p.tree(), "main;f")).limit_depth(1);

@@ -5,6 +5,8 @@
 #include <ccrc/algorithm/name_parts.hpp>
 #include <ccrc/algorithm/regex.hpp>
 #include <ccrc/concepts.hpp>
+#include <ccrc/detail/number.hpp>
+#include <ccrc/enum_names.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/method_set.hpp>
 #include <ccrc/tree/preorder_index.hpp>
@@ -32,6 +34,11 @@ enum class name_part {
   method,      ///< the method alone: "get"
 };
 
+/// The parts' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(name_part) noexcept {
+  return std::array<std::string_view, 4>{"name", "package", "class", "method"};
+}
+
 /// How a query's text matches.
 enum class name_match {
   substring,  ///< the text occurs in the part
@@ -39,6 +46,11 @@ enum class name_match {
               ///< backreferences or lookaround; anchor it with ^ and $)
   exact,      ///< the part is the text
 };
+
+/// The matches' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(name_match) noexcept {
+  return std::array<std::string_view, 3>{"substring", "regex", "exact"};
+}
 
 /// A query on method names. The empty substring matches every method.
 struct name_query {
@@ -65,6 +77,33 @@ struct search_query {
   std::optional<threshold> min_total{};
   friend bool operator==(const search_query&, const search_query&) = default;
 };
+
+/// A name query as the tool, the viewer and Python take one in a single text: "re:REGEX" a
+/// regular expression, "=NAME" the exact name, anything else a substring; on `part`. O(text).
+///
+///     ccrc::parse_name_query("=java.util.HashMap.get(Object)");  // an exact match
+[[nodiscard]] inline name_query parse_name_query(std::string_view text, name_part part = name_part::name,
+                                                 bool ignore_case = false) {
+  name_match match = name_match::substring;
+  if (text.starts_with("re:")) {
+    match = name_match::regex;
+    text.remove_prefix(3);
+  } else if (text.starts_with("=")) {
+    match = name_match::exact;
+    text.remove_prefix(1);
+  }
+  return {std::string(text), match, part, ignore_case};
+}
+
+/// A bound as the tool, the viewer and Python take one: "500" a value, "5%" a share of the
+/// total (0.05); nullopt when the text is no number ("", "abc", "inf", "5 %"). O(text).
+[[nodiscard]] inline std::optional<threshold> parse_threshold(std::string_view text) noexcept {
+  const bool share = text.ends_with('%');
+  if (share) text.remove_suffix(1);
+  double value = 0;
+  if (detail::parse_number(text, true, value) != detail::number_status::ok) return std::nullopt;
+  return threshold{share ? value / 100 : value, share};
+}
 
 namespace detail {
 // covered / total, 0 when the total is 0 or the quotient not finite.

@@ -6,6 +6,7 @@
 #include <ccrc/algorithm/name_parts.hpp>
 #include <ccrc/concepts.hpp>
 #include <ccrc/config.hpp>
+#include <ccrc/enum_names.hpp>
 #include <ccrc/tree/call_tree.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -55,6 +56,11 @@ enum class color_by : std::uint8_t {
   method,   ///< every method its own colour
   package,  ///< one colour per package_of(method); a method without a package keeps its own
 };
+
+/// The colorings' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(color_by) noexcept {
+  return std::array<std::string_view, 2>{"method", "package"};
+}
 
 /// The name that node n's colour follows: its method's, or its package's (ccrc::package_of;
 /// the method's own name when it has none). O(|name|).

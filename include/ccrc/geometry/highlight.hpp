@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/concepts.hpp>
+#include <ccrc/enum_names.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
@@ -27,6 +28,11 @@ enum class highlight_state : std::uint8_t {
   contains_match,  ///< a descendant is: draw it so that the match, perhaps culled into a line or
                    ///< cut by the depth limit, can be found
 };
+
+/// The states' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(highlight_state) noexcept {
+  return std::array<std::string_view, 3>{"none", "match", "contains_match"};
+}
 
 /// The fill of a matched segment: a red that white text reads on (contrast 4.8:1).
 inline constexpr rgb highlight_color{0xd1, 0x3b, 0x2b};

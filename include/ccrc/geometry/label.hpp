@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ccrc/algorithm/display_name.hpp>
+#include <ccrc/enum_names.hpp>
 #include <ccrc/geometry/icicle.hpp>
 #include <ccrc/geometry/ring_chart.hpp>
 
@@ -25,6 +26,11 @@ enum class label_fit : std::uint8_t {
            ///< icicle's boxes: horizontally
   across,  ///< across the rings: straight, along the segment's middle ray
 };
+
+/// The fits' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(label_fit) noexcept {
+  return std::array<std::string_view, 3>{"none", "along", "across"};
+}
 
 /// How labels are measured. Text is `glyph_em` of the font size wide per code point (an
 /// average advance: 0.6 errs wide for common sans-serif fonts, so that what is fitted fits).

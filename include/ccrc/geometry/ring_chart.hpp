@@ -4,6 +4,7 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/config.hpp>
+#include <ccrc/enum_names.hpp>
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -30,12 +31,22 @@ enum class ring_sizing : std::uint8_t {
           ///< equal ag(M) gives equal area at any depth
 };
 
+/// The sizings' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(ring_sizing) noexcept {
+  return std::array<std::string_view, 3>{"equal", "angle", "area"};
+}
+
 /// The angular order of the children of a segment, clockwise from the parent's start angle.
 enum class child_order : std::uint8_t {
   value,      ///< largest aggregated value first, ties in creation order
   name,       ///< by method name, ties in creation order
   insertion,  ///< creation order (the order the profiler met them)
 };
+
+/// The orders' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(child_order) noexcept {
+  return std::array<std::string_view, 3>{"value", "name", "insertion"};
+}
 
 /// What a segment is, and so how to draw it.
 enum class segment_kind : std::uint8_t {
@@ -46,6 +57,11 @@ enum class segment_kind : std::uint8_t {
            ///< (a0 + a1) / 2. Its subtree was not visited. Adjacent siblings too thin to see
            ///< share one line per min_arc_px of arc (see ring_segment::contexts).
 };
+
+/// The kinds' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(segment_kind) noexcept {
+  return std::array<std::string_view, 3>{"center", "arc", "line"};
+}
 
 /// A position in pixels (y grows downwards, as on a screen and in SVG).
 struct point {

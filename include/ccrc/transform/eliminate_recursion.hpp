@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/concepts.hpp>
+#include <ccrc/enum_names.hpp>
 #include <ccrc/transform/transformed.hpp>
 #include <ccrc/tree/view.hpp>
 
@@ -28,6 +29,11 @@ enum class recursion {
   /// unchanged; speedscope gives them to the caller instead (A;B;C), which changes it.
   drop_repeats,
 };
+
+/// The policies' names, by value (ccrc::name_of, ccrc::enum_named).
+[[nodiscard]] constexpr auto enum_names(recursion) noexcept {
+  return std::array<std::string_view, 3>{"all", "direct", "drop_repeats"};
+}
 
 /// The tree with recursive calls folded, per `policy`. Under every policy:
 /// - every node's metrics go to the output node it folds into (node_map), the root's included,
