@@ -342,16 +342,7 @@ ccrc::profile focused(ccrc::profile p, timings& t, const args& a) {
 }
 
 ccrc::name_query name_query_of(const std::string& text, const args& a) {
-  ccrc::name_query q;
-  if (text.rfind("re:", 0) == 0) {
-    q.match = ccrc::name_match::regex;
-    q.text = text.substr(3);
-  } else if (text.rfind("=", 0) == 0) {
-    q.match = ccrc::name_match::exact;
-    q.text = text.substr(1);
-  } else {
-    q.text = text;
-  }
+  ccrc::name_query q = ccrc::parse_name_query(text);
   int parts = 0;
   for (auto [flag, part] : {std::pair{"--method", ccrc::name_part::method}, std::pair{"--class", ccrc::name_part::class_name},
                             std::pair{"--package", ccrc::name_part::package}}) {

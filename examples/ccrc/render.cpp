@@ -21,15 +21,14 @@ render::format format_of(const std::string& path) {
   throw cli::usage_error("-o wants a file ending in .svg, .html or .json, not '" + path + "'");
 }
 
-// One of `names`, as an enum value in the same order.
-template <class Enum, std::size_t N>
-Enum choice(const cli::args& a, std::string_view option, const char* const (&names)[N], Enum fallback) {
+// The value of `option`, one of Enum's names (ccrc::enum_names), or `fallback` without it.
+template <ccrc::named_enum Enum>
+Enum choice(const cli::args& a, std::string_view option, Enum fallback) {
   auto v = a.value(option);
   if (!v) return fallback;
-  for (std::size_t i = 0; i < N; ++i)
-    if (*v == names[i]) return static_cast<Enum>(i);
+  if (auto e = ccrc::enum_named<Enum>(*v)) return *e;
   std::string known;
-  for (const char* n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  for (std::string_view n : enum_names(Enum{})) known += (known.empty() ? "" : ", ") + std::string(n);
   throw cli::usage_error(std::string(option) + " expects one of " + known + ", not '" + *v + "'");
 }
 
@@ -62,21 +61,18 @@ int run(const cli::args& a, cli::timings& t) {
   if (!out) out = a.value("--output");
   if (!out) throw cli::usage_error("missing -o OUT.svg|OUT.html|OUT.json (or -o - for standard output)");
   render::request r;
-  static constexpr const char* formats[] = {"svg", "html", "json"};  // by render::format
-  r.format = a.value("--format") || *out == "-" ? choice(a, "--format", formats, render::format::svg) : format_of(*out);
-  static constexpr const char* orders[] = {"value", "name", "insertion"};
-  static constexpr const char* colourings[] = {"method", "package"};
-  r.layout = choice(a, "--layout", render::layout_names, render::chart_kind::ring);
-  r.sizing = choice(a, "--mode", render::mode_names, ccrc::ring_sizing::angle);
-  r.order = choice(a, "--order", orders, ccrc::child_order::value);
-  r.colours = choice(a, "--colour-by", colourings, ccrc::color_by::method);
+  r.format = a.value("--format") || *out == "-" ? choice(a, "--format", render::format::svg) : format_of(*out);
+  r.layout = choice(a, "--layout", render::chart_kind::ring);
+  r.sizing = choice(a, "--mode", ccrc::ring_sizing::angle);
+  r.order = choice(a, "--order", ccrc::child_order::value);
+  r.colours = choice(a, "--colour-by", ccrc::color_by::method);
   r.min_px = a.number("--min-px").value_or(1);
   r.padding = a.number("--padding").value_or(0);
   if (r.min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
   if (r.padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
   std::tie(r.width, r.height) = size_of(a);
 
-  auto tree = choice(a, "--tree", render::tree_names, render::tree_choice::automatic);
+  auto tree = choice(a, "--tree", render::tree_choice::automatic);
   ccrc::profile p = cli::focused(cli::load_profile(input, t, a), t, a);
   if (tree == render::tree_choice::recursion) t.phase("eliminate_recursion");
   if (auto eliminated = render::tree_of(p, tree, r)) p = std::move(*eliminated);

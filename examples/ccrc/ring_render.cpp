@@ -613,7 +613,7 @@ std::string draw_chart(const ccrc::profile& p, const std::vector<std::vector<dou
     marks = ccrc::highlight(laid.chart, shown.tree(), columns[r.metric], found);
   }
   t.phase("render");
-  std::string_view mode = mode_names[static_cast<int>(r.sizing)];
+  std::string_view mode = ccrc::name_of(r.sizing);
   chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours};
   pic.caption = laid.caption;
   pic.drawn = laid.drawn;

@@ -12,6 +12,7 @@
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/tree/profile.hpp>
 
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -72,9 +73,9 @@ std::string icicle_json(const icicle_picture& picture);
 /// What `ccrc render` draws: a view of a profile, sized by one metric, in one format, as a ring
 /// chart or an icicle.
 enum class format { svg, html, json };
+constexpr auto enum_names(format) noexcept { return std::array<std::string_view, 3>{"svg", "html", "json"}; }
 enum class chart_kind { ring, icicle };
-inline constexpr const char* mode_names[] = {"equal", "angle", "area"};  ///< by ccrc::ring_sizing
-inline constexpr const char* layout_names[] = {"ring", "icicle"};      ///< by chart_kind
+constexpr auto enum_names(chart_kind) noexcept { return std::array<std::string_view, 2>{"ring", "icicle"}; }
 
 /// The tree a chart is drawn from, as `ccrc render --tree` and Python's `tree=` name it:
 /// `automatic`, the first view's choice (chains of single callees folded, recursion
@@ -82,7 +83,7 @@ inline constexpr const char* layout_names[] = {"ring", "icicle"};      ///< by c
 /// context tree, a ring per level; `recursion`, the tree with its recursion eliminated (chains
 /// folded as for automatic).
 enum class tree_choice { automatic, contexts, recursion };
-inline constexpr const char* tree_names[] = {"auto", "contexts", "recursion"};  ///< by tree_choice
+constexpr auto enum_names(tree_choice) noexcept { return std::array<std::string_view, 3>{"auto", "contexts", "recursion"}; }
 
 struct request {
   std::size_t metric = 0;

@@ -15,35 +15,19 @@
 namespace {
 
 // "--min-self 500" or "--min-self 5%" (a share of the profile's total).
-std::optional<ccrc::threshold> parse_threshold(const cli::args& a, std::string_view option) {
+std::optional<ccrc::threshold> threshold_of(const cli::args& a, std::string_view option) {
   auto v = a.value(option);
   if (!v) return std::nullopt;
-  std::string_view text = *v;
-  bool share = !text.empty() && text.back() == '%';
-  if (share) text.remove_suffix(1);
-  auto x = ccrc::parse_number(text);
-  if (!x) throw cli::usage_error(std::string(option) + " expects a number or a percentage, not '" + *v + "'");
-  return ccrc::threshold{share ? *x / 100 : *x, share};
-}
-
-const char* part_name(ccrc::name_part p) {
-  switch (p) {
-    case ccrc::name_part::package: return "package";
-    case ccrc::name_part::class_name: return "class";
-    case ccrc::name_part::method: return "method";
-    default: return "name";
-  }
-}
-
-const char* match_name(ccrc::name_match m) {
-  return m == ccrc::name_match::regex ? "regex" : m == ccrc::name_match::exact ? "exact" : "substring";
+  auto bound = ccrc::parse_threshold(*v);
+  if (!bound) throw cli::usage_error(std::string(option) + " expects a number or a percentage, not '" + *v + "'");
+  return bound;
 }
 
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(2);
   ccrc::profile p = cli::focused(cli::load_profile(a.positional(0, "PROFILE"), t, a), t, a);
-  ccrc::search_query q{cli::name_query_of(a.positional(1, "QUERY"), a), parse_threshold(a, "--min-self"),
-                       parse_threshold(a, "--min-total")};
+  ccrc::search_query q{cli::name_query_of(a.positional(1, "QUERY"), a), threshold_of(a, "--min-self"),
+                       threshold_of(a, "--min-total")};
   std::size_t m = cli::metric_index(p, a);
   std::size_t limit = cli::top_of(a, std::string::npos);
   ccrc::tree_view view = cli::view_of(p, a);
@@ -67,8 +51,8 @@ int run(const cli::args& a, cli::timings& t) {
     cli::json j([](std::string_view piece) { print(piece); });  // streamed: one context at a time
     j.begin_object()
         .field("query", q.name.text)
-        .field("part", part_name(q.name.part))
-        .field("match", match_name(q.name.match))
+        .field("part", ccrc::name_of(q.name.part))
+        .field("match", ccrc::name_of(q.name.match))
         .field("metric", p.metric_name(m))
         .field("total", r.total)
         .field("matches", std::uint64_t{r.nodes.size()})

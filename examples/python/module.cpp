@@ -41,6 +41,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace py = pybind11;
@@ -361,17 +362,23 @@ py::dict callgraph(const view& v, std::size_t metric) {
 
 // ---- Search and the hot path.
 
-std::optional<ccrc::threshold> threshold_of(const std::optional<std::pair<double, bool>>& t) {
-  if (!t) return std::nullopt;
-  return ccrc::threshold{t->first, t->second};
+// A bound as Python gives it: a number, or a text as the tool takes it ("500", "5%").
+using bound = std::optional<std::variant<double, std::string>>;
+
+std::optional<ccrc::threshold> threshold_of(const bound& b, const char* keyword) {
+  if (!b) return std::nullopt;
+  if (const double* x = std::get_if<double>(&*b)) return ccrc::threshold{*x, false};
+  const std::string& text = std::get<std::string>(*b);
+  if (auto t = ccrc::parse_threshold(text)) return t;
+  throw py::value_error(std::string(keyword) + " expects a number or a percentage such as \"5%\", not '" + text + "'");
 }
 
 // The contexts of the view that match, hottest first (ag(M) of `metric`, NaN last, then id),
 // as `ccrc search` lists them; and what they cover of the whole profile.
-py::tuple search(const view& v, std::size_t metric, const std::string& query, int match, int part, bool ignore_case,
-                 std::optional<std::pair<double, bool>> min_self, std::optional<std::pair<double, bool>> min_total) {
-  ccrc::search_query q{{query, static_cast<ccrc::name_match>(match), static_cast<ccrc::name_part>(part), ignore_case},
-                       threshold_of(min_self), threshold_of(min_total)};
+py::tuple search(const view& v, std::size_t metric, const std::string& query, int part, bool ignore_case,
+                 const bound& min_self, const bound& min_total) {
+  ccrc::search_query q{ccrc::parse_name_query(query, static_cast<ccrc::name_part>(part), ignore_case),
+                       threshold_of(min_self, "min_self"), threshold_of(min_total, "min_total")};
   ccrc::search_result r;
   {
     py::gil_scoped_release unlocked;
@@ -539,13 +546,13 @@ py::dict ring_chart(const view& v, render::request r, int tree) {
   return d;
 }
 
-std::string svg_text(const view& v, render::request r, int tree, std::optional<std::tuple<std::string, int, int, bool>> highlight,
+std::string svg_text(const view& v, render::request r, int tree, std::optional<std::tuple<std::string, int, bool>> highlight,
                 int colour_by, const std::optional<std::string>& title, int layout) {
   std::optional<ccrc::profile> held;
   const ccrc::profile& p = drawn_profile(v, tree, r, held);
   if (highlight) {
-    auto& [query, match, part, ignore_case] = *highlight;
-    r.highlight = ccrc::name_query{query, static_cast<ccrc::name_match>(match), static_cast<ccrc::name_part>(part), ignore_case};
+    auto& [query, part, ignore_case] = *highlight;
+    r.highlight = ccrc::parse_name_query(query, static_cast<ccrc::name_part>(part), ignore_case);
   }
   r.colours = static_cast<ccrc::color_by>(colour_by);
   r.layout = static_cast<render::chart_kind>(layout);
@@ -806,18 +813,21 @@ PYBIND11_MODULE(_ccrc, m) {
 
   // The names of the library's enumerations, in the order of their values: the package passes
   // an option as the index of its name.
-  using name_list = std::vector<std::string_view>;
-  m.attr("sizings") = name_list(std::begin(render::mode_names), std::end(render::mode_names));  // ccrc::ring_sizing
-  m.attr("layouts") = name_list(std::begin(render::layout_names), std::end(render::layout_names));  // render::chart_kind
-  m.attr("trees") = name_list(std::begin(render::tree_names), std::end(render::tree_names));  // render::tree_choice
-  m.attr("orders") = name_list{"value", "name", "insertion"};                                   // ccrc::child_order
-  m.attr("colourings") = name_list{"method", "package"};                                        // ccrc::color_by
-  m.attr("kinds") = name_list{"center", "arc", "line"};                                         // ccrc::segment_kind
-  m.attr("label_fits") = name_list{"none", "along", "across"};                                  // ccrc::label_fit
-  m.attr("matches") = name_list{"substring", "regex", "exact"};                                 // ccrc::name_match
-  m.attr("parts") = name_list{"name", "package", "class", "method"};                            // ccrc::name_part
-  m.attr("policies") = name_list{"all", "direct", "drop_repeats"};                              // ccrc::recursion
-  name_list statuses;                                                                         // ccrc::diff_status
+  auto names_of = [](auto e) {
+    auto table = enum_names(e);
+    return std::vector<std::string_view>(table.begin(), table.end());
+  };
+  m.attr("sizings") = names_of(ccrc::ring_sizing{});
+  m.attr("layouts") = names_of(render::chart_kind{});
+  m.attr("trees") = names_of(render::tree_choice{});
+  m.attr("orders") = names_of(ccrc::child_order{});
+  m.attr("colourings") = names_of(ccrc::color_by{});
+  m.attr("kinds") = names_of(ccrc::segment_kind{});
+  m.attr("label_fits") = names_of(ccrc::label_fit{});
+  m.attr("matches") = names_of(ccrc::name_match{});
+  m.attr("parts") = names_of(ccrc::name_part{});
+  m.attr("policies") = names_of(ccrc::recursion{});
+  std::vector<std::string_view> statuses;  // ccrc::diff_status
   for (int s = 0; s <= static_cast<int>(ccrc::diff_status::removed); ++s)
     statuses.push_back(ccrc::to_string(static_cast<ccrc::diff_status>(s)));
   m.attr("statuses") = statuses;
@@ -847,9 +857,9 @@ PYBIND11_MODULE(_ccrc, m) {
       .def("rows_of", [](const view& v, const std::vector<ccrc::node_id>& nodes) { return rows_of(v, nodes); })
       .def("flat", [](const view& v, std::size_t metric) { return flat(v, metric_of(v, metric)); })
       .def("callgraph", [](const view& v, std::size_t metric) { return callgraph(v, metric_of(v, metric)); })
-      .def("search", [](const view& v, std::size_t metric, const std::string& query, int match, int part, bool ignore_case,
-                        std::optional<std::pair<double, bool>> min_self, std::optional<std::pair<double, bool>> min_total) {
-        return search(v, metric_of(v, metric), query, match, part, ignore_case, min_self, min_total);
+      .def("search", [](const view& v, std::size_t metric, const std::string& query, int part, bool ignore_case,
+                        const bound& min_self, const bound& min_total) {
+        return search(v, metric_of(v, metric), query, part, ignore_case, min_self, min_total);
       })
       .def("hot_path", [](const view& v, std::size_t metric) {
         std::vector<ccrc::node_id> path;
@@ -904,7 +914,7 @@ PYBIND11_MODULE(_ccrc, m) {
         return ring_chart(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree);
       })
       .def("svg", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding, double width,
-                     double height, int tree, std::optional<std::tuple<std::string, int, int, bool>> highlight, int colour_by,
+                     double height, int tree, std::optional<std::tuple<std::string, int, bool>> highlight, int colour_by,
                      std::optional<std::string> title, int layout) {
         return text(svg_text(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree, highlight,
                              colour_by, title, layout));

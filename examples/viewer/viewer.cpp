@@ -478,7 +478,7 @@ VIEWER_API int ccrc_highlight() {
 /// ("floats", "ints": their order in the arrays), and the codes of every enum the page passes
 /// or reads: "kind" (ccrc::segment_kind), "highlight" (ccrc::highlight_state), "label"
 /// (label_codes), "sizing" (ccrc::ring_sizing), "tree" (ccrc_layout's trees), "colour"
-/// (ccrc::color_by), "depth" (ccrc_layout's depths), "match" and "part" (ccrc_search's), "table"
+/// (ccrc::color_by), "depth" (ccrc_layout's depths), "part" (ccrc::name_part), "table"
 /// (ccrc_table's kinds), "chart" (ccrc_layout's charts). viewer.js takes every offset and code from it.
 VIEWER_API const char* ccrc_contract() {
   auto names = [](std::string& out, std::span<const std::string_view> fields) {
@@ -501,32 +501,39 @@ VIEWER_API const char* ccrc_contract() {
     out += '}';
   };
   auto code = [](auto e) { return static_cast<int>(e); };
+  // A library enumeration's codes, named as its table names them (ccrc::enum_names).
+  auto enum_codes = [](std::string& out, auto e) {
+    out += '{';
+    const auto table = enum_names(e);
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      if (i) out += ',';
+      ccrc::append_json_string(out, table[i]);
+      out += ':' + std::to_string(i);
+    }
+    out += '}';
+  };
   std::string out = "{\"floats\":";
   names(out, float_fields);
   out += ",\"ints\":";
   names(out, int_fields);
   out += ",\"kind\":";
-  codes(out, {{"center", code(ccrc::segment_kind::center)}, {"arc", code(ccrc::segment_kind::arc)}, {"line", code(ccrc::segment_kind::line)}});
+  enum_codes(out, ccrc::segment_kind{});
   out += ",\"highlight\":";
-  codes(out, {{"none", code(ccrc::highlight_state::none)}, {"match", code(ccrc::highlight_state::match)},
-              {"contains_match", code(ccrc::highlight_state::contains_match)}});
+  enum_codes(out, ccrc::highlight_state{});
   out += ",\"label\":";
   codes(out, {{"none", label_codes::none}, {"along", label_codes::along}, {"across", label_codes::across},
               {"reversed", label_codes::reversed}, {"light", label_codes::light}});
   out += ",\"sizing\":";
-  codes(out, {{"equal", code(ccrc::ring_sizing::equal)}, {"angle", code(ccrc::ring_sizing::angle)}, {"area", code(ccrc::ring_sizing::area)}});
+  enum_codes(out, ccrc::ring_sizing{});
   out += ",\"tree\":";
   codes(out, {{"auto", tree_automatic}, {"cct", tree_as_read}, {"recursion-all", code(ccrc::recursion::all)}, {"recursion-direct", code(ccrc::recursion::direct)},
               {"recursion-repeats", code(ccrc::recursion::drop_repeats)}, {"callgraph", tree_display}});
   out += ",\"colour\":";
-  codes(out, {{"method", code(ccrc::color_by::method)}, {"package", code(ccrc::color_by::package)}});
+  enum_codes(out, ccrc::color_by{});
   out += ",\"depth\":";
   codes(out, {{"auto", depth_first_view}, {"all", depth_all}});
-  out += ",\"match\":";
-  codes(out, {{"substring", code(ccrc::name_match::substring)}, {"regex", code(ccrc::name_match::regex)}, {"exact", code(ccrc::name_match::exact)}});
   out += ",\"part\":";
-  codes(out, {{"name", code(ccrc::name_part::name)}, {"package", code(ccrc::name_part::package)},
-              {"class", code(ccrc::name_part::class_name)}, {"method", code(ccrc::name_part::method)}});
+  enum_codes(out, ccrc::name_part{});
   out += ",\"table\":";
   codes(out, {{"calltree", table_top_down}, {"bottomup", table_bottom_up}});
   out += ",\"chart\":";
@@ -625,29 +632,24 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
 }
 
 /// Highlights the calling contexts a search finds (ccrc::search over the whole tree shown):
-/// `text` matched as a substring (0), regular expression (1) or exactly (2) against the whole
-/// name (0), package (1), class (2) or method (3), ignoring case if asked; contexts whose self
-/// or aggregated value of the shown metric is below a bound (a share of the total when
-/// `shares`; a negative bound: none) are left out. An empty text with no bounds clears it.
-/// Takes effect in the next ccrc_layout or ccrc_highlight (see ccrc_search_count); returns 0,
-/// or -1 with the message in ccrc_error_text() for a bad regular expression (then nothing is
+/// `text` as `ccrc search` takes its query (ccrc::parse_name_query: a substring, "re:REGEX" or
+/// "=NAME") against the whole name (0), package (1), class (2) or method (3), ignoring case if
+/// asked; contexts whose aggregated value of the shown metric is below `min_total` (as `ccrc
+/// search --min-total` takes it, ccrc::parse_threshold: "500", "5%"; empty: no bound) are left
+/// out. An empty query with no bound clears it. Takes effect in the next ccrc_layout or
+/// ccrc_highlight (see ccrc_search_count); returns 1 for a search, 0 when cleared, or -1 with
+/// the message in ccrc_error_text() for a bad regular expression or bound (then nothing is
 /// highlighted).
-VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_case, double min_self, double min_total,
-                           int shares) {
+VIEWER_API int ccrc_search(const char* text, int part, int ignore_case, const char* min_total) {
   viewer& v = the();
-  std::string t = text ? text : "";
-  if (t.empty() && min_self < 0 && min_total < 0) {
-    v.search_stale = v.search_stale || v.query.has_value();
-    v.query.reset();
-    return 0;
-  }
-  ccrc::search_query q{.name = {.text = t,
-                                .match = static_cast<ccrc::name_match>(std::clamp(match, 0, 2)),
-                                .part = static_cast<ccrc::name_part>(std::clamp(part, 0, 3)),
-                                .ignore_case = ignore_case != 0}};
-  if (min_self >= 0) q.min_self = ccrc::threshold{min_self, shares != 0};
-  if (min_total >= 0) q.min_total = ccrc::threshold{min_total, shares != 0};
+  const std::string_view bound = min_total ? min_total : "";
+  ccrc::search_query q{.name = ccrc::parse_name_query(text ? text : "", static_cast<ccrc::name_part>(std::clamp(part, 0, 3)),
+                                                      ignore_case != 0)};
   try {
+    if (!bound.empty()) {
+      q.min_total = ccrc::parse_threshold(bound);
+      if (!q.min_total) throw ccrc::error("minimum: expects a number or a percentage, not '" + std::string(bound) + "'");
+    }
     if (q.name.match == ccrc::name_match::regex) [[maybe_unused]] ccrc::regex check(q.name.text, {.ignore_case = q.name.ignore_case});
   } catch (const std::exception& e) {
     v.query.reset();
@@ -655,10 +657,15 @@ VIEWER_API int ccrc_search(const char* text, int match, int part, int ignore_cas
     hand_out(error_text(e));
     return -1;
   }
+  if (q.name.text.empty() && !q.min_total) {
+    v.search_stale = v.search_stale || v.query.has_value();
+    v.query.reset();
+    return 0;
+  }
   // The page asks again after every navigation: the same query on the same tree is found.
   v.search_stale = v.search_stale || v.query != q;
   v.query = q;
-  return 0;
+  return 1;
 }
 
 /// What the search found in the last layout: the number of contexts, the share of the total

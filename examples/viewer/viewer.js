@@ -390,16 +390,16 @@
 
   // Runs the search the view asks for; returns false (and shows why) when it is malformed.
   function search() {
-    let text = view.search, match = C.match.substring;
-    if (text.startsWith('re:')) { text = text.slice(3); match = C.match.regex; } else if (text.startsWith('=')) { text = text.slice(1); match = C.match.exact; }
-    const min = view.min === '' ? -1 : Number(view.min) / 100;
-    if (api.search(text, match, C.part[view.part], 0, -1, Number.isFinite(min) ? min : -1, 1) < 0) {
+    // The query and the minimum (a share of the total, in percent) as `ccrc search` takes them.
+    const min = view.min === '' ? '' : view.min + '%';
+    const found = api.search(view.search, C.part[view.part], 0, min);
+    if (found < 0) {
       showError('search: ' + m.UTF8ToString(api.errorText()));
       searching = false;
       return;
     }
     if (ui.error.textContent.startsWith('search: ')) showError('');
-    searching = text !== '' || min >= 0;
+    searching = found > 0;
   }
   let searching = false;
 
@@ -879,7 +879,7 @@
       tableReveal: m.cwrap('ccrc_table_reveal', 'number', ['string']), tableFunction: m._ccrc_table_function,
       method: m.cwrap('ccrc_method', 'number', ['string']), butterfly: m._ccrc_butterfly,
       highlight: m._ccrc_highlight, serial: m._ccrc_layout_serial, path: m._ccrc_path, caption: m._ccrc_caption, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
-      search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number']),
+      search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'string']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,
       loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,
     };

@@ -79,21 +79,15 @@ def _encoded(text):
 
 
 def _query(query, part, ignore_case):
-    # The tool's syntax: "re:REGEX", "=NAME" or a substring.
-    match = "substring"
-    if query.startswith("re:"):
-        match, query = "regex", query[3:]
-    elif query.startswith("="):
-        match, query = "exact", query[1:]
-    return (_encoded(query), _ccrc.matches.index(match), _choice(part, _ccrc.parts, "part"), bool(ignore_case))
+    # The text as the tool takes it ("re:REGEX", "=NAME" or a substring), parsed by the library.
+    return (_encoded(query), _choice(part, _ccrc.parts, "part"), bool(ignore_case))
 
 
 def _threshold(value):
-    if value is None:
-        return None
-    if isinstance(value, str) and value.endswith("%"):
-        return (float(value[:-1]) / 100, True)
-    return (float(value), False)
+    # A number, or a text the library parses as the tool does ("500", "5%").
+    if value is None or isinstance(value, str):
+        return value
+    return float(value)
 
 
 def _columns(frame_columns):
@@ -270,9 +264,9 @@ class Profile:
         inside another match), ``total`` and ``share`` (covered / total).
         """
         m = self._metric(metric)
-        text, match, part_index, case = _query(query, part, ignore_case)
+        text, part_index, case = _query(query, part, ignore_case)
         rows, covered, total = self._core.search(
-            m, text, match, part_index, case, _threshold(min_self), _threshold(min_total)
+            m, text, part_index, case, _threshold(min_self), _threshold(min_total)
         )
         frame = _context_frame(rows, self.metrics)
         frame.attrs.update(covered=covered, total=total, share=covered / total if total else 0.0)
