@@ -610,8 +610,7 @@ TEST_CASE("speedscope in pieces: random files give the profile of one piece, wha
 }
 
 TEST_CASE("speedscope in pieces: the real file and written files give the profile of one piece") {
-  auto f = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/speedscope/node-cpu.speedscope.json");
-  ccrc::formats::json_text text({}, ccrc::detail::file_source{f.get()});
+  ccrc::formats::json_text text = ccrc::formats::json_file(CCRC_SOURCE_DIR "/tests/data/speedscope/node-cpu.speedscope.json");
   check_same_in_pieces(text.bytes(), {1, 100, 10'000});
   check_same_in_pieces(write(test::figure1()), {1, 7, 100});
 }

@@ -233,14 +233,11 @@ profile read_folded_from(Read&& read, const folded_options& options) {
   return detail::read_folded_from(detail::stream_source{&in}, options);
 }
 
-/// read_folded from a file; throws ccrc::error if it cannot be opened. A regular file of
-/// 1 MiB or more is memory-mapped and parsed in place (detail::mapped_file: no copy of the
-/// bytes; a file truncated by another process while it is read kills the process with
-/// SIGBUS); a smaller one, a pipe (/dev/stdin, <(...)) or a FIFO is read through a buffer.
+/// read_folded from a file, read through a buffer (detail::file_source: a regular file as it
+/// was when opened; one that shrinks while it is read, being written again, is a ccrc::error
+/// naming it); throws ccrc::error if it cannot be opened.
 [[nodiscard]] inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
-  if (detail::mapped_file map(path); map) return detail::read_folded_from(detail::memory_source{map.bytes(), &map}, options);
-  auto file = detail::open_for_reading(path);
-  return detail::read_folded_from(detail::file_source{file.get()}, options);
+  return detail::read_folded_from(detail::file_source(path), options);
 }
 
 namespace detail {

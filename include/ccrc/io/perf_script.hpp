@@ -334,7 +334,7 @@ profile read_perf_script_from(Read&& read, const perf_script_options& options) {
 /// - Frames: the symbol as perf prints it (demangled by default), `+0x..` offset stripped; the
 ///   dso is not part of the name, except for `[unknown]`, named `[unknown] (dso)` with the dso
 ///   as printed (`[unknown] ([unknown])`, `[unknown] (/usr/lib/libc.so.6)`); a frame with no
-///   symbol nor dso is named by its address.
+///   symbol nor dso is named by its address. A UTF-8 byte-order mark at the start is skipped.
 /// - Metrics: `samples` (1 per sample) and, if any header prints one, `period`, the sum of
 ///   the periods (a sample printing none adds 0). Events are not told apart. A sample with no
 ///   frame lines counts on its thread frame. Empty input: an empty profile, metric `samples`.
@@ -357,10 +357,10 @@ profile read_perf_script_from(Read&& read, const perf_script_options& options) {
   return detail::read_perf_script_from(detail::stream_source{&in}, options);
 }
 
-/// read_perf_script from a file; throws ccrc::error if it cannot be opened.
+/// read_perf_script from a file; throws ccrc::error if it cannot be opened or shrinks
+/// while it is read (detail::file_source).
 [[nodiscard]] inline profile read_perf_script_file(const std::filesystem::path& path, const perf_script_options& options = {}) {
-  auto file = detail::open_for_reading(path);
-  return detail::read_perf_script_from(detail::file_source{file.get()}, options);
+  return detail::read_perf_script_from(detail::file_source(path), options);
 }
 
 }  // namespace ccrc
