@@ -204,6 +204,18 @@ TEST_CASE("malformed input is an error naming its line") {
   CHECK(error_message("x 1\ny\n") == "line 2: missing count: 'y' is not a number");
 }
 
+TEST_CASE("counts of a metric that add up beyond a double are refused at the line where they do") {
+  // Issue 45: they were read, and the total printed as n/a. 1e308 is a double; twice it is not.
+  CHECK(error_message("# metrics: calls time\na 1 1e308\nb 1 1e308\n") ==
+        "line 3: the counts of metric 'time' add up to more than a double holds");
+  CHECK(error_message("a 1e308\nb 1\na 1e308\n") == "line 3: the counts of metric 'samples' add up to more than a double holds");
+  CHECK(error_line("a 1e308\nb 7e307\n") == 0);  // 1.7e308: still a double
+  // Negative counts too: a context's own value could overflow while the total does not.
+  ccrc::folded_options differential;
+  differential.allow_negative = true;
+  CHECK(error_line("a 6e307\nb -6e307\na 6e307\n", differential) == 3);
+}
+
 TEST_CASE("a UTF-8 byte-order mark at the start is skipped: before a stack, before '# metrics:', in a file") {
   // Issue 45: it joined the first frame (two methods 'main') or hid the header.
   const std::string bom = "\xEF\xBB\xBF";
