@@ -331,6 +331,10 @@ int whole_file::open(const std::string& path) {
       }
     }
     target_ = d.name;
+    // The lock is the open file's: a second descriptor of it keeps it until the temporary is
+    // renamed or removed, after the first is closed (a close error is reported before the
+    // rename replaces anything).
+    lock_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   }
   buffer_.attach(fd);
   return 0;
@@ -367,6 +371,8 @@ void whole_file::forget_temporary() noexcept {
   disarm(slot_);
   slot_ = -1;
   temporary_.clear();
+  if (lock_ >= 0) ::close(lock_);
+  lock_ = -1;
 }
 
 }  // namespace ccrc_files

@@ -99,6 +99,7 @@ class whole_file {
   std::string target_;     // the file renamed over
   std::string temporary_;  // empty when writing in place
   int slot_ = -1;          // where the termination signals' handler finds temporary_, if anywhere
+  int lock_ = -1;          // the temporary's descriptor that holds its lock until it is renamed or removed
 };
 
 /// From now on, every signal whose default action ends the process (SIGTERM, SIGINT, SIGHUP,
