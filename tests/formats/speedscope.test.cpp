@@ -348,15 +348,15 @@ TEST_CASE("in a file ccrc wrote, profiles that share their samples are one tree 
   CHECK(value_at(p, "twice;f", "samples") == 128 + 256);
   CHECK(value_at(p, "other;f", "cpu") == 0);
   CHECK(p.size() == 1 + 3 + 2 + 2);
-  // Evented profiles of the same events: a column per profile, named after it (its unit's
-  // metric if it has no name, made unique), under a frame named after both (the first has none).
+  // Evented profiles of the same events, all of them: the tree written, no frame above it, a
+  // column per profile, named after it (its unit's metric if it has no name, made unique).
   ccrc::profile q = ccrc::read_speedscope(R"({"shared": {"frames": [{"name": "f"}]}, "exporter": "ccrc", "profiles": [
       {"type": "evented", "name": "", "unit": "none", "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 0, "at": 3}]},
       {"type": "evented", "name": "samples", "unit": "microseconds", "events": [{"type": "O", "frame": 0, "at": 1}, {"type": "C", "frame": 0, "at": 6}]}]})");
   CHECK(q.metric_names() == std::vector<std::string>{"samples", "samples (1)"});
-  CHECK(q.size() == 3);
-  CHECK(value_at(q, "profile 0 + samples;f", "samples") == 3);
-  CHECK(value_at(q, "profile 0 + samples;f", "samples (1)") == 5);
+  CHECK(q.size() == 2);
+  CHECK(value_at(q, "f", "samples") == 3);
+  CHECK(value_at(q, "f", "samples (1)") == 5);
 }
 
 TEST_CASE("two threads that did the same work stay two threads: only ccrc's own export is joined") {
@@ -378,11 +378,12 @@ TEST_CASE("two threads that did the same work stay two threads: only ccrc's own 
     for (double v : p.column("seconds")) total += v;
     CHECK(total == 14);
   }
-  // Written by ccrc (its exporter, as it writes it): its one profile per metric, joined.
+  // Written by ccrc (its exporter, as it writes it): its one profile per metric, all sharing
+  // their samples: the tree written, no frame above it.
   ccrc::profile joined = ccrc::read_speedscope(frames + R"("exporter": "ccrc", )" + profiles);
   CHECK(joined.metric_names() == std::vector<std::string>{"one", "two"});
-  CHECK(joined.size() == 1 + 5);
-  CHECK(value_at(joined, "one + two;a;b;c", "two") == 2);
+  CHECK(joined.size() == 1 + 4);
+  CHECK(value_at(joined, "a;b;c", "two") == 2);
 }
 
 TEST_CASE("perf script -> speedscope -> folded keeps each metric's totals, never adding samples to periods") {
