@@ -21,8 +21,11 @@
 #include <iostream>
 #include <limits>
 #include <mutex>
+#include <fstream>
 #include <new>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace cli {
@@ -231,6 +234,35 @@ void check_output_path(const std::string& path) {
   throw usage_error("cannot tell the format of '" + path + "': name it " + writable_names());
 }
 
+void refuse_output_over_input(const std::string& out, const std::vector<std::string>& inputs) {
+  struct stat written {};
+  if (out == "-" || ::stat(out.c_str(), &written) != 0 || !S_ISREG(written.st_mode)) return;
+  for (const std::string& in : inputs) {
+    struct stat read {};
+    if (in == "-" || ::stat(in.c_str(), &read) != 0 || read.st_dev != written.st_dev || read.st_ino != written.st_ino) continue;
+    throw ccrc::error("cannot write " + out + ": it is " + (in == out ? "an input" : "the input " + in + " (the same file)") +
+                      ", which the output would replace: name another output");
+  }
+}
+
+void for_each_listed(const std::string& path, std::string_view what, const std::function<void(std::string_view)>& each) {
+  const std::string named = what.empty() ? path : std::string(what) + " " + path;
+  std::ifstream list(path, std::ios::binary);
+  if (!list) throw ccrc::error("cannot open " + named);
+  // A directory opens, then reads as an empty list: say so instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ccrc::error("cannot read " + path + ": it is a directory");
+  bool first = true;
+  for (std::string line; std::getline(list, line); first = false) {
+    std::string_view name = line;
+    if (first && name.starts_with("\xEF\xBB\xBF")) name.remove_prefix(3);
+    const std::size_t begin = name.find_first_not_of(" \t\r");
+    if (begin == std::string_view::npos || name[begin] == '#') continue;
+    each(name.substr(begin, name.find_last_not_of(" \t\r") + 1 - begin));
+  }
+  if (list.bad()) throw ccrc::error("cannot read " + named);
+}
+
 namespace {
 
 // "cannot write PATH: reason", the reason from errno when the failing call set it.
@@ -292,7 +324,7 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t, c
 namespace {
 
 // A write beyond RLIMIT_FSIZE fails (EFBIG, reported) instead of ending the tool with SIGXFSZ,
-// and a termination signal takes the temporary files with it. Once, at the first output file.
+// and a fatal signal takes the temporary files with it. Once, at the first output file.
 void set_up_signals() {
   static std::once_flag once;
   std::call_once(once, [] {

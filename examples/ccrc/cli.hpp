@@ -100,9 +100,10 @@ ccrc::profile load_profile(const std::string& path, timings& t, const args& a);
 /// A file written whole or not at all (ccrc_files::whole_file): the content goes to a
 /// temporary file beside `path` (in the same directory, so that the rename stays on one file
 /// system), created exclusively under a random name, and commit() renames it over `path`.
-/// Until then, and if anything fails (an exception, a full disk, a file-size limit, SIGTERM,
-/// SIGINT or SIGHUP), an existing file at `path` is left as it was and the temporary file is
-/// removed. Where no rename can replace the destination (an existing /dev/null, a FIFO,
+/// Until then, and if anything fails (an exception, a full disk, a file-size limit, any signal
+/// but SIGKILL that ends the process), an existing file at `path` is left as it was and the
+/// temporary file is removed (one left by SIGKILL, the next run writing `path` removes).
+/// Where no rename can replace the destination (an existing /dev/null, a FIFO,
 /// another special file, a file already open named through /proc such as /dev/stdout), the
 /// content goes to it directly.
 class output_file {
@@ -153,6 +154,20 @@ void save_profile(const std::string& path, const ccrc::profile& p, timings& t, c
 
 /// The usage_error save_profile would throw for `path`, thrown before any work is done.
 void check_output_path(const std::string& path);
+
+/// Refuses, before any work is done, an output that is one of the command's inputs: a
+/// ccrc::error ("cannot write OUT: it is the input IN ...") when `out` and one of `inputs`
+/// name one regular file (following links: the same device and inode), which writing the
+/// output would replace. "-", a file not there yet and anything but a regular file (a
+/// device, a FIFO: written in place) are never one. O(inputs) stat calls.
+void refuse_output_over_input(const std::string& out, const std::vector<std::string>& inputs);
+
+/// Calls each(name) for each name the list file `path` holds, one a line, streamed (a line
+/// at a time in memory, whatever the list's size): blanks around a name trimmed; blank lines,
+/// lines starting with '#' and a UTF-8 byte-order mark at the start skipped. `what` names
+/// the list in errors before its path ("the list of inputs", or "" for the path alone): a
+/// ccrc::error if it cannot be opened or read, or is a directory.
+void for_each_listed(const std::string& path, std::string_view what, const std::function<void(std::string_view)>& each);
 
 /// The metric a command works on: --metric NAME, or ccrc::primary_metric (a time metric, else
 /// samples, else the first).

@@ -11,6 +11,7 @@ int run(const cli::args& a, cli::timings& t) {
   const std::string& in = a.positional(0, "IN");
   const std::string& out = o ? *o : a.positional(1, "OUT");
   cli::check_output_path(out);
+  cli::refuse_output_over_input(out, {in});
   ccrc::profile p = cli::load_profile(in, t, a);
   cli::save_profile(out, p, t, a);
   return 0;

@@ -23,6 +23,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -72,22 +74,15 @@ std::string label_of(const metrics& m) {
   return m.new_name == m.name ? m.name : m.name + " / " + m.new_name;
 }
 
-// One method name a line; blank lines and '#' comments ignored, blanks around a name trimmed.
+// One method name a line (cli::for_each_listed), each name once: the list is streamed into a
+// set, so a file naming one method ten million times costs that name, not ten million lines.
 std::vector<std::string> read_modified(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ccrc::error("cannot open " + path);
-  // A directory opens, then reads as an empty list: say so instead.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw ccrc::error("cannot read " + path + ": it is a directory");
-  std::vector<std::string> names;
-  for (std::string line; std::getline(in, line);) {
-    auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    auto last = line.find_last_not_of(" \t\r");
-    names.push_back(line.substr(first, last - first + 1));
-  }
-  if (in.bad()) throw ccrc::error("cannot read " + path);
-  return names;
+  std::unordered_set<std::string> names;
+  cli::for_each_listed(path, "", [&](std::string_view name) { names.emplace(name); });
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  while (!names.empty()) out.push_back(std::move(names.extract(names.begin()).value()));
+  return out;
 }
 
 // The contexts the blueprint displays: the delta hot path and the `top` contexts of largest
@@ -254,6 +249,9 @@ int run(const cli::args& a, cli::timings& t) {
   if (epsilon < 0) throw cli::usage_error("--epsilon expects a number >= 0");
   std::uint32_t max_chain = whole_number(a, "--max-chain", 4);
   std::size_t top_count = cli::top_of(a, 40);
+  std::vector<std::string> inputs{old_path, new_path};
+  if (auto file = a.value("--modified")) inputs.push_back(*file);
+  if (out_path) cli::refuse_output_over_input(*out_path, inputs);
   std::vector<std::string> modified;
   if (auto file = a.value("--modified")) modified = read_modified(*file);
 

@@ -7,50 +7,70 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
-#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
+#include <unordered_set>
 #include <vector>
 
 namespace {
 
 namespace fs = std::filesystem;
 
-// A profile, or a directory: its files, by name.
-void add_input(std::vector<std::string>& out, const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) {
-    out.push_back(path);
-    return;
+// The input files, each once, in the order first named: a set of names, so that a list naming
+// one file ten million times holds it once (its lines are streamed, never held).
+class input_set {
+ public:
+  // A profile, or a directory: its files, by name.
+  void add(const std::string& path) {
+    std::error_code ec;
+    if (seen_.contains(path) || !fs::is_directory(path, ec)) return add_file(path);
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(path))
+      if (entry.is_regular_file()) files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) add_file(f);
   }
-  std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(path))
-    if (entry.is_regular_file()) files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  out.insert(out.end(), files.begin(), files.end());
-}
+  [[nodiscard]] std::vector<std::string> take() { return {std::make_move_iterator(paths_.begin()), std::make_move_iterator(paths_.end())}; }
+  // Names given again after the first time.
+  [[nodiscard]] std::size_t repeated() const noexcept { return repeated_; }
 
-// The input files: each argument is a profile, a directory (its files, by name) or @LIST (a
-// file naming one input per line, a profile or a directory; blank lines and lines starting
-// with '#' are skipped).
-std::vector<std::string> input_paths(const std::vector<std::string>& arguments) {
-  std::vector<std::string> out;
+ private:
+  void add_file(std::string_view path) {
+    if (seen_.contains(path)) {
+      ++repeated_;
+      return;
+    }
+    seen_.insert(paths_.emplace_back(path));  // a deque's elements stay where they are
+  }
+  std::deque<std::string> paths_;
+  std::unordered_set<std::string_view> seen_;
+  std::size_t repeated_ = 0;
+};
+
+// The inputs: each argument is a profile, a directory (its files, by name) or @LIST (a file
+// naming one input per line, a profile or a directory: cli::for_each_listed). A file named
+// again is merged once, and said so on stderr. `lists` gets the list files.
+std::vector<std::string> input_paths(const std::vector<std::string>& arguments, std::vector<std::string>& lists) {
+  input_set inputs;
   for (const std::string& arg : arguments) {
     if (arg.size() > 1 && arg[0] == '@') {
-      std::ifstream list(arg.substr(1));
-      if (!list) throw ccrc::error("cannot open the list of inputs " + arg.substr(1));
-      for (std::string line; std::getline(list, line);)
-        if (!line.empty() && line[0] != '#') add_input(out, line);
-      if (list.bad()) throw ccrc::error("cannot read the list of inputs " + arg.substr(1));
+      lists.push_back(arg.substr(1));
+      cli::for_each_listed(lists.back(), "the list of inputs", [&](std::string_view name) { inputs.add(std::string(name)); });
     } else {
-      add_input(out, arg);
+      inputs.add(arg);
     }
   }
-  return out;
+  if (std::size_t n = inputs.repeated())
+    std::fprintf(stderr, "ccrc merge: %zu input%s named again, merged once\n", n, n == 1 ? "" : "s");
+  return inputs.take();
 }
 
 // Counts a context in each input that has it: a "runs" column of 1s (0 at the root), unless
@@ -108,9 +128,14 @@ int run(const cli::args& a, cli::timings& t) {
   if (!out) throw cli::usage_error("missing -o OUT");
   cli::check_output_path(*out);
   if (a.positional().empty()) throw cli::usage_error("missing IN: the profiles to merge");
-  const std::vector<std::string> paths = input_paths(a.positional());
+  std::vector<std::string> lists;
+  const std::vector<std::string> paths = input_paths(a.positional(), lists);
   if (paths.empty()) throw ccrc::error("no input to merge: the directories and lists given are empty");
-  const auto threads = static_cast<unsigned>(cli::whole(a, "--threads").value_or(0));
+  cli::refuse_output_over_input(*out, paths);
+  cli::refuse_output_over_input(*out, lists);
+  // More threads than inputs would have nothing to do.
+  const std::optional<std::uint64_t> asked = cli::whole(a, "--threads");
+  const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(asked.value_or(0), paths.size()));
   const bool keep_going = a.flag("--keep-going"), runs = a.flag("--runs");
   const ccrc::read_options options = cli::read_options_of(a);
 
@@ -118,6 +143,7 @@ int run(const cli::args& a, cli::timings& t) {
   std::vector<std::string> errors(paths.size());  // with --keep-going, why input i was skipped
   std::vector<std::vector<std::string>> names(paths.size());  // input i's metrics
   progress shown(paths.size());
+  unsigned started = 0;
   ccrc::profile merged = ccrc::merge_all(paths.size(), [&](std::size_t i) -> std::optional<ccrc::profile> {
     std::optional<ccrc::profile> p;
     try {
@@ -130,7 +156,10 @@ int run(const cli::args& a, cli::timings& t) {
     }
     shown.done_one();
     return p;
-  }, {.threads = threads});
+  }, {.threads = threads, .threads_started = &started});
+  if (asked && started < threads)
+    std::fprintf(stderr, "ccrc merge: --threads %llu: the system started %u of the %u threads wanted, no more; "
+                 "they did the work\n", static_cast<unsigned long long>(*asked), started, threads);
 
   std::size_t skipped = 0;
   for (std::size_t i = 0; i < paths.size(); ++i)
@@ -153,12 +182,13 @@ const command merge_command{
     "Reads every IN (any format ccrc reads) and writes to OUT the profile in which each calling\n"
     "context holds the sum of its metrics over the inputs. An IN may be a profile, a directory\n"
     "(the files in it, by name) or @LIST, a file naming one input per line (a profile or a\n"
-    "directory). Metrics are matched\n"
+    "directory). A file named twice is merged once. OUT may not be an input. Metrics are matched\n"
     "by name; one an input lacks counts as zero there; one quantity in two units (time_us in one\n"
     "input, time_ns in another) is refused. The result is the same, context ids\n"
     "included, whatever the number of threads. OUT is written as its name asks (see convert).\n"
     "\n"
-    "  --threads N    threads reading and merging (default: one per core)\n"
+    "  --threads N    threads reading and merging (default: one per core; at most one per\n"
+    "                 input; fewer, said on stderr, if the system starts no more)\n"
     "  --runs         adds a metric 'runs': how many inputs hold each context (summed, if an\n"
     "                 input is itself a merge made with --runs)\n"
     "  --keep-going   skips an input that cannot be read (naming it and why) instead of\n"

@@ -71,6 +71,7 @@ int run(const cli::args& a, cli::timings& t) {
   if (r.min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
   if (r.padding < 0) throw cli::usage_error("--padding expects a length in pixels, 0 or more");
   std::tie(r.width, r.height) = size_of(a);
+  cli::refuse_output_over_input(*out, {input});
 
   auto tree = choice(a, "--tree", render::tree_choice::automatic);
   ccrc::profile p = cli::focused(cli::load_profile(input, t, a), t, a);

@@ -220,6 +220,8 @@ std::optional<fs::path> find_module(std::string_view module, const std::vector<f
 
 int run(const cli::args& a, cli::timings& t) {
   const std::string& in = a.positional(0, "PROFILE");
+  // The one command whose output may be its input (its default): the profile, named, replaces
+  // the profile with addresses, whole or not at all (cli::refuse_output_over_input is not asked).
   const std::string out = a.value("-o").value_or(in);
   cli::check_output_path(out);
   const std::string program = a.value("--addr2line").value_or(default_symbolizer());

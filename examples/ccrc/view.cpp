@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -22,19 +23,25 @@ std::string default_output(const std::string& input) {
 int run(const cli::args& a, cli::timings& t) {
   a.expect_at_most(1);
   const std::string& input = a.positional(0, "PROFILE");
-  auto out = a.value("-o");
-  if (!out) out = default_output(input);
+  const std::optional<std::string> named = a.value("-o");
+  const std::string out = named ? *named : default_output(input);
+  // The page is HTML: a name that says otherwise (`-o run.cctb`) is a slip, likely over a profile.
+  if (out != "-" && !out.ends_with(".html") && !out.ends_with(".htm"))
+    throw cli::usage_error("-o expects a file ending in .html or .htm, or -, not '" + out + "'");
   auto first = a.value("--compare");
+  std::vector<std::string> inputs{input};
+  if (first) inputs.push_back(*first);
+  cli::refuse_output_over_input(out, inputs);
   ccrc::profile p = cli::load_profile(input, t, a);
   std::optional<ccrc::profile> baseline;
   if (first) baseline = cli::load_profile(*first, t, a);
   t.phase("write");
-  write_viewer(*out, p, input, baseline ? &*baseline : nullptr, first.value_or(""));
+  write_viewer(out, p, input, baseline ? &*baseline : nullptr, first.value_or(""));
   std::string compared = first ? ", compared with " + first->substr(first->find_last_of('/') + 1) : "";
-  std::string summary = (*out == "-" ? "<stdout>" : *out) + ": the viewer with " + std::to_string(p.tree().size() - 1) +
+  std::string summary = (out == "-" ? "<stdout>" : out) + ": the viewer with " + std::to_string(p.tree().size() - 1) +
                         " calling contexts" + compared + "\n";
   // On standard output the page is the whole output: the summary goes to stderr.
-  if (*out == "-")
+  if (out == "-")
     std::fputs(summary.c_str(), stderr);
   else
     print(summary);
@@ -53,7 +60,8 @@ const command view_command{
     "without a network: click a segment to make it the centre, the centre to go back; depth,\n"
     "sizing, metric, tree (recursion eliminated, call graph) and search in the bar at the top.\n"
     "PROFILE is any format ccrc reads; OUT.html is by default PROFILE's name with .html for its\n"
-    "extension, in the current directory; -o - writes it to standard output. --compare FIRST\n"
+    "extension, in the current directory; OUT must end in .html or .htm, and may not be an input;\n"
+    "-o - writes it to standard output. --compare FIRST\n"
     "embeds a first run of the same program too: the chart is coloured by what changed since\n"
     "it (the diff's classes, as `ccrc diff --chart ring`).\n",
     {{"--profile", "-o", "--compare"}, {}},

@@ -1,8 +1,10 @@
 // A file written whole or not at all: see whole_file.hpp.
 #include "whole_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +16,8 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
+#include <string>
+#include <string_view>
 
 namespace ccrc_files {
 
@@ -159,7 +163,32 @@ struct temporary_slot {
 };
 temporary_slot temporary_slots[8];
 std::atomic<bool> removing_on_termination{false};
-constexpr int termination_signals[] = {SIGTERM, SIGINT, SIGHUP};
+
+// The signals whose default action ends the process (all but SIGKILL and SIGSTOP can be
+// caught), the real-time ones included: a temporary file left behind by any of them would
+// stay. In <signal.h>'s order; SIGSTKFLT, SIGPOLL and SIGPWR where the system has them.
+constexpr int fatal_signals[] = {
+    SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM,
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+#ifdef SIGPOLL
+    SIGPOLL,
+#endif
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+    SIGSYS};
+
+// Calls f(sig) for each fatal signal, the real-time ones after fatal_signals.
+template <class F>
+void for_each_fatal_signal(F&& f) {
+  for (int sig : fatal_signals) f(sig);
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) f(sig);
+#endif
+}
 
 int arm(const std::string& name) noexcept {
   if (!removing_on_termination.load() || name.size() >= PATH_MAX) return -1;
@@ -216,8 +245,8 @@ std::string temporary_name(const std::string& path) {
   return path + ".ccrc-tmp-" + hex;
 }
 
-int create_exclusive(const std::string& name) noexcept {
-  return ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+int create_exclusive(const std::string& name, mode_t mode) noexcept {
+  return ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 }
 
 void remove_temporaries_on_termination() {
@@ -228,13 +257,41 @@ void remove_temporaries_on_termination() {
     action.sa_handler = remove_temporaries;
     action.sa_flags = static_cast<int>(SA_RESETHAND);  // 0x80000000u: an int in the kernel
     sigemptyset(&action.sa_mask);
-    for (int sig : termination_signals) sigaddset(&action.sa_mask, sig);
-    for (int sig : termination_signals) {
+    for_each_fatal_signal([&](int sig) { sigaddset(&action.sa_mask, sig); });
+    for_each_fatal_signal([&](int sig) {
       struct sigaction old {};
       if (sigaction(sig, nullptr, &old) == 0 && (old.sa_flags & SA_SIGINFO) == 0 && old.sa_handler == SIG_DFL)
         sigaction(sig, &action, nullptr);
-    }
+    });
   });
+}
+
+int remove_stale_temporaries(const std::string& path) noexcept {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".ccrc-tmp-";
+  DIR* listing = ::opendir(dir.c_str());
+  if (!listing) return 0;
+  int removed = 0;
+  while (const dirent* entry = ::readdir(listing)) {
+    const std::string_view name = entry->d_name;
+    if (!name.starts_with(prefix) || name.size() != prefix.size() + 16 ||
+        name.find_first_not_of("0123456789abcdef", prefix.size()) != std::string_view::npos)
+      continue;
+    const std::string full = dir + "/" + std::string(name);
+    // Not followed if a link, not waited on if a FIFO; only this user's regular files.
+    const int fd = ::open(full.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat opened {}, named {};
+    // Unlocked: its writer has ended (a lock goes with the last descriptor of its process).
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_uid == ::geteuid() && opened.st_nlink > 0 &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::lstat(full.c_str(), &named) == 0 && named.st_dev == opened.st_dev &&
+        named.st_ino == opened.st_ino && ::unlink(full.c_str()) == 0)
+      ++removed;
+    ::close(fd);
+  }
+  ::closedir(listing);
+  return removed;
 }
 
 int whole_file::open(const std::string& path) {
@@ -247,11 +304,26 @@ int whole_file::open(const std::string& path) {
     fd = ::open(d.name.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (d.append ? O_APPEND : 0));
     if (fd < 0) return errno;
   } else {
+    (void)remove_stale_temporaries(d.name);
+    // The file replaced's permissions from the start, so that a profile only its owner may
+    // read is not readable by others while it is written; a new file's are 0666 less the
+    // umask, as it will have.
+    struct stat old {};
+    const mode_t mode = ::stat(d.name.c_str(), &old) == 0 && S_ISREG(old.st_mode) ? old.st_mode & 0777 : 0666;
     // A name taken (a collision, or something planted) is never opened: another is drawn.
     for (int attempt = 0; fd < 0; ++attempt) {
       temporary_ = temporary_name(d.name);
       slot_ = arm(temporary_);
-      fd = create_exclusive(temporary_);
+      fd = create_exclusive(temporary_, mode);
+      // Locked while it is written, so that a later run tells it from one its writer left
+      // (remove_stale_temporaries); removed by such a run between the two calls, another is
+      // drawn. (Where the file system has no locks, neither run has one: it is not removed.)
+      struct stat st {};
+      if (fd >= 0 && ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &st) == 0 && st.st_nlink == 0) {
+        ::close(fd);
+        fd = -1;
+        errno = EEXIST;
+      }
       if (fd < 0) {
         int e = errno;
         forget_temporary();
@@ -259,6 +331,10 @@ int whole_file::open(const std::string& path) {
       }
     }
     target_ = d.name;
+    // The lock is the open file's: a second descriptor of it keeps it until the temporary is
+    // renamed or removed, after the first is closed (a close error is reported before the
+    // rename replaces anything).
+    lock_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   }
   buffer_.attach(fd);
   return 0;
@@ -295,6 +371,8 @@ void whole_file::forget_temporary() noexcept {
   disarm(slot_);
   slot_ = -1;
   temporary_.clear();
+  if (lock_ >= 0) ::close(lock_);
+  lock_ = -1;
 }
 
 }  // namespace ccrc_files

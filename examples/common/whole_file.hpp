@@ -15,8 +15,14 @@
 // under fs.protected_symlinks: it was planted for someone else.
 // The temporary's name is the destination's followed by ".ccrc-tmp-" and 16 random hex
 // digits, and it is created exclusively (O_CREAT | O_EXCL | O_NOFOLLOW): nothing planted at a
-// name, a symbolic link above all, is ever opened in its place.
+// name, a symbolic link above all, is ever opened in its place. It has the permissions of the
+// file it replaces from the start (a new file's: 0666 less the umask), and is locked (flock)
+// while it is written: a temporary of the same destination that no process holds locked was
+// left by a writer that ended without removing it (SIGKILL, a crash, a power cut), and the
+// next whole_file opened there removes it, if it is this user's.
 #pragma once
+
+#include <sys/types.h>
 
 #include <ostream>
 #include <streambuf>
@@ -57,8 +63,8 @@ class fd_buffer : public std::streambuf {
 };
 
 /// A file written whole or not at all (see the top of this header for where it goes). Its
-/// temporary file is removed by the termination signals once remove_temporaries_on_termination
-/// was called.
+/// temporary file is removed by the fatal signals once remove_temporaries_on_termination was
+/// called.
 ///
 ///     ccrc_files::whole_file f;
 ///     if (int e = f.open("out.cctb")) fail(e);
@@ -93,22 +99,32 @@ class whole_file {
   std::string target_;     // the file renamed over
   std::string temporary_;  // empty when writing in place
   int slot_ = -1;          // where the termination signals' handler finds temporary_, if anywhere
+  int lock_ = -1;          // the temporary's descriptor that holds its lock until it is renamed or removed
 };
 
-/// From now on, SIGTERM, SIGINT and SIGHUP, unless the process ignores them (`nohup`), remove
-/// the temporary files of every whole_file being written, then end the process as they would
-/// have (its status says which signal). For a program that owns its signals, such as the ccrc
-/// tool; not for a library inside someone else's program. Eight temporary files at a time
-/// (the handler can neither allocate nor lock: fixed slots), more are left behind.
+/// From now on, every signal whose default action ends the process (SIGTERM, SIGINT, SIGHUP,
+/// SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU, SIGVTALRM, SIGPROF, the crashes'
+/// SIGSEGV, SIGBUS, SIGABRT..., the real-time signals: all but SIGKILL and SIGSTOP, which
+/// cannot be caught) and that still has that default action (not ignored, as under `nohup`,
+/// nor handled by the program) removes the temporary files of every whole_file being written,
+/// then ends the process as it would have (its status says which signal). For a program that
+/// owns its signals, such as the ccrc tool; not for a library inside someone else's program.
+/// Eight temporary files at a time (the handler can neither allocate nor lock: fixed slots);
+/// more are left behind, for a later run to remove (see remove_stale_temporaries).
 void remove_temporaries_on_termination();
+
+/// Removes the temporary files beside `path` (PATH.ccrc-tmp- and 16 hex digits) that their
+/// writer left: regular files of this user's that no process holds locked. whole_file::open
+/// calls it. Returns how many it removed. O(entries of the directory).
+int remove_stale_temporaries(const std::string& path) noexcept;
 
 /// `path` followed by ".ccrc-tmp-" and 16 hexadecimal digits from getentropy (or, where it
 /// fails, the clock, the process id and a counter, mixed).
 [[nodiscard]] std::string temporary_name(const std::string& path);
 
-/// Creates `name` for writing with O_CREAT | O_EXCL | O_NOFOLLOW (mode 0666 less the umask):
+/// Creates `name` for writing with O_CREAT | O_EXCL | O_NOFOLLOW (`mode` less the umask):
 /// the descriptor, or -1 with errno (EEXIST if anything is there, a symbolic link included,
 /// dangling or not: nothing is created where it points).
-[[nodiscard]] int create_exclusive(const std::string& name) noexcept;
+[[nodiscard]] int create_exclusive(const std::string& name, mode_t mode = 0666) noexcept;
 
 }  // namespace ccrc_files

@@ -801,6 +801,12 @@ void translate(std::exception_ptr p) {
 PYBIND11_MODULE(_ccrc, m) {
   m.doc() = "The compiled part of the ccrc package: use `import ccrc` (docs/python.md).";
 
+  // numpy's C API, set up now, while the module is imported. pybind11 sets it up at its first
+  // array, in a C++ static initialiser that imports numpy: made by two threads at once (a
+  // first to_pandas() in each), one waited on that initialiser holding the GIL, which the
+  // other, importing, waited for: the interpreter hung for good.
+  (void)py::array_t<double>(0);
+
   error_type = PyErr_NewExceptionWithDoc("ccrc.Error", "An error ccrc reports: bad input, a missing file, a metric "
                                          "or a method the profile does not have.", PyExc_Exception, nullptr);
   parse_error_type = PyErr_NewExceptionWithDoc("ccrc.ParseError", "A malformed profile: the reader's message, with "

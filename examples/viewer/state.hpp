@@ -167,6 +167,7 @@ struct viewer {
   bool search_stale = false;             // the query changed since
   std::uint64_t searches = 1;            // searches run, counting from 1
   std::uint32_t layouts = 0;             // layouts made
+  std::optional<std::string> nearest_caller;  // the last layout's centre, where its path named no context
 
   // A first run to compare the profile with (the second run): the diff of the calling
   // contexts as read, on the metric shown, made when first drawn.

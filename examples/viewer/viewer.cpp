@@ -271,6 +271,13 @@ int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int
     v.current = v.derived.get();
   }
   const ccrc::profile& p = v.current->profile;
+  ccrc::node_id centre = ccrc::null_node;
+  v.nearest_caller.reset();
+  if (path && *path) {
+    const ccrc::path_prefix found = ccrc::nearest_node_at_path(p.tree(), path);
+    if (found.node != ccrc::root_node) centre = found.node;
+    if (!found.whole) v.nearest_caller = ccrc::path_string(p.tree(), found.node);
+  }
   // The search runs on the tree shown (node ids differ between trees) and the metric shown.
   bool stale = v.searched != v.current || v.metric != wanted;
   v.metric = wanted;
@@ -284,7 +291,6 @@ int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int
   v.shown.made_of.reset();
   const std::vector<double>& ag = v.current->ag[v.metric];
   auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
-  ccrc::node_id centre = path && *path ? ccrc::node_at_path(p.tree(), path) : ccrc::null_node;
   auto sized = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2));
   const ccrc::ring_index* index = &v.current->index[v.metric];
   ccrc::tree_view view = centre == ccrc::null_node
@@ -425,10 +431,11 @@ VIEWER_API const char* ccrc_profile_info() {
 
 /// Lays out the ring chart (`chart` 0) or the icicle (1: a flame graph, root on top) on a
 /// width x height canvas (CSS pixels): centred on the calling
-/// context `path` (frames separated by ';'; empty or not found: the profile's top, as
-/// ring_chart_view picks it), `depth` levels below it (0: all; as `ccrc render --depth`; -1: the
-/// first view, ccrc::first_view: from where the profile branches when no path is given, as deep
-/// as rings or rows stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
+/// context `path` (frames separated by ';'; empty: the profile's top, as ring_chart_view picks
+/// it; naming no context of the tree shown: its nearest caller, ccrc_nearest_caller says
+/// which), `depth` levels below it (0: all; as `ccrc render --depth`; -1: the first view,
+/// ccrc::first_view: from where the profile branches when no path is given, as deep as rings
+/// or rows stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
 /// `tree`: as the first view of the whole profile chooses (-2: as read, or its recursion
 /// eliminated when that draws more of the cost; decided once per metric), the profile as
 /// read (-1), with its recursion eliminated under a policy (0 all, 1 direct, 2 drop_repeats),
@@ -455,6 +462,14 @@ VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, 
 /// say (ccrc::first_view_caption: "recursion eliminated: 138 → 25 levels", "14 levels of one
 /// callee shown as one ring"); empty if nothing.
 VIEWER_API const char* ccrc_caption() { return the().shown.caption.c_str(); }
+
+/// After a ccrc_layout whose path named no context of the tree shown: the path of the
+/// context it was centred on instead, its nearest caller ("" for the top), for the page to
+/// say so and to show that path; null after any other.
+VIEWER_API const char* ccrc_nearest_caller() {
+  viewer& v = the();
+  return v.nearest_caller ? hand_out(*v.nearest_caller) : nullptr;
+}
 
 /// Highlights the current search (see ccrc_search) in the last layout, unless it is already:
 /// a layout leaves its segments' highlight to this call, which a page showing a table instead

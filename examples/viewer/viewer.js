@@ -86,6 +86,15 @@
     const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour],
       C.chart[icicle ? 'icicle' : 'ring'], size.w, size.h, 1);
     if (n < 0) { chart.count = 0; chart.serial = -1; return; }
+    const instead = api.nearestCaller();
+    if (instead) {
+      // A link to a context this profile (or the tree shown) does not have: its nearest caller's
+      // chart, that path from now on, and why.
+      const near = m.UTF8ToString(instead);
+      showError(`no calling context '${view.path}' here: shown from ${near ? `its caller '${near}'` : 'the top'}`);
+      view.path = near;
+      history.replaceState(history.state, '', fragmentOf(view));
+    }
     viewSegments(n);
     const serial = api.serial();
     if (serial === chart.serial) return;  // the layout read last, handed back: its labels and centre as read
@@ -732,7 +741,7 @@
   ui.flat.addEventListener('click', (e) => {
     const row = e.target.closest('tr');
     if (!row) return;
-    const name = row.getAttribute('title').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+    const name = row.getAttribute('title');  // the attribute's value, its entities decoded once, by the page
     if (view.search === '=' + name) go({search: '', fn: ''}, 'search', false); else pickFunction(name);
   });
 
@@ -881,7 +890,7 @@
       highlight: m._ccrc_highlight, serial: m._ccrc_layout_serial, path: m._ccrc_path, caption: m._ccrc_caption, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
       search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'string']),
       share: m._ccrc_search_share, count: m._ccrc_search_count,
-      loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,
+      loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info, nearestCaller: m._ccrc_nearest_caller,
     };
     resize();
     // What `ccrc view` embedded: the profile, and perhaps the first run it is compared with.

@@ -162,19 +162,67 @@ TEST_CASE("stats opens the real files of each format by content, with the values
                                             {{"name", "sampled_us"}, {"total", 161489}}}));
 }
 
-TEST_CASE("convert writes speedscope, one profile per metric, that reads back with every path and value") {
+TEST_CASE("convert writes speedscope, one profile per metric, that reads back as the tree written") {
   std::string out = test::write_temp("f1.speedscope.json", "");
   REQUIRE(test::run_tool("convert '" + test::figure1_path + "' '" + out + "'").status == 0);
   json j = stats_of("'" + out + "'");
   CHECK(j["format"] == "speedscope");
-  // The two profiles share their samples (the same events): one tree under one frame, a
-  // column per metric, though both units are "none".
-  CHECK(j["profiles"] == json::array({"calls + bytecodes"}));
-  CHECK(j["nodes"] == 18 + 1);
-  CHECK(j["metrics"][0] == json{{"name", "calls"}, {"total", 345}});
-  CHECK(j["metrics"][1] == json{{"name", "bytecodes"}, {"total", 3238}});
-  json picked = stats_of("'" + out + "' --profile 'calls + bytecodes'");
-  CHECK(picked["nodes"] == 18);
-  CHECK(picked["metrics"][1]["total"] == 3238);
-  std::filesystem::remove(out);
+  // The two profiles (one per metric) share their events, and the file says ccrc wrote it:
+  // Figure 1 as it was, a column per metric, no frame above it (issue 45).
+  json plain = stats_of("'" + test::figure1_path + "'");
+  CHECK(j["nodes"] == 18);
+  CHECK(j["metrics"] == plain["metrics"]);
+  CHECK(j["profiles"] == json::array({"main"}));
+  std::string cct = test::write_temp("f1-back.cct", ""), direct = test::write_temp("f1-direct.cct", "");
+  REQUIRE(test::run_tool("convert '" + out + "' '" + cct + "'").status == 0);
+  REQUIRE(test::run_tool("convert '" + test::figure1_path + "' '" + direct + "'").status == 0);
+  CHECK(test::read_file(cct) == test::read_file(direct));
+  for (const auto& p : {out, cct, direct}) std::filesystem::remove(p);
+}
+
+TEST_CASE("symbolize and convert of a speedscope file into one keep its tree, run after run") {
+  // Issue 45: each run put the tree one level deeper (the reader's frame above each profile,
+  // written back as a frame, read back under one more). Two profiles of another exporter,
+  // unit none and nanoseconds, each under the frame the reader puts it.
+  const std::string theirs =
+      R"({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "main"},)"
+      R"( {"name": "f"}]}, "profiles": [{"type": "sampled", "name": "t1", "unit": "none", "startValue": 0, "endValue": 3,)"
+      R"( "samples": [[0, 1], [0]], "weights": [2, 1]}, {"type": "evented", "name": "t2", "unit": "nanoseconds",)"
+      R"( "startValue": 0, "endValue": 9, "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 0, "at": 9}]}],)"
+      R"( "exporter": "py-spy"})";
+  const std::string file = test::write_temp("sym.speedscope.json", theirs);
+  auto canonical = [&](const std::string& path) {
+    std::string cct = test::write_temp("sym.cct", "");
+    REQUIRE(test::run_tool("convert '" + path + "' '" + cct + "'").status == 0);
+    std::string text = test::read_file(cct);
+    std::filesystem::remove(cct);
+    return text;
+  };
+  const std::string first = canonical(file);
+  CHECK(first.find("\nt1\n") != std::string::npos);  // the reader's frames, t1 and t2, at the top
+  for (int run = 0; run < 3; ++run) {
+    auto r = test::run_tool("symbolize '" + file + "'");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    CHECK(canonical(file) == first);
+  }
+  const std::string again = test::write_temp("sym-again.speedscope.json", "");
+  REQUIRE(test::run_tool("convert '" + file + "' '" + again + "'").status == 0);
+  REQUIRE(test::run_tool("convert '" + again + "' '" + again + ".speedscope.json'").status == 0);
+  CHECK(canonical(again + ".speedscope.json") == first);
+  for (const auto& p : {file, again, again + ".speedscope.json"}) std::filesystem::remove(p);
+}
+
+TEST_CASE("a UTF-8 byte-order mark before JSON, folded stacks or perf script does not defeat the format told") {
+  // Issue 45: before JSON it hid the format; before folded stacks it joined the first frame.
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string speedscope = test::write_temp("bom.json", bom + test::read_file(data + "speedscope/node-cpu.speedscope.json"));
+  json with = stats_of("'" + speedscope + "'"), without = stats_of("'" + data + "speedscope/node-cpu.speedscope.json'");
+  CHECK(with == without);
+  const std::string folded = test::write_temp("bom.folded", bom + test::read_file(test::figure1_path));
+  CHECK(stats_of("'" + folded + "'") == stats_of("'" + test::figure1_path + "'"));
+  const std::string perf = test::write_temp("bom.txt", bom + two_threads);
+  json threads = stats_of("'" + perf + "'");
+  CHECK(threads["format"] == "perf script");
+  CHECK(threads["profiles"] == json::array({"spin 10", "spin 11"}));
+  for (const auto& p : {speedscope, folded, perf}) std::filesystem::remove(p);
 }

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -132,4 +133,32 @@ TEST_CASE("limits: pprof is written as it is made, its memory independent of its
     std::filesystem::remove(out);
   }
   std::filesystem::remove(in);
+}
+
+TEST_CASE("limits: a list naming one method or one input over 20 MB is streamed into a set of names") {
+  // Issue 45: `diff --modified LIST` and `merge @LIST` held the whole list as lines: 20 MB
+  // naming one method took 528 MB. Now each name is held once (merge's inputs too: named
+  // again, merged once), and the commands stay within 64 MB plus 2 KB per context (Figure 1's
+  // 18, twice).
+  std::string methods;
+  while (methods.size() < (std::size_t{20} << 20)) methods += "h\n";
+  const std::string modified = test::write_temp("limits-modified.txt", methods);
+  methods.clear();
+  test::measured_run diff = test::run_tool_measured(
+      "diff " + test::figure1_path + " " + test::figure1_path + " --modified '" + modified + "' --json", stack_kb);
+  REQUIRE_MESSAGE(diff.status == 0, diff.err);
+  if (!sanitized) CHECK(diff.peak_kb <= base_kb + kb_per_context * 2 * 18);
+
+  std::string inputs;
+  while (inputs.size() < (std::size_t{20} << 20)) inputs += test::figure1_path + "\n";
+  const std::size_t lines = static_cast<std::size_t>(std::count(inputs.begin(), inputs.end(), '\n'));
+  const std::string list = test::write_temp("limits-inputs.txt", inputs);
+  inputs.clear();
+  const std::string out = test::write_temp("limits-merged.folded", "");
+  test::measured_run merge = test::run_tool_measured("merge '@" + list + "' -o '" + out + "'", stack_kb);
+  REQUIRE_MESSAGE(merge.status == 0, merge.err);
+  CHECK(merge.err == "ccrc merge: " + std::to_string(lines - 1) + " inputs named again, merged once\n");
+  if (!sanitized) CHECK(merge.peak_kb <= base_kb + kb_per_context * 18);
+  CHECK(test::run_tool("stats '" + out + "'").out.find("total bytecodes  3238\n") != std::string::npos);
+  for (const auto& p : {modified, list, out}) std::filesystem::remove(p);
 }

@@ -41,6 +41,16 @@ TEST_CASE("ccrc search g --json: g's 4 contexts, hottest first, covering 980 of 
   CHECK(j["contexts"][3]["path"] == "main;g;g");
 }
 
+TEST_CASE("ccrc search --json with a query that is not UTF-8: valid JSON, each stray byte U+FFFD") {
+  // Issue 45: the query typed in Latin-1 (caf\xe9) was copied raw into the JSON, which no
+  // JSON reader then took.
+  auto r = test::run_tool("search " + test::figure1_path + " $(printf 'caf\\351') --json");
+  REQUIRE(r.status == 0);
+  json j = json::parse(r.out);  // throws on invalid UTF-8
+  CHECK(j["query"] == "caf\xEF\xBF\xBD");
+  CHECK(j["matches"] == 0);
+}
+
 TEST_CASE("ccrc search: regex, exact names, thresholds in absolute values and percentages") {
   auto re = json::parse(test::run_tool("search " + test::figure1_path + " 're:^(h|i)$' --json").out);
   CHECK(re["matches"] == 12);

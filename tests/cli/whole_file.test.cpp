@@ -9,9 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -102,4 +106,86 @@ TEST_CASE("whole_file: a directory is refused, a failed write is reported with i
   }
   std::string missing = std::string(CCRC_TEST_TMP) + "/no-such-directory/out.txt";
   CHECK(f.open(missing) == ENOENT);
+}
+
+TEST_CASE("whole_file: the temporary file has the permissions of the file it replaces from the start") {
+  // Issue 45: it was made 0666 less the umask whatever it replaced: a profile only its owner
+  // may read was readable by others while it was written.
+  std::string path = test::write_temp("private.cctb", "OLD\n");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+  ccrc_files::whole_file f;
+  REQUIRE(f.open(path) == 0);
+  CHECK(fs::status(f.temporary()).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+  f.discard();
+  // A new file's: 0666 less the umask, the permissions it will have.
+  fs::remove(path);
+  const mode_t mask = umask(022);
+  REQUIRE(f.open(path) == 0);
+  CHECK(fs::status(f.temporary()).permissions() ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
+  f.stream() << "NEW\n";
+  CHECK(f.commit() == 0);
+  umask(mask);
+  CHECK((fs::status(path).permissions() & fs::perms::others_write) == fs::perms::none);
+  fs::remove(path);
+}
+
+TEST_CASE("whole_file: a temporary file its writer left is removed when the file is written again; one being written is not") {
+  // Issue 45: one left by SIGKILL stayed for good. A temporary is locked while it is written:
+  // only this user's regular files, of this destination's name and the 16 hex digits, that no
+  // process holds locked, are removed.
+  std::string path = test::write_temp("stale.txt", "OLD\n");
+  const std::string stale = path + ".ccrc-tmp-0123456789abcdef", other_name = path + ".ccrc-tmp-0123456789ABCDEF",
+                    short_name = path + ".ccrc-tmp-0123456789abcde", planted = path + ".ccrc-tmp-fedcba9876543210",
+                    victim = test::write_temp("stale-victim.txt", "VICTIM\n");
+  const std::string others = path + ".ccrc-tmp-00000000000000ff";
+  for (const std::string& name : {stale, other_name, short_name, others}) std::ofstream(name) << "LEFT\n";
+  fs::create_symlink(victim, planted);
+  const bool as_another_user = chown(others.c_str(), 65534, 65534) == 0;  // where this process may (root)
+  ccrc_files::whole_file writing;
+  REQUIRE(writing.open(path) == 0);  // removes the stale one
+  CHECK(!fs::exists(fs::symlink_status(stale)));
+  for (const std::string& kept : {other_name, short_name}) CHECK(test::read_file(kept) == "LEFT\n");
+  CHECK(fs::exists(others) == as_another_user);
+  CHECK(fs::is_symlink(planted));
+  CHECK(test::read_file(victim) == "VICTIM\n");
+  // Another writer of the same file, while the first one writes: the first one's is kept.
+  ccrc_files::whole_file second;
+  REQUIRE(second.open(path) == 0);
+  CHECK(fs::is_regular_file(fs::symlink_status(writing.temporary())));
+  CHECK(ccrc_files::remove_stale_temporaries(path) == 0);
+  // Its writer gone without removing it (its descriptor closed, the file left as SIGKILL
+  // would leave it): removed.
+  const std::string left = writing.temporary();
+  REQUIRE(fs::copy_file(left, left + ".copy"));
+  writing.discard();
+  fs::rename(left + ".copy", left);
+  CHECK(ccrc_files::remove_stale_temporaries(path) == 1);
+  CHECK(!fs::exists(fs::symlink_status(left)));
+  CHECK(fs::is_regular_file(fs::symlink_status(second.temporary())));
+  second.discard();
+  for (const auto& p : {path, other_name, short_name, others, planted, victim}) fs::remove(p);
+}
+
+TEST_CASE("whole_file: writers of one file at once all commit: none removes another's temporary as if left behind") {
+  // Its lock is held until the rename, not only until the descriptor written is closed: a
+  // writer opening meanwhile took the temporary for one left behind and removed it, and the
+  // rename failed (ENOENT; eight Python threads writing eight files, 64 times, hit it).
+  std::string path = test::write_temp("raced.txt", "");
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 8; ++t)
+    writers.emplace_back([&, t] {
+      for (int i = 0; i < 40; ++i) {
+        ccrc_files::whole_file f;
+        if (f.open(path) != 0) ++failures;
+        f.stream() << "writer " << t << "\n";
+        if (f.commit() != 0) ++failures;
+      }
+    });
+  for (std::thread& w : writers) w.join();
+  CHECK(failures == 0);
+  CHECK(test::read_file(path).rfind("writer ", 0) == 0);
+  CHECK(test::temporaries_of(path) == 0);
+  fs::remove(path);
 }

@@ -484,8 +484,7 @@ TEST_CASE("Gecko profiles in pieces: random profiles give the profile of one pie
 }
 
 TEST_CASE("Gecko profiles in pieces: the real file and the examples give the profile of one piece") {
-  auto f = ccrc::detail::open_for_reading(source("firefox.json"));
-  ccrc::formats::json_text text({}, ccrc::detail::file_source{f.get()});
+  ccrc::formats::json_text text = ccrc::formats::json_file(source("firefox.json"));
   ccrc::profile p = ccrc::read_gecko_profile(text, {.piece_bytes = 1});
   CHECK(p.size() == 1402 + 1);
   CHECK(total(p, "samples") == 4172);

@@ -54,8 +54,7 @@ std::string error_message(std::string_view text) {
 
 // A trace written gzip-compressed, read through ccrc::gzip_source.
 ccrc::profile read_gzip_trace(const char* path, const ccrc::trace_event_options& options) {
-  auto file = ccrc::detail::open_for_reading(path);
-  ccrc::detail::file_source packed{file.get()};
+  ccrc::detail::file_source packed(path);
   ccrc::gzip_source<ccrc::detail::file_source&> unpacked(packed);
   ccrc::formats::json_text text({}, unpacked);
   return ccrc::read_trace_events(text, options);
@@ -842,15 +841,13 @@ TEST_CASE("trace events in pieces: random traces give the profile of one piece, 
 TEST_CASE("trace events in pieces: the real traces give the profile of one piece") {
   std::string small;
   {
-    auto file = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/trace_event/small.json");
-    ccrc::formats::json_text text({}, ccrc::detail::file_source{file.get()});
+    ccrc::formats::json_text text = ccrc::formats::json_file(CCRC_SOURCE_DIR "/tests/data/trace_event/small.json");
     small = std::string(text.bytes());
   }
   check_same_in_pieces(small, {1, 100, 10'000});
   std::string devtools;
   {
-    auto file = ccrc::detail::open_for_reading(CCRC_SOURCE_DIR "/tests/data/trace_event/devtools.json.gz");
-    ccrc::detail::file_source packed{file.get()};
+    ccrc::detail::file_source packed(CCRC_SOURCE_DIR "/tests/data/trace_event/devtools.json.gz");
     ccrc::gzip_source<ccrc::detail::file_source&> unpacked(packed);
     ccrc::formats::json_text text({}, unpacked);
     devtools = std::string(text.bytes());

@@ -68,11 +68,10 @@ TEST_CASE("strings: quotes, backslashes and every control byte escaped, other by
     CAPTURE(c);
     CHECK(json_string(std::string(1, static_cast<char>(c))) == "\"" + std::string(names[c]) + "\"");
   }
-  // DEL and every byte from 0x80 up are no control characters for JSON: copied, so UTF-8
-  // passes through as it is (the caller checks it).
+  // DEL is no control character for JSON, and valid UTF-8 passes through as it is.
   CHECK(json_string("\x7f") == "\"\x7f\"");
   CHECK(json_string("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
-  for (int c = 0x20; c < 0x100; ++c) {
+  for (int c = 0x20; c < 0x80; ++c) {
     if (c == '"' || c == '\\') continue;
     CAPTURE(c);
     const std::string byte(1, static_cast<char>(c));
@@ -81,6 +80,23 @@ TEST_CASE("strings: quotes, backslashes and every control byte escaped, other by
   std::string out = "[";
   ccrc::append_json_string(out, "a");
   CHECK(out == R"([")" "a\"");  // appended, not replaced
+}
+
+TEST_CASE("strings: each byte of no valid UTF-8 sequence becomes U+FFFD, so the text is always JSON") {
+  // Issue 45: `ccrc search --json` copied a query typed in Latin-1 raw into its output.
+  const std::string fffd = "\xEF\xBF\xBD";
+  for (int c = 0x80; c < 0x100; ++c) {  // alone, no byte from 0x80 up is a sequence
+    CAPTURE(c);
+    CHECK(json_string(std::string(1, static_cast<char>(c))) == "\"" + fffd + "\"");
+  }
+  CHECK(json_string("caf\xe9!") == "\"caf" + fffd + "!\"");                  // Latin-1
+  CHECK(json_string("\xc3\xa9\xa9") == "\"\xc3\xa9" + fffd + "\"");          // a stray continuation byte
+  CHECK(json_string("\xe2\x82") == "\"" + fffd + fffd + "\"");                // cut short
+  CHECK(json_string("\xc0\xaf") == "\"" + fffd + fffd + "\"");                // overlong '/'
+  CHECK(json_string("\xed\xa0\x80") == "\"" + fffd + fffd + fffd + "\"");    // a surrogate
+  CHECK(json_string("\xf4\x90\x80\x80") == "\"" + fffd + fffd + fffd + fffd + "\"");  // beyond U+10FFFF
+  CHECK(json_string("\xf4\x8f\xbf\xbf") == "\"\xf4\x8f\xbf\xbf\"");        // U+10FFFF itself
+  CHECK(json_string("\xff\"") == "\"" + fffd + "\\\"\"");
 }
 
 TEST_CASE("numbers: the shortest text that reads back, integers as digits, no NaN nor infinity") {

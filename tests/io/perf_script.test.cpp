@@ -194,6 +194,34 @@ TEST_CASE("perf script: frame names: symbols as printed, unknown ones by dso, ba
   CHECK(p.size() == 8);
 }
 
+TEST_CASE("perf script: the dso of a replaced binary or a JIT, '(/opt/app/prog (deleted))', is matched from the end") {
+  // Issue 45: the reader cut at the last " (", so "compute+0x1d (/opt/app/prog" kept its
+  // offset and every address became a method of its own.
+  ccrc::profile p = ccrc::read_perf_script(
+      "prog 7 1.0: c:\n"
+      "\t10 compute+0x1d (/opt/app/prog (deleted))\n"
+      "\t20 main+0x9 (/opt/app/prog (deleted))\n"
+      "\n"
+      "prog 7 2.0: c:\n"
+      "\t11 compute+0x2f (/opt/app/prog (deleted))\n"
+      "\t20 main+0x9 (/opt/app/prog (deleted))\n"
+      "\n"
+      "prog 7 3.0: c:\n"
+      "\t30 [unknown] (/memfd:doublemapper (deleted))\n"
+      "\t40 std::function<void ()>::operator()() const+0x4 ((nested) (dso))\n");
+  CHECK(at(p, "samples", "prog 7;main;compute") == 2);
+  CHECK(at(p, "samples", "prog 7;std::function<void ()>::operator()() const;[unknown] (/memfd:doublemapper (deleted))") == 1);
+  CHECK(p.size() == 6);
+}
+
+TEST_CASE("perf script: a UTF-8 byte-order mark before the first sample is not part of the thread's name") {
+  // Issue 45: the mark joined the first header's comm, so one thread was split in two.
+  ccrc::profile p = ccrc::read_perf_script("\xEF\xBB\xBFprog 7 1.0: c:\n\t10 f (/x)\n\nprog 7 2.0: c:\n\t10 f (/x)\n");
+  CHECK(at(p, "samples", "prog 7;f") == 2);
+  CHECK(p.size() == 3);
+  CHECK(ccrc::detect_format("\xEF\xBB\xBFprog 7 1.0: c:\n\t10 f (/x)\n") == ccrc::profile_format::perf_script);
+}
+
 TEST_CASE("perf script: empty input and comments only give an empty profile with metric samples") {
   for (std::string_view text : {std::string_view(""), std::string_view("# ========\n#\n\n\n")}) {
     ccrc::profile p = ccrc::read_perf_script(text);

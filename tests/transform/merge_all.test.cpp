@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -52,6 +53,20 @@ TEST_CASE("merge_all of Figure 1 three times triples every metric, on any number
     ccrc::profile all = ccrc::merge_all(three, {.threads = threads});
     CHECK(all.size() == test::figure1().size());
     CHECK(all.column("bytecodes")[ccrc::node_at_path(all.tree(), "main;h;i")] == 3 * 360);
+    CHECK(test::totals(all) == std::vector<double>{3 * 345, 3 * 3238});
+  }
+}
+
+TEST_CASE("merge_all says how many threads ran: those asked, at most one per input") {
+  // Issue 45: a thread the system would not start ended the merge with std::system_error;
+  // now the threads started share the work, and the caller learns how many there were (the
+  // tool's merge, limited so that only some start, in tests/cli/merge.test.cpp).
+  std::vector<ccrc::profile> three(3, test::figure1());
+  for (auto [asked, ran] : {std::pair{1u, 1u}, {2u, 2u}, {3u, 3u}, {8u, 3u}}) {
+    CAPTURE(asked);
+    unsigned started = 0;
+    ccrc::profile all = ccrc::merge_all(three, {.threads = asked, .threads_started = &started});
+    CHECK(started == ran);
     CHECK(test::totals(all) == std::vector<double>{3 * 345, 3 * 3238});
   }
 }

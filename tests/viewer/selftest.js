@@ -281,6 +281,31 @@
   check(V.segments().length === 9, 'bad file: the previous profile stays');
   log.push(`bad file: ${V.error()}`);
 
+  // Issue 45: a method whose name holds '&lt;' or '&amp;' as text, picked in the table, is
+  // searched by that name (the title's entities were decoded twice: 'a<b' was searched); a
+  // link to a context the profile does not have shows its nearest caller's chart, and says so
+  // (the page said 'no profile').
+  const viewBefore = location.hash;
+  // perf script, whose frame names may hold ';' (a folded stack's may not).
+  const entities = 'prog 1 1.0: c:\n\t10 a&lt;b (/x)\n\t20 main (/x)\n\nprog 1 2.0: c:\n\t11 x&amp;y (/x)\n\t20 main (/x)\n';
+  check(V.open(new TextEncoder().encode(entities), 'entities.perf'), `entities: ${V.error()}`);
+  setValue('search', '', 'input');
+  V.flushTable();
+  const entityRow = [...document.querySelectorAll('#flat tr')].find((r) => r.getAttribute('title') === 'a&lt;b');
+  check(entityRow !== undefined, `entities: no row for a&lt;b in ${V.table()}`);
+  if (entityRow) {
+    entityRow.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    check(V.view.search === '=a&lt;b' && V.status().includes('1 contexts match'), `entities: picked ${V.view.search}, ${V.status()}`);
+  }
+  history.pushState(null, '', '#path=' + encodeURIComponent('prog 1;main;nowhere;deeper'));
+  window.dispatchEvent(new PopStateEvent('popstate'));
+  check(V.view.path === 'prog 1;main' && V.segments().length > 0 && V.segments()[0].path === 'prog 1;main' &&
+    !location.hash.includes('nowhere'), `a path not there: centre '${V.view.path}', ${V.segments().length} segments, ${location.hash}`);
+  check(V.error() === "no calling context 'prog 1;main;nowhere;deeper' here: shown from its caller 'prog 1;main'", `a path not there: ${V.error()}`);
+  log.push(`a path not there: ${V.error()}`);
+  history.pushState(null, '', viewBefore);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+
   // A file dropped on the chart, and one chosen with the file button (read by FileReader).
   const fileOf = (text, name) => {
     const dt = new DataTransfer();

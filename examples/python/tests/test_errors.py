@@ -162,3 +162,42 @@ def test_stacks_above_1_gib_need_force(tmp_path):
     chain.write(null, force=True)
     chain.write(tmp_path / "chain.cctb")
     assert len(ccrc.read(tmp_path / "chain.cctb")) == depth
+
+
+def test_a_path_or_name_of_the_wrong_type_or_with_a_nul(tmp_path, figure1):
+    # Issue 45: an int became bytes(n) (p.node(3): three NULs; 10**8: 100 MB), and a NUL cut
+    # a path (p.write("a\\0b.cctb") wrote "a"). As Python's own open(): TypeError, ValueError,
+    # and nothing written.
+    with pytest.raises(TypeError, match="expected str, bytes or os.PathLike object, not int"):
+        figure1.node(3)
+    with pytest.raises(TypeError):
+        figure1.node(10**8)
+    with pytest.raises(TypeError):
+        figure1.write(5)
+    with pytest.raises(TypeError):
+        figure1.focus([1])
+    with pytest.raises(TypeError):
+        figure1.search(3)
+    with pytest.raises(TypeError):
+        ccrc.read(3.5)
+    with pytest.raises(TypeError):
+        ccrc.display_name(7)
+    with pytest.raises(TypeError):
+        figure1.flat(metric=[0])
+    for call in (
+        lambda: figure1.write(tmp_path / "a\0b.cctb"),
+        lambda: figure1.write(str(tmp_path / "a\0b.cctb")),
+        lambda: figure1.write_viewer(tmp_path / "a\0b.html"),
+        lambda: figure1.node("main\0;f"),
+        lambda: figure1.focus("main\0"),
+        lambda: figure1.search("ma\0in"),
+        lambda: ccrc.read(tmp_path / "a\0b.cctb"),
+        lambda: ccrc.display_name(b"f\0g"),
+    ):
+        with pytest.raises(ValueError, match="embedded null byte"):
+            call()
+    assert list(tmp_path.iterdir()) == []
+    # What is right still works: bytes and os.PathLike for paths and names.
+    assert figure1.node(b"main;f") == figure1.node("main;f")
+    figure1.write(tmp_path / "ok.cctb")
+    assert len(ccrc.read(tmp_path / "ok.cctb")) == 18

@@ -1,5 +1,8 @@
 # What stays valid when the Profile it came from is gone.
 import gc
+import subprocess
+import sys
+import textwrap
 import weakref
 
 import numpy as np
@@ -48,3 +51,29 @@ def test_threads_share_a_profile(figure1, tmp_path):
         results = list(pool.map(work, range(64)))
     assert set(results) == {work(0)} and work(0)[1] == 980
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{i}.cctb" for i in range(8)]
+
+
+def test_a_first_to_pandas_from_two_threads_at_once(figure1_path):
+    # Issue 45: pybind11 set numpy's C API up at its first array, in a C++ static initialiser
+    # that imports numpy; two threads making their first array at once hung the interpreter
+    # for good (5 runs of 5). Each run here is a fresh interpreter, where none was made yet.
+    script = textwrap.dedent(
+        f"""
+        import threading
+        import ccrc
+        p = ccrc.read({str(figure1_path)!r})
+        start = threading.Barrier(2)
+        def first():
+            start.wait()
+            assert p.to_pandas()["bytecodes"].sum() == 3238
+        threads = [threading.Thread(target=first) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        print("both")
+        """
+    )
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert done.stdout == "both\n", done.stderr

@@ -82,9 +82,7 @@ def test_merge(figure1, figure1_path):
 @pytest.mark.parametrize("name", ["f.cctb", "f.cct", "f.folded", "f.pb.gz", "f.speedscope.json"])
 def test_write_and_read_back(figure1, tmp_path, name):
     figure1.write(tmp_path / name)
-    back = ccrc.read(tmp_path / name)
-    if name.endswith("speedscope.json"):  # one profile per metric, sharing their samples: one tree
-        back = ccrc.read(tmp_path / name, profile="calls + bytecodes")
+    back = ccrc.read(tmp_path / name)  # speedscope: one profile per metric, read back as one tree
     a, b = figure1.to_pandas(), back.to_pandas()
     assert len(back) == 18
     for m in figure1.metrics:

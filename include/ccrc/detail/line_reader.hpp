@@ -1,10 +1,10 @@
 // ccrc - splitting a byte stream into lines, with a bound on the length of one line.
 #pragma once
 
-#include <ccrc/detail/mapped_file.hpp>
 #include <ccrc/error.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,36 +20,30 @@
 #include <utility>
 #include <vector>
 
+// fstat, to tell an open file's kind and size where the system has it.
+#if !defined(_WIN32) && defined(__has_include)
+#if __has_include(<sys/stat.h>)
+#define CCRC_DETAIL_HAS_FSTAT 1
+#include <sys/stat.h>
+#endif
+#endif
+#ifndef CCRC_DETAIL_HAS_FSTAT
+#define CCRC_DETAIL_HAS_FSTAT 0
+#endif
+
 namespace ccrc::detail {
 
 /// The longest line the folded and .cct readers accept (folded_options::max_line_bytes by
 /// default), which their writers therefore never exceed: 64 MiB.
 inline constexpr std::size_t default_max_line_bytes = std::size_t{64} << 20;
 
-/// A C stream reading `path`, closed when it goes; throws ccrc::error if it cannot be opened
-/// or is a directory (which fopen opens, and whose first read fails with no path to tell).
-inline std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::filesystem::path& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw error("cannot open " + path.string());
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw error("cannot read " + path.string() + ": it is a directory");
-  return file;
-}
+/// The byte-order mark some editors and Windows tools put at the start of UTF-8 text, which
+/// names nothing: every reader skips it.
+inline constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
 
-/// The size of `path` if it is a regular file, else 0 (a pipe, or unknown): what a reader of
-/// a whole document may reserve.
-[[nodiscard]] inline std::size_t regular_file_size(const std::filesystem::path& path) noexcept {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return 0;
-  std::uintmax_t size = std::filesystem::file_size(path, ec);
-  return ec ? 0 : static_cast<std::size_t>(size);
-}
-
-/// A `read` callable over bytes in memory (for_each_line reads them in place), which may lie
-/// in a mapped file: for_each_line then releases the pages of the lines it has read.
+/// A `read` callable over bytes in memory (for_each_line reads them in place).
 struct memory_source {
   std::string_view rest;
-  mapped_file* mapping = nullptr;  // the file `rest` lies in, if it is mapped
   std::size_t operator()(char* dst, std::size_t cap) noexcept {
     std::size_t n = std::min(cap, rest.size());
     std::memcpy(dst, rest.data(), n);
@@ -73,8 +67,8 @@ template <class Read>
 inline constexpr bool is_memory_source = std::is_same_v<std::remove_cvref_t<Read>, memory_source>;
 
 // What `read` still holds as one piece of memory, taking it from `read`: all of a
-// memory_source, or of a prefixed_source over one whose prefix lies right before its rest (a
-// mapped file's first bytes, taken to detect its format); nullopt for anything else.
+// memory_source, or of a prefixed_source over one whose prefix lies right before its rest (the
+// first bytes of bytes in memory, taken to detect their format); nullopt for anything else.
 template <class Read>
 std::optional<memory_source> take_in_memory(Read& read) {
   if constexpr (is_memory_source<Read>) {
@@ -82,8 +76,7 @@ std::optional<memory_source> take_in_memory(Read& read) {
   } else if constexpr (requires { read.prefix; requires is_memory_source<decltype(read.rest)>; }) {
     std::string_view head = read.prefix.rest, tail = read.rest.rest;
     if (!head.empty() && !tail.empty() && head.data() + head.size() != tail.data()) return std::nullopt;
-    memory_source whole{head.empty() ? tail : tail.empty() ? head : std::string_view(head.data(), head.size() + tail.size()),
-                        read.rest.mapping};
+    memory_source whole{head.empty() ? tail : tail.empty() ? head : std::string_view(head.data(), head.size() + tail.size())};
     read.prefix = {};
     read.rest = {};
     return whole;
@@ -94,10 +87,10 @@ std::optional<memory_source> take_in_memory(Read& read) {
 
 /// Calls on_line(line, number) for each line pulled from `read` (a callable filling a buffer:
 /// std::size_t read(char* dst, std::size_t capacity), 0 at the end), without its '\n' or a
-/// final '\r'; numbers start at 1. Bytes in memory (a memory_source, or a prefixed_source
-/// whose prefix lies right before its memory_source) are split where they lie, and the pages
-/// of a mapped file released behind the lines read; other sources are read through a buffer
-/// holding one line at a time. A line longer than `max_line_bytes` throws parse_error as soon
+/// final '\r', the first without a UTF-8 byte-order mark; numbers start at 1. Bytes in memory
+/// (a memory_source, or a prefixed_source whose prefix lies right before its memory_source)
+/// are split where they lie; other sources are read through a buffer holding one line at a
+/// time. A line longer than `max_line_bytes` throws parse_error as soon
 /// as that many bytes are seen, so a 1 GB line from a stream is refused without being held.
 template <class Read, class OnLine>
 void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
@@ -107,7 +100,9 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
     if (n > max_line_bytes)
       throw parse_error(number, "line longer than " + std::to_string(max_line_bytes) + " bytes");
     if (n != 0 && p[n - 1] == '\r') --n;
-    on_line(std::string_view(p, n), number);
+    std::string_view line(p, n);
+    if (number == 1 && line.starts_with(utf8_bom)) line.remove_prefix(utf8_bom.size());
+    on_line(line, number);
   };
   if (std::optional<memory_source> memory = take_in_memory(read)) {
     // Bytes already in memory are split where they are, not copied into the buffer below.
@@ -116,7 +111,6 @@ void for_each_line(Read&& read, std::size_t max_line_bytes, OnLine&& on_line) {
       std::size_t n = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - rest.data()) : rest.size();
       emit(rest.data(), n);
       rest.remove_prefix(nl ? n + 1 : n);
-      if (memory->mapping) memory->mapping->release_before(rest.data());
     }
     return;
   }
@@ -170,14 +164,80 @@ struct stream_source {
   }
 };
 
-/// A `read` callable over a C stream; read errors throw ccrc::error.
-struct file_source {
-  std::FILE* file;
-  std::size_t operator()(char* dst, std::size_t cap) {
-    std::size_t n = std::fread(dst, 1, cap, file);
-    if (n == 0 && std::ferror(file)) throw error("read error");
+/// A `read` callable over a file opened by its name, giving the file as it was when opened.
+/// It is read with read(), never mapped: a mapped file that another program cuts short while
+/// it is read (`perf script > f` truncates f) kills the reader with SIGBUS. A regular file is
+/// read up to the size it had when opened: bytes appended later are not read, and one that
+/// ends before that size throws ccrc::error naming it, rather than passing for a shorter
+/// profile. A pipe, FIFO or device is read to its end. Throws ccrc::error if the file cannot
+/// be opened, is a directory, or a read fails. O(1) system calls a read, unbuffered (the
+/// readers ask for a megabyte at a time).
+///
+///     ccrc::detail::file_source in("run.folded");
+///     char buf[4096];
+///     std::size_t n = in(buf, sizeof buf);  // 0 at the end
+class file_source {
+ public:
+  explicit file_source(const std::filesystem::path& path) : file_(std::fopen(path.c_str(), "rb"), &std::fclose), path_(path.string()) {
+    if (!file_) throw error("cannot open " + path_);
+    std::setvbuf(file_.get(), nullptr, _IONBF, 0);
+    file_kind kind = kind_of(path);
+    if (kind.directory) throw error("cannot read " + path_ + ": it is a directory");
+    size_ = kind.regular_size;
+  }
+
+  std::size_t operator()(char* dst, std::size_t capacity) {
+    if (size_ != 0) {
+      if (read_ == size_) return 0;  // what was appended since it was opened is not read
+      capacity = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - read_));
+    }
+    errno = 0;
+    std::size_t n = std::fread(dst, 1, capacity, file_.get());
+    if (n == 0 && std::ferror(file_.get()))
+      throw error("cannot read " + path_ + (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
+    if (n == 0 && read_ < size_) {
+      std::uint64_t now = kind_of({}).regular_size;
+      throw error(path_ + ": the file shrank while it was read (" + std::to_string(size_) + " bytes when opened, " +
+                  std::to_string(now) + " now): was another program writing it?");
+    }
+    read_ += n;
     return n;
   }
+
+  /// The size of a regular file when it was opened; 0 for anything else (a pipe), or an
+  /// empty file.
+  [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
+
+ private:
+  struct file_kind {
+    bool directory = false;
+    std::uint64_t regular_size = 0;
+  };
+  // What the open file is (by its descriptor where the system has one, so that a name
+  // replaced since it was opened cannot mislead; else by `path`).
+  file_kind kind_of([[maybe_unused]] const std::filesystem::path& path) const noexcept {
+    file_kind k;
+#if CCRC_DETAIL_HAS_FSTAT
+    struct stat st;
+    if (::fstat(::fileno(file_.get()), &st) != 0) return k;
+    k.directory = S_ISDIR(st.st_mode);
+    if (S_ISREG(st.st_mode) && st.st_size > 0) k.regular_size = static_cast<std::uint64_t>(st.st_size);
+#else
+    std::error_code ec;
+    const std::filesystem::path& named = path.empty() ? std::filesystem::path(path_) : path;
+    k.directory = std::filesystem::is_directory(named, ec);
+    if (std::filesystem::is_regular_file(named, ec)) {
+      std::uintmax_t size = std::filesystem::file_size(named, ec);
+      if (!ec) k.regular_size = size;
+    }
+#endif
+    return k;
+  }
+
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  std::string path_;
+  std::uint64_t size_ = 0;  // 0: read to the end
+  std::uint64_t read_ = 0;
 };
 
 }  // namespace ccrc::detail

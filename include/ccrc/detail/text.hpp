@@ -12,6 +12,27 @@
 
 namespace ccrc::detail {
 
+/// The length (2 to 4) of the valid UTF-8 sequence of a code point above U+007F that starts
+/// at `p` (before `end`), its code point in `cp`; 0 if the bytes there are none: a stray
+/// continuation byte, a sequence cut short, an overlong form, a surrogate, beyond U+10FFFF.
+inline int utf8_sequence(const unsigned char* p, const unsigned char* end, std::uint32_t& cp) noexcept {
+  // Lead byte: sequence length and the smallest code point it may encode (no overlongs).
+  const unsigned c = *p;
+  int len;
+  std::uint32_t min;
+  if ((c & 0xe0) == 0xc0) len = 2, cp = c & 0x1f, min = 0x80;
+  else if ((c & 0xf0) == 0xe0) len = 3, cp = c & 0x0f, min = 0x800;
+  else if ((c & 0xf8) == 0xf0) len = 4, cp = c & 0x07, min = 0x10000;
+  else return 0;
+  if (end - p < len) return 0;
+  for (int i = 1; i < len; ++i) {
+    if ((p[i] & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (p[i] & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return len;
+}
+
 /// nullptr if `s` is valid UTF-8 with no control character (C0, DEL); otherwise why not.
 /// Frame names are checked once, when first interned, so the cost is per unique name.
 inline const char* check_name_text(std::string_view s) noexcept {
@@ -24,20 +45,10 @@ inline const char* check_name_text(std::string_view s) noexcept {
       ++p;
       continue;
     }
-    // Lead byte: sequence length and the smallest code point it may encode (no overlongs).
-    int len;
-    std::uint32_t cp, min;
-    if ((c & 0xe0) == 0xc0) len = 2, cp = c & 0x1f, min = 0x80;
-    else if ((c & 0xf0) == 0xe0) len = 3, cp = c & 0x0f, min = 0x800;
-    else if ((c & 0xf8) == 0xf0) len = 4, cp = c & 0x07, min = 0x10000;
-    else return "is not valid UTF-8";
-    if (end - p < len) return "is not valid UTF-8";
-    for (int i = 1; i < len; ++i) {
-      if ((p[i] & 0xc0) != 0x80) return "is not valid UTF-8";
-      cp = (cp << 6) | (p[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return "is not valid UTF-8";
-    if (cp >= 0x80 && cp < 0xa0) return "contains a control character";
+    std::uint32_t cp = 0;
+    const int len = utf8_sequence(p, end, cp);
+    if (len == 0) return "is not valid UTF-8";
+    if (cp < 0xa0) return "contains a control character";
     p += len;
   }
   return nullptr;

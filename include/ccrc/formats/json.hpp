@@ -63,10 +63,12 @@ class json_text {
 
 /// The whole of a file as a json_text: a regular file into a buffer of its size, read once
 /// (no regrowth: the peak is the file and the padding), anything else (a pipe) as it comes.
-/// Throws ccrc::error if it cannot be opened or read.
+/// Throws ccrc::error if it cannot be opened or read, or shrinks while it is read
+/// (ccrc::detail::file_source).
 [[nodiscard]] inline json_text json_file(const std::filesystem::path& path) {
-  auto file = ccrc::detail::open_for_reading(path);
-  return json_text({}, ccrc::detail::file_source{file.get()}, ccrc::detail::regular_file_size(path));
+  ccrc::detail::file_source file(path);
+  const std::uint64_t size = file.size();
+  return json_text({}, file, static_cast<std::size_t>(size));
 }
 
 namespace detail {
@@ -129,8 +131,11 @@ namespace detail {
 
 [[nodiscard]] constexpr bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/// The first byte at or after `i` that is not JSON white space (text.size() if none).
+/// The first byte at or after `i` that is not JSON white space (text.size() if none); from 0,
+/// also past a UTF-8 byte-order mark, which JSON does not allow but Windows tools write, so
+/// that every reader skips it and still names the file's bytes in its errors.
 [[nodiscard]] constexpr std::size_t skip_json_space(std::string_view text, std::size_t i) noexcept {
+  if (i == 0 && text.starts_with(ccrc::detail::utf8_bom)) i = ccrc::detail::utf8_bom.size();
   while (i < text.size() && is_json_space(text[i])) ++i;
   return i;
 }

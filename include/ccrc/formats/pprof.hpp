@@ -621,10 +621,10 @@ profile read_pprof_from(Read&& read) {
   return formats::detail::read_pprof_from(ccrc::detail::stream_source{&in});
 }
 
-/// read_pprof from a file; throws ccrc::error if it cannot be opened.
+/// read_pprof from a file; throws ccrc::error if it cannot be opened or shrinks
+/// while it is read (detail::file_source).
 [[nodiscard]] inline profile read_pprof_file(const std::filesystem::path& path) {
-  auto file = ccrc::detail::open_for_reading(path);
-  return formats::detail::read_pprof_from(ccrc::detail::file_source{file.get()});
+  return formats::detail::read_pprof_from(ccrc::detail::file_source(path));
 }
 
 namespace formats::detail {

@@ -129,8 +129,8 @@ inline constexpr format_reader format_readers[] = {
 // names no format).
 [[nodiscard]] inline std::optional<profile_format> json_format_of(std::string_view bytes) {
   if (std::optional<profile_format> f = detect_format(bytes.substr(0, format_detection_bytes))) return f;
-  std::size_t open = bytes.find_first_not_of(" \t\r\n");
-  if (open == std::string_view::npos || bytes[open] != '{') return std::nullopt;
+  std::size_t open = formats::detail::skip_json_space(bytes, 0);
+  if (open == bytes.size() || bytes[open] != '{') return std::nullopt;
   std::optional<profile_format> found;
   try {
     (void)formats::detail::walk_json_object(bytes, open, [&](std::string_view key, std::size_t) -> std::size_t {

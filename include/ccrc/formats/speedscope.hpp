@@ -110,7 +110,10 @@ class speedscope_reader {
     if (profiles_later) read_profiles(profiles_at);
     cursor_.check_unparsed_utf8();
     if (!profile_) return profile({"samples"});
-    if (std::optional<profile> joined = ccrc_export_ ? join_shared() : std::nullopt) return std::move(*joined);
+    if (ccrc_export_) {
+      if (std::optional<profile> whole = unframed()) return std::move(*whole);
+      if (std::optional<profile> joined = join_shared()) return std::move(*joined);
+    }
     profile_->shrink_to_fit();
     return std::move(*profile_);
   }
@@ -350,6 +353,38 @@ class speedscope_reader {
       std::span<const double> from = profile_->column(reads_[k].metric);
       std::span<double> to = out.column(column[k]);
       for (node_id n = top; n < end; ++n) to[map[n]] += from[n];
+    }
+    out.shrink_to_fit();
+    return out;
+  }
+
+  // A file write_speedscope wrote: one tree, a profile per metric sharing its events, read
+  // back as that tree, without a frame above it, a column per profile named after it (the
+  // metric's name), so that reading what was written gives the tree written (symbolize or
+  // convert of a speedscope file into one, run again and again, nests nothing). Null if the
+  // profiles do not all share the first one's samples (the file was edited since).
+  std::optional<profile> unframed() {
+    for (std::size_t k = 1; k < reads_.size(); ++k)
+      if (!share_samples(0, k)) return std::nullopt;
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < reads_.size(); ++k) {
+      std::string name = reads_[k].name.empty() ? std::string(profile_->metric_name(reads_[k].metric)) : reads_[k].name;
+      while (std::find(names.begin(), names.end(), name) != names.end()) name += " (" + std::to_string(k) + ")";
+      names.push_back(std::move(name));
+    }
+    profile out(std::move(names));
+    const call_tree& t = profile_->tree();
+    const symbol_table& symbols = t.symbols();
+    const node_id top = reads_[0].top, size = end_of(0) - top;
+    std::vector<node_id> map(size, root_node);  // by the distance from the profile's top
+    for (node_id i = 1; i < size; ++i) {
+      const frame_id f = t.frame(top + i);
+      map[i] = out.find_or_add_child(map[t.parent(top + i) - top], out.symbols().intern(symbols.name(f), symbols.site(f)));
+    }
+    for (std::size_t k = 0; k < reads_.size(); ++k) {
+      std::span<const double> from = profile_->column(reads_[k].metric);
+      std::span<double> to = out.column(k);
+      for (node_id i = 0; i < size; ++i) to[map[i]] += from[reads_[k].top + i];
     }
     out.shrink_to_fit();
     return out;
@@ -638,9 +673,11 @@ class speedscope_reader {
 ///   N the 0-based index in `profiles`; ` (N)` appended if an earlier profile has the name),
 ///   so profiles stay apart (two threads that did the same work included). Sampled: each
 ///   stack, root first. Evented: the open frames. In a file write_speedscope wrote (its
-///   `exporter` is `"ccrc"`, as written), profiles that share their samples (of one type, the
-///   same stacks in the same order, or the same events' types and frames: its one profile per
-///   metric) are one tree under one frame, their names joined by ` + `.
+///   `exporter` is `"ccrc"`, as written), profiles that all share their samples (of one type,
+///   the same stacks in the same order, or the same events' types and frames: its one profile
+///   per metric) are the tree it was written from: no frame above it, a column per profile
+///   named after it; if only some share them (the file was edited since), those are one tree
+///   under one frame, their names joined by ` + `.
 /// - Frames: identified by their index in `shared.frames`, named `name file:line:col` with
 ///   whichever of file, line and col the entry has (`f a.js:3:7`, `f a.js`, `f :3`), as the
 ///   V8 reader names `functionName url:line:col`; the name alone if the entry has no file
@@ -654,8 +691,8 @@ class speedscope_reader {
 ///   Sampled: a sample's weight is the self value of its stack's last frame (a 0 weight still
 ///   creates the context). Evented: the value between two events is the self value of the
 ///   innermost open frame (none if no frame is open); an event opened and closed at once
-///   still creates its context. `startValue`, `endValue`, `name` and `activeProfileIndex` are
-///   not used. No profiles: an empty profile with metric `samples`. Member
+///   still creates its context. `startValue`, `endValue`, `name` and `activeProfileIndex`
+///   are not used; `exporter` only as said above. No profiles: an empty profile with metric `samples`. Member
 ///   names are matched as written (a key spelled with an escape, `"\u0074ype"`, is not
 ///   `type`); string values are unescaped.
 /// - Errors throw ccrc::parse_error::at_byte: malformed JSON, a missing or mistyped member,
@@ -718,10 +755,10 @@ class speedscope_reader {
 /// appears: the file is linear in the tree (two events per context and metric), not in the
 /// total length of its paths.
 ///
-/// Reading it back gives the tree under one frame of the metrics' names joined by ` + `, a
-/// column per metric named after it (one metric: under a frame named after it, in the column
-/// of its unit); values are exact when they and the totals are integers below
-/// 2^53 (otherwise a weight is a difference of running sums and may differ in its last bits).
+/// Reading it back (its `exporter` is `ccrc`) gives the tree written, a column per metric
+/// named after it, so that a speedscope file read and written again keeps its shape; values
+/// are exact when they and the totals are integers below 2^53 (otherwise a weight is a
+/// difference of running sums and may differ in its last bits).
 /// Throws ccrc::error for what the format cannot hold: a negative or non-finite value, a
 /// total that overflows a double, metrics on the root, a name that is not valid UTF-8
 /// (control characters are escaped).

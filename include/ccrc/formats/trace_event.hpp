@@ -941,11 +941,10 @@ class trace_event_parser {
   return read_trace_events(formats::json_text({}, ccrc::detail::stream_source{&in}), options);
 }
 
-/// read_trace_events from a file; throws ccrc::error if it cannot be opened.
+/// read_trace_events from a file; throws ccrc::error if it cannot be opened or shrinks
+/// while it is read (detail::file_source).
 [[nodiscard]] inline profile read_trace_events_file(const std::filesystem::path& path, const trace_event_options& options = {}) {
-  auto file = ccrc::detail::open_for_reading(path);
-  formats::json_text text({}, ccrc::detail::file_source{file.get()});
-  return read_trace_events(text, options);
+  return read_trace_events(formats::json_file(path), options);
 }
 
 }  // namespace ccrc

@@ -564,10 +564,10 @@ profile read_callgrind_from(Read&& read, const callgrind_options& options) {
   return detail::read_callgrind_from(detail::stream_source{&in}, options);
 }
 
-/// read_callgrind from a file; throws ccrc::error if it cannot be opened.
+/// read_callgrind from a file; throws ccrc::error if it cannot be opened or shrinks
+/// while it is read (detail::file_source).
 [[nodiscard]] inline profile read_callgrind_file(const std::filesystem::path& path, const callgrind_options& options = {}) {
-  auto file = detail::open_for_reading(path);
-  return detail::read_callgrind_from(detail::file_source{file.get()}, options);
+  return detail::read_callgrind_from(detail::file_source(path), options);
 }
 
 }  // namespace ccrc

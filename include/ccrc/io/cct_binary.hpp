@@ -3,6 +3,7 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/detail/hash.hpp>
+#include <ccrc/detail/line_reader.hpp>
 #include <ccrc/detail/portable.hpp>
 #include <ccrc/io/native_format.hpp>
 #include <ccrc/error.hpp>
@@ -138,9 +139,11 @@ struct cctb_memory {
   }
 };
 struct cctb_file {
-  std::FILE* file;
+  file_source* file;
   void read(void* dst, std::size_t n) {
-    if (std::fread(dst, 1, n, file) != n) throw parse_error("truncated: the file ended while being read");
+    auto* to = static_cast<char*>(dst);
+    for (std::size_t got = 0, k; got < n; got += k)
+      if ((k = (*file)(to + got, n - got)) == 0) throw parse_error("truncated: the file ended while being read");
   }
 };
 
@@ -397,15 +400,19 @@ template <metric_tree Tree>
   return read_cctb(bytes);
 }
 
-/// read_cctb from a file, read straight into the profile's arrays; throws ccrc::error if it
-/// cannot be opened.
+/// read_cctb from a file: a regular file read straight into the profile's arrays, anything
+/// else (a pipe) to its end first; throws ccrc::error if it cannot be opened or shrinks while
+/// it is read (detail::file_source).
 [[nodiscard]] inline profile read_cctb_file(const std::filesystem::path& path) {
-  auto file = detail::open_for_reading(path);
-  std::error_code ec;
-  std::uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw error("cannot read " + path.string() + ": " + ec.message());
-  detail::cctb_file src{file.get()};
-  return detail::read_cctb_from(src, size);
+  detail::file_source file(path);
+  if (file.size() == 0) {
+    std::string bytes;
+    char chunk[1 << 16];
+    for (std::size_t n; (n = file(chunk, sizeof chunk)) > 0;) bytes.append(chunk, n);
+    return read_cctb(bytes);
+  }
+  detail::cctb_file src{&file};
+  return detail::read_cctb_from(src, file.size());
 }
 
 }  // namespace ccrc

@@ -316,10 +316,10 @@ void write_cct(std::ostream& out, const Tree& t) {
 /// read_cct from a stream.
 [[nodiscard]] inline profile read_cct(std::istream& in) { return detail::read_cct_from(detail::stream_source{&in}); }
 
-/// read_cct from a file; throws ccrc::error if it cannot be opened.
+/// read_cct from a file; throws ccrc::error if it cannot be opened or shrinks
+/// while it is read (detail::file_source).
 [[nodiscard]] inline profile read_cct_file(const std::filesystem::path& path) {
-  auto file = detail::open_for_reading(path);
-  return detail::read_cct_from(detail::file_source{file.get()});
+  return detail::read_cct_from(detail::file_source(path));
 }
 
 }  // namespace ccrc

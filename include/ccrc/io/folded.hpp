@@ -55,6 +55,7 @@ class folded_parser {
     if (!profile_) start(count_trailing_numbers(s));
     std::string_view stack = split_counts(s);
     if (options_.strict && from_header_) check_unambiguous(stack);
+    add_to_sums();
     node_id n = resolve(stack);
     profile_->add(n, values_);
   }
@@ -92,7 +93,19 @@ class folded_parser {
     if (std::size_t k = first_repeated(names); k < names.size()) fail("metric '" + names[k] + "' is named twice");
     profile_.emplace(std::move(names));
     values_.resize(profile_->metric_count());
+    sums_.resize(values_.size());
     from_header_ = true;
+  }
+
+  // The counts of each metric summed as magnitudes, refused at the line where that sum is no
+  // longer finite: below it, no context's value, no ag(M) and no total can overflow a double
+  // (a stack seen twice adds up; negative counts too), as the speedscope reader refuses.
+  void add_to_sums() {
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      sums_[i] += std::fabs(values_[i]);
+      if (!std::isfinite(sums_[i]))
+        fail("the counts of metric '" + std::string(profile_->metric_name(i)) + "' add up to more than a double holds");
+    }
   }
 
   // Strict mode: the last frame must not end in what reads as one more count.
@@ -129,6 +142,7 @@ class folded_parser {
     for (std::size_t i = 1; k > 1 && i <= k; ++i) names.push_back("metric_" + std::to_string(i));
     profile_.emplace(std::move(names));
     values_.resize(k);
+    sums_.resize(k);
   }
 
   // Parses the counts, right to left, into values_; returns the stack before them.
@@ -190,6 +204,7 @@ class folded_parser {
   bool from_header_ = false;  // the count columns were named by a '# metrics:' header
   std::optional<profile> profile_;
   std::vector<double> values_;
+  std::vector<double> sums_;  // per metric: the magnitudes of its counts so far
   std::uint64_t number_ = 0;
   std::string prev_;                 // stack text of the previous line
   std::vector<node_id> prev_nodes_;  // node of each of its frames
@@ -217,7 +232,8 @@ profile read_folded_from(Read&& read, const folded_options& options) {
 /// - A stack seen twice adds up; every frame line's counts are the self metrics of its last
 ///   frame. The top-level frames hang under the synthetic root (node 0).
 /// - Errors throw ccrc::parse_error naming the line: missing or non-numeric count, negative
-///   count, an integer a double cannot hold exactly, empty frame, control characters or invalid UTF-8 (binary
+///   count, an integer a double cannot hold exactly, counts of a metric whose sum overflows a
+///   double (at the line where it does), empty frame, control characters or invalid UTF-8 (binary
 ///   junk), a line over max_line_bytes, a misplaced header. Nothing is skipped silently.
 ///
 /// O(bytes), one pass, memory O(tree + longest line).
@@ -233,14 +249,11 @@ profile read_folded_from(Read&& read, const folded_options& options) {
   return detail::read_folded_from(detail::stream_source{&in}, options);
 }
 
-/// read_folded from a file; throws ccrc::error if it cannot be opened. A regular file of
-/// 1 MiB or more is memory-mapped and parsed in place (detail::mapped_file: no copy of the
-/// bytes; a file truncated by another process while it is read kills the process with
-/// SIGBUS); a smaller one, a pipe (/dev/stdin, <(...)) or a FIFO is read through a buffer.
+/// read_folded from a file, read through a buffer (detail::file_source: a regular file as it
+/// was when opened; one that shrinks while it is read, being written again, is a ccrc::error
+/// naming it); throws ccrc::error if it cannot be opened.
 [[nodiscard]] inline profile read_folded_file(const std::filesystem::path& path, const folded_options& options = {}) {
-  if (detail::mapped_file map(path); map) return detail::read_folded_from(detail::memory_source{map.bytes(), &map}, options);
-  auto file = detail::open_for_reading(path);
-  return detail::read_folded_from(detail::file_source{file.get()}, options);
+  return detail::read_folded_from(detail::file_source(path), options);
 }
 
 namespace detail {

@@ -2,16 +2,20 @@
 #pragma once
 
 #include <ccrc/detail/number.hpp>
+#include <ccrc/detail/text.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace ccrc {
 
 /// Appends `s` as a JSON string, quotes included: '"', '\\' and the control characters
-/// U+0000..U+001F escaped ("\n", "\t", "\r" by name, the others as "\u00XX"), every other
-/// byte as is: the caller checks UTF-8 (the readers refuse names that are not). O(size).
+/// U+0000..U+001F escaped ("\n", "\t", "\r" by name, the others as "\u00XX"), valid UTF-8
+/// as is, and each byte that is not part of a valid UTF-8 sequence as U+FFFD, the replacement
+/// character, so that the text is always valid JSON (the readers refuse names that are not
+/// UTF-8; a query typed on a command line or a file's name may be any bytes). O(size).
 ///
 ///     std::string out;
 ///     ccrc::append_json_string(out, "say \"hi\"\n");  // out: "say \"hi\"\n", quotes included
@@ -19,9 +23,17 @@ inline void append_json_string(std::string& out, std::string_view s) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   std::size_t run = 0;  // start of the bytes not yet copied
+  const auto* bytes = reinterpret_cast<const unsigned char*>(s.data());
   for (std::size_t i = 0; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
+    if (c >= 0x80) {
+      std::uint32_t cp = 0;
+      if (const int len = detail::utf8_sequence(bytes + i, bytes + s.size(), cp)) {
+        i += static_cast<std::size_t>(len) - 1;
+        continue;
+      }
+    }
     out.append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {
@@ -31,6 +43,10 @@ inline void append_json_string(std::string& out, std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
+        if (c >= 0x80) {
+          out += "\xEF\xBF\xBD";  // U+FFFD
+          break;
+        }
         out += "\\u00";
         out += hex[c >> 4];
         out += hex[c & 15];

@@ -243,11 +243,9 @@ class perf_script_parser {
     std::string_view rest = space == std::string_view::npos ? std::string_view{} : s.substr(space);
     while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
     std::string_view symbol = rest, dso;
-    std::size_t open = rest.rfind(" (");
-    if (!rest.empty() && rest.back() == ')' && (open != std::string_view::npos || rest.front() == '(')) {
-      std::size_t at = open == std::string_view::npos ? 0 : open + 1;
-      dso = rest.substr(at + 1, rest.size() - at - 2);
-      symbol = rest.substr(0, open == std::string_view::npos ? 0 : open);
+    if (std::size_t open = dso_open(rest); open != std::string_view::npos) {
+      dso = rest.substr(open + 1, rest.size() - open - 2);
+      symbol = rest.substr(0, open);
       while (!symbol.empty() && is_blank(symbol.back())) symbol.remove_suffix(1);
     }
     const frame_id f = frame_of(frame_name(address, strip_offset(symbol), dso));
@@ -255,6 +253,22 @@ class perf_script_parser {
     seen.hash = h;
     seen.frame = f;
     seen.text.assign(s);
+  }
+
+  // Where the dso's '(' is in "compute+0x1d (/opt/app/prog (deleted))": the one that closes
+  // the ')' at the end, parentheses inside counted (a replaced binary's "(deleted)", JIT's
+  // "(/memfd:doublemapper (deleted))"), at the start or after a blank; npos for none.
+  static std::size_t dso_open(std::string_view rest) {
+    if (rest.empty() || rest.back() != ')') return std::string_view::npos;
+    std::size_t depth = 0;
+    for (std::size_t i = rest.size(); i-- > 0;) {
+      if (rest[i] == ')') {
+        ++depth;
+      } else if (rest[i] == '(' && --depth == 0) {
+        return i == 0 || is_blank(rest[i - 1]) ? i : std::string_view::npos;
+      }
+    }
+    return std::string_view::npos;
   }
 
   // "compute+0x2f" -> "compute": the offset varies from sample to sample within a function.
@@ -334,7 +348,9 @@ profile read_perf_script_from(Read&& read, const perf_script_options& options) {
 /// - Frames: the symbol as perf prints it (demangled by default), `+0x..` offset stripped; the
 ///   dso is not part of the name, except for `[unknown]`, named `[unknown] (dso)` with the dso
 ///   as printed (`[unknown] ([unknown])`, `[unknown] (/usr/lib/libc.so.6)`); a frame with no
-///   symbol nor dso is named by its address.
+///   symbol nor dso is named by its address. The dso is the parenthesis that closes the line,
+///   matched from the end with those inside it: a replaced binary's `compute+0x1d
+///   (/opt/app/prog (deleted))` is `compute`. A UTF-8 byte-order mark at the start is skipped.
 /// - Metrics: `samples` (1 per sample) and, if any header prints one, `period`, the sum of
 ///   the periods (a sample printing none adds 0). Events are not told apart. A sample with no
 ///   frame lines counts on its thread frame. Empty input: an empty profile, metric `samples`.
@@ -357,10 +373,10 @@ profile read_perf_script_from(Read&& read, const perf_script_options& options) {
   return detail::read_perf_script_from(detail::stream_source{&in}, options);
 }
 
-/// read_perf_script from a file; throws ccrc::error if it cannot be opened.
+/// read_perf_script from a file; throws ccrc::error if it cannot be opened or shrinks
+/// while it is read (detail::file_source).
 [[nodiscard]] inline profile read_perf_script_file(const std::filesystem::path& path, const perf_script_options& options = {}) {
-  auto file = detail::open_for_reading(path);
-  return detail::read_perf_script_from(detail::file_source{file.get()}, options);
+  return detail::read_perf_script_from(detail::file_source(path), options);
 }
 
 }  // namespace ccrc

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/mapped_file.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/fwd.hpp>
 #include <ccrc/io/callgrind.hpp>
@@ -106,8 +105,6 @@ struct profile_input {
   bool in_memory = false;        ///< `start` is the whole input, to be read in place
   std::size_t size = 0;          ///< the whole input's size in bytes, if known (a regular file's), else 0
   const formats::json_text* json = nullptr;  ///< the whole input, if a JSON document already read
-  detail::mapped_file* mapping = nullptr;    ///< the mapped file `start` is, if in_memory: its pages
-                                             ///< are released as the text readers pass them
 };
 
 /// A format's reader: the profile of `in` into `r.profile` (and `r.warnings`), per `options`.
@@ -123,7 +120,7 @@ inline prefixed_source<any_source&> rest_of(profile_input& in) { return {{in.sta
 // f(source) with a `read` callable giving the whole of `in`: in place if in memory.
 template <class F>
 profile read_input_with(profile_input& in, F&& f) {
-  if (in.in_memory) return f(memory_source{in.start, in.mapping});
+  if (in.in_memory) return f(memory_source{in.start});
   return f(rest_of(in));
 }
 
@@ -315,7 +312,8 @@ template <class Keep>
 }
 
 /// The format of a profile that starts with `first_bytes` (its first format_detection_bytes
-/// bytes, or all of it if shorter), by format_table in its order: .cctb if it starts with
+/// bytes, or all of it if shorter; a UTF-8 byte-order mark skipped), by format_table in its
+/// order: .cctb if it starts with
 /// the byte 0x89 and "CCT" (so a damaged .cctb header is reported by the .cctb reader rather
 /// than misread as text), .cct if it starts with "ccrc-cct ", callgrind output if it starts
 /// with "# callgrind format" or has an "events:" line before any "fn=" (looks_like_callgrind),
@@ -331,6 +329,7 @@ template <class Keep>
 ///     ccrc::detect_format("main;f 42\n");   // profile_format::folded
 ///     ccrc::detect_format("{\"traceEvents\": []}");  // profile_format::trace_event
 [[nodiscard]] constexpr std::optional<profile_format> detect_format(std::string_view first_bytes) noexcept {
+  if (first_bytes.starts_with(detail::utf8_bom)) first_bytes.remove_prefix(detail::utf8_bom.size());
   if (detail::looks_like_json(first_bytes)) {
     const bool array = first_bytes[first_bytes.find_first_not_of(" \t\r\n")] == '[';
     const std::string_view key = detail::first_json_key(first_bytes);
@@ -409,6 +408,8 @@ struct reader_set {
 }
 
 // The profile of the uncompressed `in`, in the format its name says (`named`) or its content.
+// A UTF-8 byte-order mark at the start is left to the readers, which skip it (so that the
+// bytes their errors name are the file's).
 inline void read_plain(profile_input& in, std::optional<profile_format> named, const reader_set& set,
                        const read_options& options, read_result& r) {
   const std::string_view head = in.start.substr(0, format_detection_bytes);
@@ -489,18 +490,12 @@ inline read_result read_input(profile_input& in, std::optional<profile_format> n
   return r;
 }
 
-// The three sources of a read_* family over `set`.
+// The three sources of a read_* family over `set`. A file is read through a buffer
+// (file_source: not mapped, so that one cut short while it is read is an error, not SIGBUS).
 inline read_result read_path(const std::filesystem::path& path, const read_options& options, const reader_set& set) {
-  // A regular file of 1 MiB or more is read where it lies (mapped_file): the kernel copies none
-  // of it, and the text readers split its lines in place.
-  if (mapped_file map(path); map) {
-    profile_input in{map.bytes(), {}, true, map.bytes().size(), nullptr, &map};
-    return read_input(in, format_of_extension(path), set, options);
-  }
-  auto file = open_for_reading(path);
-  file_source source{file.get()};
+  file_source source(path);
   char start[format_detection_bytes];
-  profile_input in{read_start(source, start), any_source::of(source), false, regular_file_size(path), nullptr};
+  profile_input in{read_start(source, start), any_source::of(source), false, static_cast<std::size_t>(source.size()), nullptr};
   return read_input(in, format_of_extension(path), set, options);
 }
 inline read_result read_stream(std::istream& stream, const read_options& options, const reader_set& set) {

@@ -12,6 +12,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <ranges>
 #include <thread>
 #include <type_traits>
@@ -23,22 +24,28 @@ namespace ccrc {
 struct merge_all_options {
   /// Threads to use, the calling one included; 0: std::thread::hardware_concurrency().
   unsigned threads = 0;
+  /// If not null, set to the most threads that ran at once, the calling one included: fewer
+  /// than asked when the system would start no more (std::thread failing, as at a limit of
+  /// processes or of address space), the work then shared among those that started.
+  unsigned* threads_started = nullptr;
 };
 
 namespace detail {
 
 // Runs task(0) ... task(count - 1), each once, on up to `threads` threads (the calling one
-// among them), handing out indexes in increasing order. A task that throws stops the hand-out;
-// once all have ended, the exception of the lowest index is rethrown. Every index below a
-// failed one was handed out before it, so that is the lowest failing index of all.
+// among them: as many as the system starts), handing out indexes in increasing order. A task
+// that throws stops the hand-out; once all have ended, the exception of the lowest index is
+// rethrown. Every index below a failed one was handed out before it, so that is the lowest
+// failing index of all. Returns the threads that ran.
 template <class Task>
-void run_tasks(std::size_t count, unsigned threads, Task&& task) {
-  if (count == 0) return;
+unsigned run_tasks(std::size_t count, unsigned threads, Task&& task) {
+  if (count == 0) return 0;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex m;
   std::size_t failed_at = std::numeric_limits<std::size_t>::max();
   std::exception_ptr error;
+  unsigned started = 1;
   auto work = [&] {
     for (std::size_t i; !failed.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < count;) {
       try {
@@ -59,10 +66,17 @@ void run_tasks(std::size_t count, unsigned threads, Task&& task) {
       }
     } joined{helpers};
     const std::size_t extra = std::min<std::size_t>(threads, count) - 1;
-    for (std::size_t t = 0; t < extra; ++t) helpers.emplace_back(work);
+    helpers.reserve(extra);
+    try {
+      for (std::size_t t = 0; t < extra; ++t) helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      // No more threads to be had: those started, and this one, share the work.
+    }
+    started += static_cast<unsigned>(helpers.size());
     work();
   }
   if (error) std::rethrow_exception(error);
+  return started;
 }
 
 template <class T>
@@ -114,7 +128,7 @@ detail::merged_tree_t<Make> merge_all(std::size_t count, Make&& make, merge_all_
   // A few runs per thread even out inputs of unequal size; consecutive runs keep the order.
   const std::size_t runs = threads == 1 ? 1 : std::min<std::size_t>(count, std::size_t{4} * threads);
   std::vector<std::optional<tree>> merged(runs);
-  detail::run_tasks(runs, threads, [&](std::size_t r) {
+  const unsigned started = detail::run_tasks(runs, threads, [&](std::size_t r) {
     for (std::size_t i = count * r / runs; i < count * (r + 1) / runs; ++i) {
       decltype(auto) input = make(i);
       if constexpr (std::is_same_v<std::remove_cvref_t<decltype(input)>, tree>) {
@@ -124,8 +138,9 @@ detail::merged_tree_t<Make> merge_all(std::size_t count, Make&& make, merge_all_
       }
     }
   });
+  if (options.threads_started) *options.threads_started = started;
   for (std::size_t step = 1; step < runs; step *= 2) {
-    detail::run_tasks((runs + 2 * step - 1) / (2 * step), threads, [&](std::size_t pair) {
+    detail::run_tasks((runs + 2 * step - 1) / (2 * step), started, [&](std::size_t pair) {
       const std::size_t left = 2 * step * pair, right = left + step;
       if (right >= runs || !merged[right]) return;
       detail::merge_into(merged[left], std::move(*merged[right]));

@@ -69,17 +69,27 @@ def _whole(value, what):
 
 
 def _names(names):
-    return [names] if isinstance(names, str) else list(names)
+    return [names] if isinstance(names, (str, bytes, os.PathLike)) else list(names)
 
 
 def _encoded(text):
     # Paths and names cross to C++ as bytes: a file name that is not UTF-8 comes to Python with
-    # its bytes as lone surrogates (os.fsdecode), and goes back as those bytes.
-    return os.fsencode(text) if isinstance(text, (str, os.PathLike)) else bytes(text)
+    # its bytes as lone surrogates (os.fsdecode), and goes back as those bytes. As open() does:
+    # TypeError for anything but str, bytes and os.PathLike (bytes(3) would be three NULs),
+    # ValueError for a NUL inside, where C++ would cut the name (no name or path holds one).
+    if isinstance(text, (str, os.PathLike)):
+        text = os.fsencode(text)
+    elif not isinstance(text, bytes):
+        raise TypeError(f"expected str, bytes or os.PathLike object, not {type(text).__name__}")
+    if b"\0" in text:
+        raise ValueError("embedded null byte")
+    return text
 
 
 def _query(query, part, ignore_case):
     # The text as the tool takes it ("re:REGEX", "=NAME" or a substring), parsed by the library.
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a str, not {type(query).__name__}")
     return (_encoded(query), _choice(part, _ccrc.parts, "part"), bool(ignore_case))
 
 
