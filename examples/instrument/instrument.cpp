@@ -97,14 +97,42 @@ constexpr ccrc::frame_id skipped_frame = ccrc::root_frame;  // a function of $CC
 
 using ccrc_runtime::address_frames;
 
-// What a hook knows of a call: the function; the hook's own frame (lower is deeper); the call
-// site the compiler passes, the instrumented function's return address (for a function inlined
+// What a hook knows of a call: the function; its frame (lower is deeper: see caller_frame());
+// the call site the compiler passes, the function's return address (for a function inlined
 // into another, the host's: the hooks of an inlined function run in the host's frame); and the
 // hook's return address, its site in the code, which tells a function's own hook from the
 // hooks of the functions inlined into it.
 struct hook_call {
   std::uintptr_t fn, sp, call_site, site;
+  std::uint32_t words;  // from the hook's return address to the function's (see caller_frame())
 };
+
+// The frame of the instrumented function that called a hook: its CFA, the address just above
+// its return address (the call site the hook is given), found by reading the stack upwards
+// from the hook's own return address (at hook_cfa - 8) a few words: the registers the function
+// saved before it called the hook (none for an exit hook the compiler made a tail call). A
+// callee's CFA is below its caller's whatever their frames' sizes, where the hook's own CFA
+// depends on them (a function that saves more registers would look like the callee of a
+// sibling left by longjmp); an inlined function finds its host's (its call site is the host's).
+// Reads at most up to `top` (the thread's stack's end, or 512 bytes off it) and 64 KiB: if the
+// call site is not found there (a hook called by hand), the hook's CFA stands in.
+// Async-signal-safe. `words`: the distance, which is the same at each call of a hook site (the
+// hot path reads that one word).
+//
+// A word of the stack between two frames: the registers and locals of the function that called
+// the hook, which AddressSanitizer may have poisoned (it keeps its redzones there).
+__attribute__((no_sanitize("address"))) inline std::uintptr_t stack_word(std::uintptr_t a) noexcept {
+  return *reinterpret_cast<const std::uintptr_t*>(a);
+}
+hook_call caller_frame(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t hook_cfa, std::uintptr_t site,
+                       std::uintptr_t top) noexcept {
+  if (call_site != 0) {
+    std::uintptr_t limit = std::min(top, hook_cfa + 65536);
+    for (std::uintptr_t a = hook_cfa - 8; a + 8 <= limit; a += 8)
+      if (stack_word(a) == call_site) return {fn, a + 8, call_site, site, static_cast<std::uint32_t>((a + 8 - hook_cfa) / 8)};
+  }
+  return {fn, hook_cfa, call_site, site, 0};
+}
 
 // A hook called by a signal handler while its thread was inside a hook, waiting to be replayed.
 struct deferred_event {
@@ -164,13 +192,14 @@ class call_stack {
 // context (or to nothing: a function of $CCRC_SKIP), a slot per hash of the two, a newcomer
 // replacing the slot's last occupant. The hot path's only lookup: it takes neither the
 // function's frame nor the tree's child lookup (a context's children are a list, searched
-// newest first). 12 KiB.
+// newest first). 16 KiB.
 class step_cache {
  public:
   struct slot {
     std::uintptr_t site = 0, fn = 0;
     ccrc::node_id from = ccrc::null_node;
     ccrc::node_id to = ccrc::null_node;  // null_node: skipped
+    std::uint32_t words = 0;             // the site's hook_call::words
   };
   [[nodiscard]] slot& at(std::uintptr_t site, ccrc::node_id from) noexcept {
     return slots_[static_cast<std::size_t>((site * 0x9e3779b97f4a7c15u) >> (64 - bits)) ^ (from & (size - 1))];
@@ -278,6 +307,10 @@ struct thread_state {
   thread_state* next = nullptr;
 
   [[nodiscard]] bool on_thread_stack(std::uintptr_t sp) const noexcept { return sp >= stack_lo && sp < stack_hi; }
+  // How far up from a hook's frame caller_frame() may read: the end of the stack it is on.
+  [[nodiscard]] std::uintptr_t stack_end(std::uintptr_t hook_cfa) const noexcept {
+    return on_thread_stack(hook_cfa) ? stack_hi : hook_cfa + 512;
+  }
   // Two frame addresses are comparable if both are on the thread's stack or both are not
   // (a signal handler on an alternate stack).
   [[nodiscard]] bool same_stack(std::uintptr_t a, std::uintptr_t b) const noexcept {
@@ -347,7 +380,7 @@ struct thread_state {
     ccrc::frame_id f = frame_of(c.fn);
     if (f == ccrc::null_frame) return false;
     if (f == skipped_frame) {
-      slot = {c.site, c.fn, from, ccrc::null_node};
+      slot = {c.site, c.fn, from, ccrc::null_node, c.words};
       return false;
     }
     std::uint64_t lost = at.truncated();
@@ -357,7 +390,7 @@ struct thread_state {
       refresh_calls();
       if constexpr (T == timing::sampled) (void)counts.cover(at.node());
     }
-    if (at.truncated() == lost) slot = {c.site, c.fn, from, at.node()};  // a step the tree holds
+    if (at.truncated() == lost) slot = {c.site, c.fn, from, at.node(), c.words};  // a step the tree holds
     return true;
   }
 
@@ -391,14 +424,17 @@ struct thread_state {
   // to close (a callee's frame is deeper than its caller's; an inlined function's is its
   // host's, with the host's call site); an exit, its call on top.
   template <bool Enter, timing T>
-  CCRC_INLINE bool fast_step(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t sp, std::uintptr_t site,
+  CCRC_INLINE bool fast_step(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t hook_cfa, std::uintptr_t site,
                              std::uint64_t t) noexcept {
     open_call& top = stack.top();
     if constexpr (Enter) {
-      if (top.sp <= sp && (top.sp < sp || top.call_site != call_site || top.site == site)) return false;
-      if (!stack.has_room()) return false;
       const step_cache::slot& slot = steps.at(site, at.node());
       if (slot.site != site || slot.fn != fn || slot.from != at.node()) return false;
+      std::uintptr_t return_address = hook_cfa - 8 + 8 * std::uintptr_t{slot.words};  // caller_frame()'s
+      if (stack_word(return_address) != call_site) return false;
+      std::uintptr_t sp = return_address + 8;
+      if (top.sp <= sp && (top.sp < sp || top.call_site != call_site || top.site == site)) return false;
+      if (!stack.has_room()) return false;
       if (slot.to == ccrc::null_node) return true;  // skipped
       at.enter_child(slot.to);
       push<T>(fn, sp, call_site, site, t);
@@ -948,11 +984,11 @@ void nested_call(unsigned level, const hook_call& c, bool enter) noexcept {
 // thread without a state, or ended; the world changed; a step not in the cache; an exit whose
 // call is not on top) and every other case, for which it is the same.
 template <bool Enter>
-CCRC_COLD void slow_hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t sp, std::uintptr_t site) noexcept {
-  const hook_call c{fn, sp, call_site, site};
+CCRC_COLD void slow_hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t hook_cfa, std::uintptr_t site) noexcept {
+  thread_state* s = tls.current;
+  const hook_call c = caller_frame(fn, call_site, hook_cfa, site, is_live(s) ? s->stack_end(hook_cfa) : hook_cfa + 512);
   if (unsigned level = tls.hook_level.load(std::memory_order_relaxed); level != 0) return nested_call(level, c, Enter);
   enter_hook();
-  thread_state* s = tls.current;
   if (s == nullptr && Enter) s = tls.current = register_thread();
   if (is_live(s) && catch_up(*s)) s->step<Enter>(c, s->time == timing::exact ? now_ticks() : 0);
   leave_hook();
@@ -967,20 +1003,20 @@ CCRC_COLD void slow_hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintp
 // once out, it replays the signal handlers' calls that came meanwhile (after the entry or
 // the exit: the context open then).
 template <bool Enter>
-CCRC_INLINE void hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t sp, std::uintptr_t site) noexcept {
+CCRC_INLINE void hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t hook_cfa, std::uintptr_t site) noexcept {
   thread_state* s = tls.current;
   if (tls.hook_level.load(std::memory_order_relaxed) != 0 || !is_live(s)) [[unlikely]]
-    return slow_hook<Enter>(fn, call_site, sp, site);
+    return slow_hook<Enter>(fn, call_site, hook_cfa, site);
   tls.hook_level.store(hot_level, std::memory_order_relaxed);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   bool done = world.load(std::memory_order_relaxed) == s->world_seen &&
-              (s->time == timing::sampled ? s->fast_step<Enter, timing::sampled>(fn, call_site, sp, site, 0)
-                                          : s->fast_step<Enter, timing::exact>(fn, call_site, sp, site, now_ticks()));
+              (s->time == timing::sampled ? s->fast_step<Enter, timing::sampled>(fn, call_site, hook_cfa, site, 0)
+                                          : s->fast_step<Enter, timing::exact>(fn, call_site, hook_cfa, site, now_ticks()));
   std::atomic_signal_fence(std::memory_order_seq_cst);
   tls.hook_level.store(0, std::memory_order_release);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   if (!done) [[unlikely]]
-    return slow_hook<Enter>(fn, call_site, sp, site);
+    return slow_hook<Enter>(fn, call_site, hook_cfa, site);
   if (s->has_deferred()) [[unlikely]]
     return replay_deferred(*s);
 }
@@ -988,8 +1024,8 @@ CCRC_INLINE void hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_
 }  // namespace
 
 // Flattened: the cursor's step inlined (GCC 12 left it a call); the slow paths are not
-// (noinline). A hook's frame is the address of its caller's frame top (the CFA), which a
-// function without a frame pointer has too: lower is deeper.
+// (noinline). The hook's own CFA, which a function without a frame pointer has too, leads to
+// the instrumented function's (caller_frame()).
 CCRC_HOOK __attribute__((flatten)) void __cyg_profile_func_enter(void* fn, void* call_site) {
   hook<true>(reinterpret_cast<std::uintptr_t>(fn), reinterpret_cast<std::uintptr_t>(call_site),
              reinterpret_cast<std::uintptr_t>(__builtin_dwarf_cfa()),
