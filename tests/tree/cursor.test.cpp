@@ -233,6 +233,33 @@ TEST_CASE("enter_child with a cache of the steps taken builds the tree enter bui
   }
 }
 
+TEST_CASE("exit_to with a profiler's stack of contexts returns where exit returns") {
+  // The contexts of the open calls kept beside the cursor: exit_to the one below the top.
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    std::vector<ccrc::node_id> open{ccrc::root_node};
+    calls_cct plain, known;
+    test::rng r{seed};
+    auto samples = test::random_samples(r, 60, 5, 8, 1);
+    ccrc::cursor<calls_cct> a(plain), b(known);
+    for (const auto& s : samples) {
+      for (const auto& f : s.frames) {
+        a.enter(plain.intern(f));
+        b.enter(known.intern(f));
+        open.push_back(b.node());
+      }
+      for (std::size_t k = 0; k < s.frames.size(); ++k) {
+        a.exit();
+        open.pop_back();
+        b.exit_to(open.back());
+        CHECK(b.node() == a.node());
+      }
+    }
+    CHECK(b.node() == ccrc::root_node);
+    b.exit_to(ccrc::root_node);  // at the root: ignored and counted, as exit()
+    CHECK(b.unbalanced_exits() == 1);
+  }
+}
+
 TEST_CASE("enter_child below a lost level counts one more lost level") {
   full_tree t{{}, 2};
   ccrc::frame_id a = t.inner.intern("a"), b = t.inner.intern("b");
@@ -243,7 +270,8 @@ TEST_CASE("enter_child below a lost level counts one more lost level") {
   c.enter_child(1);  // would be a's context, were no level lost
   CHECK(c.truncated() == 2);
   CHECK(c.node() == ccrc::root_node);
-  c.exit();
+  c.exit_to(ccrc::root_node);  // leaves a lost level: stays where it is
+  CHECK(c.node() == ccrc::root_node);
   c.exit();
   c.enter_child(1);
   CHECK(c.node() == 1);
