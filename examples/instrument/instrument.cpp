@@ -274,12 +274,15 @@ bool call_stack::grow() noexcept {
 // the modules unloaded (the threads forget the frames of the addresses they knew).
 std::atomic<std::uint64_t> world{0};
 constexpr std::uint64_t stopping_bit = 1, unload_step = 2;
+// Set in a thread's world_seen by a signal handler whose calls it set aside: the thread's next
+// hook then takes the slow path, which replays them (the world never counts so far).
+constexpr std::uint64_t deferred_bit = std::uint64_t{1} << 63;
 bool stopping() noexcept { return (world.load(std::memory_order_relaxed) & stopping_bit) != 0; }
 
 struct thread_state {
   // The hot path's fields first, in a few cache lines.
   timing time = timing::sampled;
-  std::uint64_t world_seen = 0;
+  std::atomic<std::uint64_t> world_seen{0};  // the world at the last hook; deferred_bit
   ccrc::cursor<tree_type> at{tree};  // the tree is below: only its address is taken here
   std::uint64_t* calls = nullptr;    // the tree's calls column, where it is now (refresh_calls())
   call_stack stack;
@@ -351,7 +354,7 @@ struct thread_state {
     } else {
       stack.pop();
     }
-    at.exit();
+    at.exit_to(stack.top().node);  // the sentinel's is the root
     if constexpr (T == timing::sampled) published.store(at.node(), std::memory_order_relaxed);
   }
 
@@ -700,10 +703,12 @@ ccrc::frame_id thread_state::frame_of(std::uintptr_t fn) noexcept {
 // The world changed since the thread's last hook: false if the profile is being written
 // (the hook does nothing); after a module was unloaded, the thread forgets the frames of the
 // addresses it knew (another module may be loaded there) and names them again.
+// The deferred bit is cleared: the caller replays what signal handlers set aside (a handler
+// that sets more aside meanwhile leaves it in the ring, which the caller reads after).
 CCRC_COLD bool catch_up(thread_state& s) noexcept {
   std::uint64_t w = world.load(std::memory_order_relaxed);
   if ((w & stopping_bit) != 0) return false;
-  if (w != s.world_seen) {
+  if ((s.world_seen.load(std::memory_order_relaxed) & ~deferred_bit) != w) {
     slow_section slow;
     s.steps.clear();
     try {
@@ -711,8 +716,8 @@ CCRC_COLD bool catch_up(thread_state& s) noexcept {
     } catch (...) {
       // out of memory: the table keeps its slots; clear() assigns them, it does not grow
     }
-    s.world_seen = w;
   }
+  s.world_seen.store(w, std::memory_order_relaxed);
   return true;
 }
 
@@ -729,7 +734,7 @@ thread_state* register_thread() noexcept {
   s->refresh_calls();
   s->time = process->time;
   s->level = &tls.hook_level;
-  s->world_seen = world.load() & ~stopping_bit;
+  s->world_seen.store(world.load() & ~stopping_bit);
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* lo = nullptr;
@@ -776,8 +781,10 @@ void defer(const hook_call& c, bool enter) noexcept {
   if (enter) {
     // The room for this call's exit is claimed first: a handler interrupting this one keeps it.
     std::uint32_t open = s->deferred_open.fetch_add(1, std::memory_order_relaxed);
-    if (s->dropped_depth.load(std::memory_order_relaxed) == 0 && s->push_deferred({c, t | entry_bit}, open + 1))
+    if (s->dropped_depth.load(std::memory_order_relaxed) == 0 && s->push_deferred({c, t | entry_bit}, open + 1)) {
+      s->world_seen.fetch_or(deferred_bit, std::memory_order_relaxed);
       return;
+    }
     s->deferred_open.fetch_sub(1, std::memory_order_relaxed);
     s->dropped_depth.fetch_add(1, std::memory_order_relaxed);
     s->lost_calls.fetch_add(1, std::memory_order_relaxed);
@@ -786,6 +793,7 @@ void defer(const hook_call& c, bool enter) noexcept {
   } else if (s->deferred_open.load(std::memory_order_relaxed) > 0) {
     (void)s->push_deferred({c, t}, 0);  // fits: its room was kept
     s->deferred_open.fetch_sub(1, std::memory_order_relaxed);
+    s->world_seen.fetch_or(deferred_bit, std::memory_order_relaxed);
   }
 }
 
@@ -990,18 +998,22 @@ CCRC_COLD void slow_hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintp
   if (unsigned level = tls.hook_level.load(std::memory_order_relaxed); level != 0) return nested_call(level, c, Enter);
   enter_hook();
   if (s == nullptr && Enter) s = tls.current = register_thread();
-  if (is_live(s) && catch_up(*s)) s->step<Enter>(c, s->time == timing::exact ? now_ticks() : 0);
+  if (is_live(s) && catch_up(*s)) {
+    if (s->has_deferred()) replay_deferred(*s);  // set aside while an earlier hook ran: before this one
+    s->step<Enter>(c, s->time == timing::exact ? now_ticks() : 0);
+  }
   leave_hook();
-  if (is_live(s) && s->has_deferred()) replay_deferred(*s);
+  if (is_live(s) && s->has_deferred()) replay_deferred(*s);  // set aside while this one ran
 }
 
-// A hook's fast path: the thread known, nothing changed, and for an entry the step in the
-// cache, for an exit its call on top. It calls nothing (the clock is an instruction), so it
-// needs no frame and saves no register; anything else goes to slow_hook, a tail call, with
-// nothing changed. The thread is marked as inside a hook (hot_level) before it reads the
-// world, so that the writer at exit either sees it inside or is seen by it (wait_for_hooks);
-// once out, it replays the signal handlers' calls that came meanwhile (after the entry or
-// the exit: the context open then).
+// A hook's fast path: the thread known, nothing changed (no module unloaded, no signal
+// handler's call set aside), and for an entry the step in the cache, for an exit its call on
+// top. It calls nothing (the clock is an instruction), so it needs no frame and saves no
+// register; anything else goes to slow_hook, a tail call, with nothing changed. The thread is
+// marked as inside a hook (hot_level) before it reads the world, so that the writer at exit
+// either sees it inside or is seen by it (wait_for_hooks). A signal handler's calls set aside
+// while it runs are replayed by the next hook, which finds the deferred bit and takes the
+// slow path: the context open then is the one this hook left.
 template <bool Enter>
 CCRC_INLINE void hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_t hook_cfa, std::uintptr_t site) noexcept {
   thread_state* s = tls.current;
@@ -1009,7 +1021,7 @@ CCRC_INLINE void hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_
     return slow_hook<Enter>(fn, call_site, hook_cfa, site);
   tls.hook_level.store(hot_level, std::memory_order_relaxed);
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  bool done = world.load(std::memory_order_relaxed) == s->world_seen &&
+  bool done = world.load(std::memory_order_relaxed) == s->world_seen.load(std::memory_order_relaxed) &&
               (s->time == timing::sampled ? s->fast_step<Enter, timing::sampled>(fn, call_site, hook_cfa, site, 0)
                                           : s->fast_step<Enter, timing::exact>(fn, call_site, hook_cfa, site, now_ticks()));
   std::atomic_signal_fence(std::memory_order_seq_cst);
@@ -1017,8 +1029,6 @@ CCRC_INLINE void hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintptr_
   std::atomic_signal_fence(std::memory_order_seq_cst);
   if (!done) [[unlikely]]
     return slow_hook<Enter>(fn, call_site, hook_cfa, site);
-  if (s->has_deferred()) [[unlikely]]
-    return replay_deferred(*s);
 }
 
 }  // namespace
