@@ -16,8 +16,9 @@
 // loader, an instrumented inline function of the standard library). A signal handler that
 // interrupts a hook is told apart from those calls: the program's handlers run through a
 // trampoline that counts them (sigaction and signal are interposed), and their calls wait in
-// a per-thread ring until the hook they interrupted is done with the thread's tree, which
-// then replays them.
+// a per-thread ring until the thread's next hook replays them. Functions are named on first
+// sight, while their module is loaded (dlclose is interposed: an unloaded module's addresses
+// are forgotten).
 #include "runtime.hpp"
 #include "sample_counts.hpp"
 
@@ -310,8 +311,11 @@ struct thread_state {
   thread_state* next = nullptr;
 
   [[nodiscard]] bool on_thread_stack(std::uintptr_t sp) const noexcept { return sp >= stack_lo && sp < stack_hi; }
-  // How far up from a hook's frame caller_frame() may read: the end of the stack it is on.
+  // How far up from a hook's frame caller_frame() may read: the end of the stack it is on, or
+  // 512 bytes on an alternate signal stack (the signal frame above a handler takes more), or
+  // 4 KiB on a stack of unknown bounds.
   [[nodiscard]] std::uintptr_t stack_end(std::uintptr_t hook_cfa) const noexcept {
+    if (stack_hi == UINTPTR_MAX) return hook_cfa + 4096;
     return on_thread_stack(hook_cfa) ? stack_hi : hook_cfa + 512;
   }
   // Two frame addresses are comparable if both are on the thread's stack or both are not
@@ -321,8 +325,8 @@ struct thread_state {
   }
 
   // Whether the open call `o` has returned without its exit hook (clang while unwinding an
-  // exception, longjmp) now that `c` is entered: its hook's frame is deeper than c's, or the
-  // same frame and not c's host: an inlined function's hooks run in its host's frame, with
+  // exception, longjmp) now that `c` is entered: its frame (caller_frame()) is deeper than
+  // c's, or the same frame and not c's host: an inlined function's hooks run in its host's frame, with
   // the host's call site, from a site of their own; a call made from that frame after o was
   // left has another call site, or, made again from o's own, o's hook site.
   [[nodiscard]] CCRC_INLINE bool left(const open_call& o, const hook_call& c) const noexcept {
