@@ -117,8 +117,9 @@ struct hook_call {
 // sibling left by longjmp); an inlined function finds its host's (its call site is the host's).
 // Reads at most up to `top` (the thread's stack's end, or 512 bytes off it) and 64 KiB: if the
 // call site is not found there (a hook called by hand), the hook's CFA stands in.
-// Async-signal-safe. `words`: the distance, which is the same at each call of a hook site (the
-// hot path reads that one word).
+// Async-signal-safe. `words`: the distance, which is the same at each call of a hook site but
+// where the function realigned its stack or called alloca before the hook, so the hot path
+// checks that one word before it trusts the distance the step cache keeps.
 //
 // A word of the stack between two frames: the registers and locals of the function that called
 // the hook, which AddressSanitizer may have poisoned (it keeps its redzones there).
@@ -1012,8 +1013,8 @@ CCRC_COLD void slow_hook(std::uintptr_t fn, std::uintptr_t call_site, std::uintp
 
 // A hook's fast path: the thread known, nothing changed (no module unloaded, no signal
 // handler's call set aside), and for an entry the step in the cache, for an exit its call on
-// top. It calls nothing (the clock is an instruction), so it needs no frame and saves no
-// register; anything else goes to slow_hook, a tail call, with nothing changed. The thread is
+// top. It calls nothing (the clock is an instruction), so it needs no frame (g++ 12 saves four
+// registers); anything else goes to slow_hook, a tail call, with nothing changed. The thread is
 // marked as inside a hook (hot_level) before it reads the world, so that the writer at exit
 // either sees it inside or is seen by it (wait_for_hooks). A signal handler's calls set aside
 // while it runs are replayed by the next hook, which finds the deferred bit and takes the

@@ -357,7 +357,8 @@ int main(int argc, char** argv) try {
     auto rec = p.symbols().find("recurse(int)");
     check(rec.has_value(), "a method recurse(int)");
     std::size_t depth = 0, not_chain = 0;
-    ccrc::node_id n = find(p, {"deep_thread(void*)"});
+    const ccrc::node_id thread = find(p, {"deep_thread(void*)"});
+    ccrc::node_id n = thread;
     check(n != ccrc::null_node, "a context deep_thread(void*)");
     while (n != ccrc::null_node && rec) {
       ccrc::node_id next = ccrc::null_node;
@@ -367,7 +368,7 @@ int main(int argc, char** argv) try {
         else if (calls[c] == 1) ++atomics;
         else ++others;
       }
-      if (n != find(p, {"deep_thread(void*)"}) && (atomics != 1 || others != 0 || calls[n] != 1)) ++not_chain;
+      if (n != thread && (atomics != 1 || others != 0 || calls[n] != 1)) ++not_chain;
       if (next != ccrc::null_node) ++depth;
       n = next;
     }
