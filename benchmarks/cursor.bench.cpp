@@ -2,7 +2,11 @@
 // that already holds all its contexts, so that each call is one enter (a child lookup), one
 // added call and one exit, as libccrc_instrument does on a running program's hot path (issue
 // 13). Per call, beside the empty replay (reading the stream: the floor) and the naive tree
-// (support/trace.hpp: a heap node per context, children in a hash map) in the same run.
+// (support/trace.hpp: a heap node per context, children in a hash map) in the same run, and
+// the cursor as libccrc_instrument drives it (issue 46): a direct-mapped cache of the steps
+// taken, (context, call site) -> callee's context, entered with enter_child, the lookup left
+// to enter on a miss, and the returns made with exit_to from a stack of the open contexts
+// (the trace's frame stands for the call site: a method called from one place).
 //
 // The stream: the depth-first walk of a tree shaped like pmd's (Table I), scaled to the size
 // asked, in which every run of calls to leaf contexts (a method calling the methods that call
@@ -98,6 +102,43 @@ void cursor_steady(benchmark::State& state) {
   set_per_call(state, t);
 }
 
+void cursor_cached_steady(benchmark::State& state) {
+  const bench::trace& t = stream_of(bench::size_of(state));
+  bench::cct tree = bench::with_symbols(t);
+  struct step {
+    ccrc::node_id from = ccrc::null_node, to = ccrc::null_node;
+    std::uint32_t frame = 0;
+  };
+  std::vector<step> steps(512);  // as libccrc_instrument's: 512 slots
+  std::vector<ccrc::node_id> open;
+  auto replay = [&] {
+    ccrc::cursor c(tree);
+    open.assign(1, ccrc::root_node);
+    for (std::uint32_t e : t.events) {
+      if (e == bench::trace::exit_event) {
+        open.pop_back();
+        c.exit_to(open.back());
+        continue;
+      }
+      step& s = steps[((std::uint64_t{e} * 0x9e3779b97f4a7c15u) >> 55) ^ (c.node() & 511)];
+      if (s.from == c.node() && s.frame == e) {
+        c.enter_child(s.to);
+      } else {
+        ccrc::node_id from = c.node();
+        c.enter(ccrc::frame_id{e});
+        s = {from, c.node(), e};
+      }
+      c.add<"calls">(1);
+      open.push_back(c.node());
+    }
+  };
+  replay();
+  std::size_t built = tree.size();
+  for (auto _ : state) replay();
+  if (tree.size() != built) state.SkipWithError("the tree grew in the steady state");
+  set_per_call(state, t);
+}
+
 void naive_steady(benchmark::State& state) {
   const bench::trace& t = stream_of(bench::size_of(state));
   auto root = std::make_unique<bench::naive_node>();
@@ -122,5 +163,6 @@ void naive_steady(benchmark::State& state) {
 
 BENCHMARK(empty_replay)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(cursor_steady)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(cursor_cached_steady)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(naive_steady)->RangeMultiplier(10)->Range(1'000, 10'000'000)->Unit(benchmark::kMillisecond);
 CCRC_BENCHMARK_MAIN()

@@ -9,8 +9,11 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -25,11 +28,15 @@ std::string address_text(std::uintptr_t a) {
   return std::string(text, r.ptr);
 }
 
-std::uintptr_t address_of_text(std::string_view s) noexcept {
-  std::uintptr_t a = 0;
-  if (s.size() > 2 && s.starts_with("0x")) std::from_chars(s.data() + 2, s.data() + s.size(), a, 16);
-  return a;
+namespace {
+
+// "FILE's name+0xOFFSET", the offset of `address` from `base`, where the module was loaded.
+std::string offset_text(std::string_view file, std::uintptr_t base, std::uintptr_t address) {
+  if (std::size_t slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  return std::string(file) + "+" + address_text(address - base);
 }
+
+}  // namespace
 
 resolved_name resolve(std::uintptr_t address) {
   Dl_info info{};
@@ -49,10 +56,105 @@ resolved_name resolve(std::uintptr_t address) {
     return r;
   }
   if (info.dli_fname == nullptr || info.dli_fbase == nullptr) return {address_text(address), {}};
-  std::string_view module = info.dli_fname;
-  if (std::size_t slash = module.rfind('/'); slash != std::string_view::npos) module.remove_prefix(slash + 1);
-  std::string offset = address_text(address - reinterpret_cast<std::uintptr_t>(info.dli_fbase));
-  return {std::string(module) + "+" + offset, {}};
+  return {offset_text(info.dli_fname, reinterpret_cast<std::uintptr_t>(info.dli_fbase), address), {}};
+}
+
+std::string module_offset_text(std::uintptr_t address) {
+#ifdef DLFO_STRUCT_HAS_EH_DBASE  // glibc 2.35 and later: _dl_find_object
+  dl_find_object found{};
+  if (_dl_find_object(reinterpret_cast<void*>(address), &found) != 0 || found.dlfo_link_map == nullptr)
+    return address_text(address);
+  // The program's own link map has no name: dladdr gives it as the program was run.
+  const char* file = found.dlfo_link_map->l_name[0] != '\0' ? found.dlfo_link_map->l_name : program_invocation_name;
+  return offset_text(file, reinterpret_cast<std::uintptr_t>(found.dlfo_map_start), address);
+#else
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(address), &info) == 0 || info.dli_fname == nullptr || info.dli_fbase == nullptr)
+    return address_text(address);
+  return offset_text(info.dli_fname, reinterpret_cast<std::uintptr_t>(info.dli_fbase), address);
+#endif
+}
+
+address_range module_range(void* handle) noexcept {
+  link_map* map = nullptr;
+  if (handle == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return {};
+  struct search {
+    const link_map* map;
+    address_range range;
+  } found{map, {UINTPTR_MAX, 0}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* p) {
+        auto& s = *static_cast<search*>(p);
+        if (info->dlpi_addr != s.map->l_addr || std::strcmp(info->dlpi_name, s.map->l_name) != 0) return 0;
+        for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+          if (segment.p_type != PT_LOAD) continue;
+          s.range.lo = std::min<std::uintptr_t>(s.range.lo, info->dlpi_addr + segment.p_vaddr);
+          s.range.hi = std::max<std::uintptr_t>(s.range.hi, info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
+        }
+        return 1;
+      },
+      &found);
+  return found.range.lo < found.range.hi ? found.range : address_range{};
+}
+
+dlclose_function real_dlclose() noexcept {
+  static const auto real = reinterpret_cast<dlclose_function>(dlsym(RTLD_NEXT, "dlclose"));
+  return real;
+}
+
+resolved_name name_cache::name_of(std::uintptr_t address) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = names_.find(address); it != names_.end()) return it->second;
+  }
+  resolved_name r = resolve(address);  // the lock released: dladdr takes the loader's
+  std::lock_guard lock(mutex_);
+  return names_.try_emplace(address, std::move(r)).first->second;
+}
+
+void name_cache::forget(address_range range) {
+  if (range.lo >= range.hi) return;
+  std::lock_guard lock(mutex_);
+  std::erase_if(names_, [&](const auto& entry) { return range.contains(entry.first); });
+}
+
+std::optional<timer_t> start_cpu_timer(std::uint64_t period_ns, int signal, void* cookie) noexcept {
+  sigevent event{};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = signal;
+  event.sigev_value.sival_ptr = cookie;
+#ifdef sigev_notify_thread_id
+  event.sigev_notify_thread_id = static_cast<pid_t>(syscall(SYS_gettid));
+#else
+  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+#endif
+  timer_t timer{};
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0) {
+    std::fprintf(stderr, "ccrc: cannot create the sampling timer: %s\n", std::strerror(errno));
+    return std::nullopt;
+  }
+  timespec interval{static_cast<time_t>(period_ns / 1'000'000'000u), static_cast<long>(period_ns % 1'000'000'000u)};
+  itimerspec spec{interval, interval};
+  if (timer_settime(timer, 0, &spec, nullptr) != 0) {
+    std::fprintf(stderr, "ccrc: cannot start the sampling timer: %s\n", std::strerror(errno));
+    timer_delete(timer);
+    return std::nullopt;
+  }
+  return timer;
+}
+
+std::uint64_t number_from_env(const char* name, std::uint64_t lo, std::uint64_t hi, std::uint64_t fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  std::string_view s = text;
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc{} && end == s.data() + s.size() && v >= lo && v <= hi) return v;
+  std::fprintf(stderr, "ccrc: %s must be a whole number from %llu to %llu, not '%s'; using %llu\n", name,
+               static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), text,
+               static_cast<unsigned long long>(fallback));
+  return fallback;
 }
 
 std::string output_path(bool forked_child) {

@@ -1,28 +1,31 @@
 // What the two profilers' run-time libraries share, libccrc_instrument (instrument.cpp) and
-// libccrc_sample (sample.cpp): while the program runs, a frame is a function address interned
-// as its hexadecimal text; when the profile is written, each address is named after the
-// function that contains it, and the profile goes whole or not at all to $CCRC_OUT.
+// libccrc_sample (sample.cpp): the address -> frame table of a tree, the naming of an address
+// while its module is loaded (first sight, or an interposed dlclose: a module unloaded later
+// may be replaced at the same address by another), the per-thread CPU-time timer, and the
+// profile's output, whole or not at all, to $CCRC_OUT.
 // Compiled into each library, with their hidden visibility.
 #pragma once
 
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/tree/cct.hpp>
 
+#include <time.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ccrc_runtime {
 
-/// "0x1a2b": how an address is interned as a frame while the program runs. One allocation.
+/// "0x1a2b": how an address outside every module is named. One allocation.
 [[nodiscard]] std::string address_text(std::uintptr_t a);
-
-/// The address address_text wrote; 0 for a text that is not one.
-[[nodiscard]] std::uintptr_t address_of_text(std::string_view s) noexcept;
 
 /// Address -> frame of one tree: open addressing, at most half full. find is O(1) and never
 /// allocates; insert allocates when the table doubles.
@@ -85,18 +88,62 @@ struct resolved_name {
 /// offline), or the bare address outside every module. One dladdr call.
 [[nodiscard]] resolved_name resolve(std::uintptr_t address);
 
-/// Copies the structure of `in`, whose frames are addresses as address_text writes them, into
-/// `out` with every address named by resolve(); other frames keep their names. Contexts that
-/// come to name one function under one caller become one. Returns the node of `out` for each
-/// node of `in`, for the caller to add the metrics. O(nodes + frames), one resolve per frame.
-template <class Out, class In>
-std::vector<ccrc::node_id> named_copy(const In& in, Out& out) {
+/// MODULE+0xOFFSET for an address in a loaded module (the offset from where its first segment
+/// was loaded, as resolve() writes it when it has no symbol), else the bare address. Takes no
+/// lock where the C library has _dl_find_object (glibc 2.35 and later): a caller may hold its
+/// own while the loader's is held by a thread that waits for it. One allocation.
+[[nodiscard]] std::string module_offset_text(std::uintptr_t address);
+
+/// The addresses [lo, hi) of a module's loaded segments.
+struct address_range {
+  std::uintptr_t lo = 0, hi = 0;
+  [[nodiscard]] bool contains(std::uintptr_t a) const noexcept { return a >= lo && a < hi; }
+};
+
+/// The range of the module a dlopen() handle names, while it is loaded; empty if the handle
+/// names none. Takes the loader's lock (dlinfo, dl_iterate_phdr): call it holding no lock of
+/// the library's.
+[[nodiscard]] address_range module_range(void* handle) noexcept;
+
+/// The C library's dlclose (the next definition after the library's own), looked up once.
+using dlclose_function = int (*)(void*);
+[[nodiscard]] dlclose_function real_dlclose() noexcept;
+
+/// resolve(), once per address for the whole process: threads that meet one function share
+/// its name (a dladdr call scans the module's symbols, 27 us in libstdc++'s 6,000). The lock
+/// is never held while the loader is called. forget() drops the names of a module that is
+/// being unloaded: another module may be loaded at its addresses.
+class name_cache {
+ public:
+  [[nodiscard]] resolved_name name_of(std::uintptr_t address);
+  void forget(address_range range);
+  /// Around fork(): the child must not inherit the lock held.
+  void lock() { mutex_.lock(); }
+  void unlock() { mutex_.unlock(); }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::uintptr_t, resolved_name> names_;
+};
+
+/// A POSIX timer on the calling thread's CPU-time clock that sends `signal` to that thread
+/// (not to whichever thread a process-wide timer would pick) every `period_ns` of its CPU
+/// time, with `cookie` as the signal's si_value, to tell its signals from others. Reports a
+/// failure on stderr and returns nothing. Outside signal handlers.
+[[nodiscard]] std::optional<timer_t> start_cpu_timer(std::uint64_t period_ns, int signal, void* cookie) noexcept;
+
+/// $NAME as a whole number in [lo, hi], or `fallback` (with a message if it is set but wrong).
+[[nodiscard]] std::uint64_t number_from_env(const char* name, std::uint64_t lo, std::uint64_t hi, std::uint64_t fallback);
+
+/// Copies the structure of `in` into `out`, each frame f of `in` named `name(f)` (a string or
+/// string_view); contexts that come to name one function under one caller become one. Returns
+/// the node of `out` for each node of `in`, for the caller to add the metrics.
+/// O(nodes + frames), one call of `name` per frame.
+template <class Out, class In, class Name>
+std::vector<ccrc::node_id> named_copy(const In& in, Out& out, Name name) {
   const ccrc::symbol_table& syms = in.symbols();
   std::vector<ccrc::frame_id> frame_map(syms.frame_count(), ccrc::root_frame);
-  for (ccrc::frame_id f{1}; f < syms.frame_count(); ++f) {
-    std::string_view text = syms.name(f);
-    frame_map[f] = out.intern(text.starts_with("0x") ? std::string_view(resolve(address_of_text(text)).name) : text);
-  }
+  for (ccrc::frame_id f{1}; f < syms.frame_count(); ++f) frame_map[f] = out.intern(name(f));
   std::vector<ccrc::node_id> node_map(in.size(), ccrc::root_node);
   const ccrc::call_tree& t = in.tree();
   for (ccrc::node_id n = 1; n < in.size(); ++n)

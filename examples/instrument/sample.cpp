@@ -3,7 +3,9 @@
 // own CPU-time clock that sends it SIGPROF once per interval of CPU time; the handler walks the
 // thread's stack (libgcc's DWARF unwinder) and copies the addresses into the thread's ring
 // buffer; a background thread drains the rings into one ccrc::cct (add_path: one path per
-// sample), and the profile is written as .cctb when the process exits.
+// sample), each new address interned as its module and offset, and the profile is written as
+// .cctb when the process exits, the functions named then, or, for a module the program
+// unloads, when it does (dlclose is interposed).
 // docs/instrument.md ("Sampling: libccrc_sample") has the usage, the environment and the limits.
 //
 // The signal handler allocates nothing, takes no lock and calls nothing but the unwinder
@@ -19,21 +21,19 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,8 +60,7 @@ struct thread_state {
   // stops below it, so that a thread's samples start at its start function, as
   // libccrc_instrument's contexts do. 0 for a thread the library did not start.
   std::uintptr_t stop_at = 0;
-  timer_t timer{};
-  bool has_timer = false;
+  std::optional<timer_t> timer;
   std::atomic<std::uint64_t> lost_samples{0}, lost_intervals{0};  // the ring was full
   std::atomic<bool> ended{false};  // set by the thread at its end; the drain then frees it
   thread_state* next = nullptr;
@@ -73,12 +72,15 @@ struct settings {
 };
 
 // Process-wide state, created once and never destroyed (signals and threads run until the end).
-// `mutex` guards all of it; the signal handler never takes it.
+// `mutex` guards all of it; the signal handler never takes it, and nothing that holds it calls
+// the loader (whose lock a thread in dlopen may hold while it waits for this one).
 struct process_state {
   std::mutex mutex;
   thread_state* threads = nullptr;
   tree_type tree;
-  ccrc_runtime::address_frames frames;
+  ccrc_runtime::address_frames frames;  // address -> frame, forgotten when a module is unloaded
+  std::vector<std::uintptr_t> frame_address;  // per frame: the address it was interned for, or 0
+  std::vector<std::string> final_name;        // per frame: its name once its module was unloaded
   std::vector<ccrc::frame_id> path;      // the drain's scratch
   std::vector<std::uint64_t> addresses;  // the drain's scratch
   std::uint64_t lost_samples = 0, lost_intervals = 0;  // of threads drained and freed
@@ -123,31 +125,9 @@ void on_sigprof(int, siginfo_t* info, void*) {
 
 // ---- Threads.
 
-void report_errno(const char* what) { std::fprintf(stderr, "ccrc: %s: %s\n", what, std::strerror(errno)); }
-
 // A timer on the calling thread's CPU-time clock, sending SIGPROF to the thread itself.
 void start_timer(thread_state& s) noexcept {
-  sigevent event{};
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = SIGPROF;
-#ifdef sigev_notify_thread_id
-  event.sigev_notify_thread_id = static_cast<pid_t>(syscall(SYS_gettid));
-#else
-  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
-#endif
-  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &s.timer) != 0) {
-    report_errno("cannot create the sampling timer");
-    return;
-  }
-  const std::uint64_t ns = process->config.interval_ns;
-  timespec interval{static_cast<time_t>(ns / 1'000'000'000u), static_cast<long>(ns % 1'000'000'000u)};
-  itimerspec spec{interval, interval};
-  if (timer_settime(s.timer, 0, &spec, nullptr) != 0) {
-    report_errno("cannot start the sampling timer");
-    timer_delete(s.timer);
-    return;
-  }
-  s.has_timer = true;
+  s.timer = ccrc_runtime::start_cpu_timer(process->config.interval_ns, SIGPROF, nullptr);
 }
 
 // Starts sampling the calling thread. Outside any signal handler.
@@ -180,7 +160,7 @@ void thread_ended(void* p) noexcept {
   auto* s = static_cast<thread_state*>(p);
   current = nullptr;
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (s->has_timer) timer_delete(s->timer);
+  if (s->timer) timer_delete(*s->timer);
   s->ended.store(true, std::memory_order_release);
 }
 
@@ -206,11 +186,19 @@ __attribute__((noinline)) void* thread_start(void* p) {
 
 // ---- The drain: samples to the tree, outside the signal handler.
 
+// The frame of an address: its module and offset, taken while the module is loaded (the
+// samples are drained within 10 ms, and before a module is unloaded) and without the loader's
+// lock (the mutex is held). Named after the function when the profile is written.
 ccrc::frame_id frame_of(std::uint64_t address) {
   ccrc::frame_id f = process->frames.find(address);
   if (f != ccrc::null_frame) return f;
-  f = process->tree.intern(ccrc_runtime::address_text(address));
+  f = process->tree.intern(ccrc_runtime::module_offset_text(address));
   process->frames.insert(address, f);
+  if (f >= process->frame_address.size()) {
+    process->frame_address.resize(f + 1, 0);
+    process->final_name.resize(f + 1);
+  }
+  process->frame_address[f] = address;
   return f;
 }
 
@@ -281,11 +269,19 @@ void start_drainer() noexcept {
 
 // ---- The profile.
 
+// The profile, each frame named after its function: as named when its module was unloaded,
+// else now (resolve(): dladdr, the loader's lock taken, none of the library's held: the
+// profile is written and no other thread changes it any more).
 profile_type with_names() {
   const tree_type& in = process->tree;
   const double interval = static_cast<double>(process->config.interval_ns);
   profile_type out;
-  std::vector<ccrc::node_id> node_map = ccrc_runtime::named_copy(in, out);
+  std::vector<ccrc::node_id> node_map = ccrc_runtime::named_copy(in, out, [&](ccrc::frame_id f) -> std::string {
+    if (f < process->final_name.size() && !process->final_name[f].empty()) return process->final_name[f];
+    if (f < process->frame_address.size() && process->frame_address[f] != 0)
+      return ccrc_runtime::resolve(process->frame_address[f]).name;
+    return std::string(in.symbols().name(f));
+  });
   for (ccrc::node_id n = 1; n < in.size(); ++n)
     out.add(node_map[n], static_cast<double>(in.get<0>(n)), static_cast<double>(in.get<1>(n)) * interval);
   std::uint64_t lost_samples = process->lost_samples, lost_intervals = process->lost_intervals;
@@ -303,11 +299,13 @@ profile_type with_names() {
 void write_at_exit() noexcept {
   stopping.store(true);
   stop_drainer.store(true);
-  std::lock_guard lock(process->mutex);
-  if (process->written) return;
-  process->written = true;
   try {
-    drain_all(true);  // the states stay: a late signal may still find its thread's
+    {
+      std::lock_guard lock(process->mutex);
+      if (process->written) return;
+      process->written = true;  // from here on, nothing changes the tree
+      drain_all(true);          // the states stay: a late signal may still find its thread's
+    }
     ccrc_runtime::write_profile(with_names(), ccrc_runtime::output_path(process->forked_child));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ccrc: cannot write the profile: %s\n", e.what());
@@ -328,6 +326,8 @@ void fork_child() noexcept {
   try {
     process->tree = tree_type{};
     process->frames.clear();
+    process->frame_address.clear();
+    process->final_name.clear();
   } catch (...) {
     stopping.store(true);  // out of memory: the child writes what it has
   }
@@ -338,24 +338,9 @@ void fork_child() noexcept {
     s->lost_samples.store(0);
     s->lost_intervals.store(0);
     process->threads = s;
-    s->has_timer = false;
     start_timer(*s);
   }
   start_drainer();
-}
-
-// $NAME as a whole number in [lo, hi], or `fallback` (with a message if it is set but wrong).
-std::uint64_t number_from_env(const char* name, std::uint64_t lo, std::uint64_t hi, std::uint64_t fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  std::string_view s = text;
-  std::uint64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc{} && end == s.data() + s.size() && v >= lo && v <= hi) return v;
-  std::fprintf(stderr, "ccrc: %s must be a whole number from %llu to %llu, not '%s'; using %llu\n", name,
-               static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), text,
-               static_cast<unsigned long long>(fallback));
-  return fallback;
 }
 
 void start() noexcept {
@@ -380,8 +365,8 @@ void start() noexcept {
     return;
   }
   settings& c = process->config;
-  c.interval_ns = 1'000'000'000u / number_from_env("CCRC_SAMPLE_HZ", 1, 100'000, 100);
-  c.max_depth = number_from_env("CCRC_SAMPLE_DEPTH", 1, ccrc_sampling::ring_words / 8, 512);
+  c.interval_ns = 1'000'000'000u / ccrc_runtime::number_from_env("CCRC_SAMPLE_HZ", 1, 100'000, 100);
+  c.max_depth = ccrc_runtime::number_from_env("CCRC_SAMPLE_DEPTH", 1, ccrc_sampling::ring_words / 8, 512);
   handler_max_depth = c.max_depth;
   pthread_key_create(&process->key, thread_ended);
   struct sigaction action {};
@@ -391,6 +376,7 @@ void start() noexcept {
   sigaction(SIGPROF, &action, nullptr);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   std::atexit(write_at_exit);
+  (void)ccrc_runtime::real_dlclose();
   start_drainer();
   register_thread(0);  // the thread that loads the library: the main thread
 }
@@ -409,6 +395,41 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   int rc = create(thread, attr, thread_start, a);
   if (rc != 0) delete a;
   return rc;
+}
+
+// dlclose, interposed: a module's samples are named while it is loaded. Every sample taken so
+// far is drained, the functions of this module named (outside the mutex: dladdr takes the
+// loader's lock), and its addresses forgotten once it is unloaded: a module loaded later at
+// the same addresses has functions of its own.
+extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
+  ccrc_runtime::dlclose_function real = ccrc_runtime::real_dlclose();
+  if (real == nullptr) return -1;
+  if (process == nullptr) return real(handle);
+  ccrc_runtime::address_range range = ccrc_runtime::module_range(handle);
+  std::vector<std::pair<ccrc::frame_id, std::string>> named;
+  try {
+    {
+      std::lock_guard lock(process->mutex);
+      if (!process->written) {
+        drain_all(false);
+        for (ccrc::frame_id f{1}; f < process->frame_address.size(); ++f)
+          if (range.contains(process->frame_address[f]) && process->final_name[f].empty()) named.emplace_back(f, "");
+      }
+    }
+    for (auto& [f, name] : named) name = ccrc_runtime::resolve(process->frame_address[f]).name;
+    std::lock_guard lock(process->mutex);
+    for (auto& [f, name] : named) process->final_name[f] = std::move(name);
+  } catch (...) {
+    // out of memory: the module's functions are named as MODULE+0xOFFSET
+  }
+  int r = real(handle);
+  std::lock_guard lock(process->mutex);
+  try {
+    process->frames.clear();
+  } catch (...) {
+    // out of memory: clear() assigns the table's slots, it does not grow it
+  }
+  return r;
 }
 
 __attribute__((constructor)) static void ccrc_sample_load() { start(); }

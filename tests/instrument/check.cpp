@@ -3,9 +3,12 @@
 // with the ccrc library and checks it path by path and count by count: every expected context
 // with its exact number of calls, and no other context. Every profile must also conserve time:
 // a context's total_ns is the sum of self_ns over its subtree (exactly in ticks of the
-// library's clock; to a relative 1e-9 once both are converted to nanoseconds).
+// library's clock; to a relative 1e-9 once both are converted to nanoseconds); and, timed by
+// sampling (unless $CCRC_TIME is exact, which the tests named instrument_exact_* set), its
+// self_ns is its samples times the period, 1 ms by default.
 //
 //     instrument_check SCENARIO SUBJECT WORKDIR [CCRC]   (CCRC: the tool, for `symbolize`)
+//     instrument_check plugins SUBJECT WORKDIR PLUGIN_ONE PLUGIN_TWO
 #include "harness.hpp"
 
 #include <ccrc/algorithm/inclusive.hpp>
@@ -32,8 +35,15 @@ struct expected_context {
   double calls;
 };
 
-// Every context's total_ns is the sum of self_ns over its subtree, and no self_ns is negative.
-void check_time(const ccrc::profile& p, const std::string& what) {
+bool timed_exactly() {
+  const char* time = std::getenv("CCRC_TIME");
+  return time != nullptr && std::string_view(time) == "exact";
+}
+
+// Every context's total_ns is the sum of self_ns over its subtree, and no self_ns is negative;
+// timed by sampling, every context's self_ns is its samples times `period_ns`, and the root
+// has no value of its own.
+void check_time(const ccrc::profile& p, const std::string& what, double period_ns = 1e6) {
   std::span<const double> self = column(p, "self_ns");
   std::span<const double> total = column(p, "total_ns");
   std::vector<double> ag = ccrc::inclusive(p.tree(), self);
@@ -42,6 +52,16 @@ void check_time(const ccrc::profile& p, const std::string& what) {
     if (std::abs(total[n] - ag[n]) > 1e-9 * total[n] || self[n] < 0) ++unconserved;
   check(unconserved == 0, what + ": total_ns differs from the subtree's self_ns at " + std::to_string(unconserved) +
                               " contexts");
+  check(timed_exactly() != p.find_metric("samples").has_value(),
+        what + (timed_exactly() ? ": timed exactly, with a samples metric" : ": timed by sampling, without samples"));
+  if (!p.find_metric("samples")) return;
+  std::span<const double> samples = column(p, "samples");
+  std::size_t unsampled = 0;
+  for (ccrc::node_id n = 0; n < p.size(); ++n)
+    if (self[n] != samples[n] * period_ns) ++unsampled;
+  check(unsampled == 0, what + ": self_ns is not samples x " + std::to_string(period_ns) + " ns at " +
+                            std::to_string(unsampled) + " contexts");
+  check(self[ccrc::root_node] == 0 && total[ccrc::root_node] == 0, what + ": the root has time of its own");
 }
 
 // The profile holds the contexts `expected`, with their calls, and `others` more.
@@ -133,7 +153,7 @@ std::vector<std::string> entries(const fs::path& dir) {
 
 int main(int argc, char** argv) try {
   if (argc < 4 || argc > 6) {
-    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR [CCRC [SYMBOLIZER]]\n";
+    std::cerr << "usage: instrument_check SCENARIO SUBJECT WORKDIR [CCRC [SYMBOLIZER] | PLUGIN_ONE PLUGIN_TWO]\n";
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
@@ -254,28 +274,6 @@ int main(int argc, char** argv) try {
     check_profile(out, {{"main", 1}, {"main;threads()", 1}, {"worker(void*)", 2},
                         {"worker(void*);work_a()", 5}, {"worker(void*);work_b()", 7},
                         {"worker(void*);common()", 6}});
-  } else if (scenario == "deep") {
-    // recurse(1000000) down to recurse(1), on its own thread: a chain of 1,000,000 contexts
-    // below deep_thread(void*), one call each, every level the only child of the one above.
-    constexpr std::size_t levels = 1'000'000;
-    check(run(subject, scenario, env, err) == 0, "exit status 0");
-    ccrc::profile p = ccrc::read_cctb_file(out.string());
-    check_contexts(p, {{"main", 1}, {"main;deep()", 1}, {"deep_thread(void*)", 1}}, out.string(), levels);
-    std::span<const double> calls = column(p, "calls");
-    auto rec = p.symbols().find("recurse(int)");
-    check(rec.has_value(), "a method recurse(int)");
-    std::size_t depth = 0, not_chain = 0;
-    for (ccrc::node_id n = find(p, {"deep_thread(void*)"}); n != ccrc::null_node && rec;) {
-      auto children = p.tree().children(n);
-      auto count = std::distance(children.begin(), children.end());
-      ccrc::node_id next = count == 1 ? *children.begin() : ccrc::null_node;
-      if (count > 1 || (count == 1 && (p.tree().frame(next) != *rec || calls[next] != 1))) ++not_chain;
-      if (next != ccrc::null_node) ++depth;
-      n = next;
-    }
-    check(depth == levels, "recursion depth " + std::to_string(depth) + ", expected " + std::to_string(levels));
-    check(not_chain == 0, std::to_string(not_chain) + " levels that are not one call of recurse(int) alone");
-    check_time(p, out.string());
   } else if (scenario == "exception") {
     // Five throws through thrower, middle and top_frame, each caught in catcher, which then
     // calls after_catch: after_catch is catcher's callee whether or not the compiler called
@@ -322,17 +320,116 @@ int main(int argc, char** argv) try {
                         {"main;signalling();on_signal(int);handled()", 5}});
   } else if (scenario == "longjmp") {
     // jump_a() and jump_b() are left by longjmp, without their exit hooks: the next call closes
-    // them, so after_jump() is longjumps()'s callee. Under clang's AddressSanitizer after_jump()
-    // takes more stack before its hook than jump_a() did, looks deeper than it and is counted
-    // under it: the limit docs/instrument.md states ("Exceptions and longjmp").
-#if CCRC_SUBJECT_CLANG_ASAN
-    const char* after_jump = "main;longjumps();jump_a();after_jump()";
-#else
+    // them, so after_jump() is longjumps()'s callee. Its frame is the function's own (the
+    // address above its return address), not its hook's: under clang -O2 and AddressSanitizer
+    // after_jump() saves more registers than jump_a() before its hook, and looked deeper than
+    // it, its callee, when frames were the hooks'.
     const char* after_jump = "main;longjumps();after_jump()";
-#endif
     check(run(subject, scenario, env, err) == 0, "exit status 0");
     check_profile(out, {{"main", 1}, {"main;longjumps()", 1}, {"main;longjumps();jump_a()", 3},
                         {"main;longjumps();jump_a();jump_b()", 3}, {after_jump, 3}});
+  } else if (scenario == "inlined") {
+    // inlined.cpp compiled with -O2: helper(), leaf_inline() and wraps_callee() are inlined
+    // into caller(), their hooks run in caller()'s frame; each is still caller()'s callee, and
+    // so are the calls after them (callee()). Before issue 46 they closed caller(): main;helper()
+    // and main;callee().
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    check_profile(out, {{"main", 1},
+                        {"main;caller()", 3},
+                        {"main;caller();helper()", 3},
+                        {"main;caller();helper();helper_inner()", 3},
+                        {"main;caller();leaf_inline()", 9},
+                        {"main;caller();wraps_callee()", 3},
+                        {"main;caller();wraps_callee();leaf_inline()", 3},
+                        {"main;caller();wraps_callee();deep_callee()", 3},
+                        {"main;caller();callee()", 3}});
+  } else if (scenario == "atomic_deep") {
+    // recurse(1000000) down to recurse(1), each level incrementing a std::atomic through the
+    // standard library's operator++, inlined into it: a chain of 1,000,000 contexts of
+    // recurse(int), each with one call and, beside the next level, one context of the atomic's
+    // operator++ (and below it, with libc++, what it calls; libc++ hides their symbols, so
+    // they are named MODULE+0xOFFSET), called once. Before issue 46 the inlined operator++
+    // closed recurse() at every level: the chain came out 2 deep.
+    constexpr std::size_t levels = 1'000'000;
+    check(run(subject, scenario, env, err) == 0, "exit status 0");
+    ccrc::profile p = ccrc::read_cctb_file(out.string());
+    std::span<const double> calls = column(p, "calls");
+    auto rec = p.symbols().find("recurse(int)");
+    check(rec.has_value(), "a method recurse(int)");
+    std::size_t depth = 0, not_chain = 0;
+    const ccrc::node_id thread = find(p, {"deep_thread(void*)"});
+    ccrc::node_id n = thread;
+    check(n != ccrc::null_node, "a context deep_thread(void*)");
+    while (n != ccrc::null_node && rec) {
+      ccrc::node_id next = ccrc::null_node;
+      std::size_t atomics = 0, others = 0;
+      for (ccrc::node_id c : p.tree().children(n)) {
+        if (p.tree().frame(c) == *rec && next == ccrc::null_node) next = c;
+        else if (calls[c] == 1) ++atomics;
+        else ++others;
+      }
+      if (n != thread && (atomics != 1 || others != 0 || calls[n] != 1)) ++not_chain;
+      if (next != ccrc::null_node) ++depth;
+      n = next;
+    }
+    check(depth == levels, "recursion depth " + std::to_string(depth) + ", expected " + std::to_string(levels));
+    check(not_chain == 0, std::to_string(not_chain) + " levels that are not one call of recurse(int) with one atomic increment");
+    check_time(p, out.string());
+  } else if (scenario == "plugins") {
+    // The plugin ONE loaded, one_work(3) called and ONE unloaded; then TWO loaded where ONE was
+    // (the subject prints where each one's function was: the same address) and two_work(2)
+    // called twice. Each is named, and so is the static spin() of each, by its own module:
+    // before issue 46 both were one address, named at exit, when no module held it.
+    if (argc != 6) throw std::runtime_error("plugins: give the two plugins after WORKDIR");
+    fs::path one = argv[4], two = argv[5], captured = dir / "stdout.txt";
+    check(instrument_test::run({subject, scenario, one.string(), two.string()}, env, err, captured) == 0,
+          "exit status 0");
+    std::istringstream printed(read_text(captured));
+    std::string first, second;
+    printed >> first >> second;
+    check(!first.empty() && first == second,
+          "the two plugins' functions at one address (else this test proves nothing): " + first + ", " + second);
+    std::string spin_one = module_offset_name(one, symbol_value(one, "_ZN12_GLOBAL__N_14spinEj", dir));
+    std::string spin_two = module_offset_name(two, symbol_value(two, "_ZN12_GLOBAL__N_14spinEj", dir));
+    check_profile(out, {{"main", 1},
+                        {"main;plugins(char const*, char const*)", 1},
+                        {"main;plugins(char const*, char const*);run_plugin(char const*, char const*, unsigned int, int)", 2},
+                        {"main;plugins(char const*, char const*);run_plugin(char const*, char const*, unsigned int, int);one_work", 1},
+                        {"main;plugins(char const*, char const*);run_plugin(char const*, char const*, unsigned int, int);one_work;" + spin_one, 3},
+                        {"main;plugins(char const*, char const*);run_plugin(char const*, char const*, unsigned int, int);two_work", 2},
+                        {"main;plugins(char const*, char const*);run_plugin(char const*, char const*, unsigned int, int);two_work;" + spin_two, 4}});
+  } else if (scenario == "sigprof") {
+    // The program's own SIGPROF handler runs for its raise()s, and sigaction reports it; the
+    // timer's SIGPROFs, which go on after the program set SIGPROF back to its default, neither
+    // reach it nor end the program; spin_plain()'s 0.1 s of CPU time is sampled.
+    fs::path captured = dir / "stdout.txt";
+    check(instrument_test::run({subject, scenario}, env, err, captured) == 0, "exit status 0");
+    check(read_text(captured) == "1\n", "sigaction reports the program's handler: '" + read_text(captured) + "'");
+    check_profile(out, {{"main", 1},
+                        {"main;sigprof()", 1},
+                        {"main;sigprof();on_prof(int)", 3},
+                        {"main;sigprof();on_prof(int);prof_work()", 3},
+                        {"main;sigprof();spin_plain()", 1}});
+    if (!timed_exactly()) {
+      ccrc::profile p = ccrc::read_cctb_file(out.string());
+      check(column(p, "samples")[find(p, {"main", "sigprof()", "spin_plain()"})] > 0, "spin_plain() has samples");
+    }
+  } else if (scenario == "time_settings") {
+    // Settings out of range: said on stderr, the defaults used (sampled, 1000 a second).
+    env.emplace_back("CCRC_TIME", "wall");
+    env.emplace_back("CCRC_SAMPLE_HZ", "1k");
+    check(run(subject, "loops", env, err) == 0, "exit status 0");
+    std::string text = read_text(err);
+    std::string message = "ccrc: CCRC_TIME must be 'sampled' or 'exact', not 'wall'; using sampled\n"
+                          "ccrc: CCRC_SAMPLE_HZ must be a whole number from 1 to 100000, not '1k'; using 1000\n";
+    check(text == message, "stderr is '" + text + "', expected '" + message + "'");
+    ccrc::profile p = ccrc::read_cctb_file(out.string());
+    check(p.find_metric("samples").has_value(), "timed by sampling");
+    check_contexts(p, loops_contexts(), out.string());
+    // A rate of its own: 250 a second, a period of 4 ms.
+    env = {{"CCRC_OUT", out.string()}, {"CCRC_TIME", "sampled"}, {"CCRC_SAMPLE_HZ", "250"}};
+    check(run(subject, "sigprof", env, err) == 0, "exit status 0");
+    check_time(ccrc::read_cctb_file(out.string()), out.string() + " at 250 a second", 4e6);
   } else if (scenario == "unbalanced") {
     // Exits of leaf() and outer(), which are not open, are ignored: then loops() as usual.
     check(run(subject, scenario, env, err) == 0, "exit status 0");
@@ -399,7 +496,7 @@ int main(int argc, char** argv) try {
     std::cerr << "unknown scenario " << scenario << "\n";
     return 2;
   }
-  return verdict(scenario, err, scenario != "unwritable" && scenario != "fsize");
+  return verdict(scenario, err, scenario != "unwritable" && scenario != "fsize" && scenario != "time_settings");
 } catch (const std::exception& e) {
   std::cerr << "instrument_check: " << e.what() << "\n";
   return 1;

@@ -124,6 +124,18 @@ inline std::string read_text(const fs::path& file) {
   return s.str();
 }
 
+/// The value of `symbol` in `binary`'s symbol table, in hexadecimal as `nm` prints it (its
+/// output goes to files in `dir`).
+inline std::string symbol_value(const fs::path& binary, std::string_view symbol, const fs::path& dir) {
+  fs::path symbols = dir / "nm.txt";
+  if (run({"nm", "--defined-only", binary.string()}, {}, dir / "nm-stderr.txt", symbols) != 0)
+    throw std::runtime_error("nm " + binary.string() + " failed");
+  std::istringstream lines(read_text(symbols));
+  for (std::string value, type, name; lines >> value >> type >> name;)
+    if (name == symbol) return value;
+  throw std::runtime_error("nm " + binary.string() + ": no symbol " + std::string(symbol));
+}
+
 /// "FILE:N", N the line of FILE (a source beside the checkers) that starts with `text`.
 inline std::string source_line(const std::string& file, std::string_view text) {
   std::ifstream source(fs::path(__FILE__).parent_path() / file);

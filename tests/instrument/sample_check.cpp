@@ -14,12 +14,15 @@
 //   instrumented and sampled profiles of the same program matches their hot contexts.
 //
 //     sample_check SCENARIO SAMPLED WORKDIR [CCRC [INSTRUMENTED]]
+//     sample_check plugins SAMPLED WORKDIR PLUGIN_ONE PLUGIN_TWO
+//     sample_check instrumented_ratio INSTRUMENTED WORKDIR
 #include "harness.hpp"
 
 #include <ccrc/algorithm/inclusive.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -64,6 +67,12 @@ const std::set<std::pair<std::string, std::string>> calls{
     {"recurse(int)", "recurse(int)"},
     {"recurse(int)", "rounds(double, unsigned int)"},
     {"main", "rounds(double, unsigned int)"},
+    {"main", "plugins(char const*, char const*)"},
+    {"plugins(char const*, char const*)", "run_plugin(char const*, char const*)"},
+    {"run_plugin(char const*, char const*)", "one_burn"},
+    {"run_plugin(char const*, char const*)", "two_burn"},
+    {"one_burn", "spin (one)"},
+    {"two_burn", "spin (two)"},
 };
 
 struct sampled_profile {
@@ -80,17 +89,15 @@ struct sampled_profile {
 // clock_gettime), which the sampler names by the .plt's start, the region its unwind entry covers.
 std::string unnamed_step(const std::string& subject, const fs::path& dir) {
   static std::string name;
-  if (!name.empty()) return name;
-  fs::path symbols = dir / "nm.txt";
-  if (run({"nm", "--defined-only", subject}, {}, dir / "nm-stderr.txt", symbols) != 0)
-    throw std::runtime_error("nm " + subject + " failed");
-  std::istringstream lines(read_text(symbols));
-  for (std::string value, type, symbol; lines >> value >> type >> symbol;)
-    if (symbol == "_ZL4stepj") return name = module_offset_name(subject, value);
-  throw std::runtime_error("nm " + subject + ": no symbol _ZL4stepj (static void step(unsigned))");
+  if (name.empty()) name = module_offset_name(subject, symbol_value(subject, "_ZL4stepj", dir));
+  return name;
 }
 
-sampled_profile read_profile(const fs::path& file, const std::string& subject) {
+// The profile in `file` of the workload `subject`, its CPU time in `cpu_metric`, its frames
+// named as the call graph above names them (`renamed`: more frames to name so).
+sampled_profile read_profile(const fs::path& file, const std::string& subject,
+                             const std::map<std::string, std::string>& renamed = {},
+                             const std::string& cpu_metric = "cpu_ns") {
   sampled_profile s{ccrc::read_cctb_file(file.string()), {}, {}, {}, {}, {}};
   const ccrc::profile& p = s.p;
   std::set<std::string> functions{"step"};
@@ -100,9 +107,10 @@ sampled_profile read_profile(const fs::path& file, const std::string& subject) {
   for (ccrc::node_id n = 1; n < p.size(); ++n) {
     std::string name(p.symbols().name(p.tree().frame(n)));
     if (name == step || name.starts_with("step(unsigned int) ")) name = "step";
+    if (auto it = renamed.find(name); it != renamed.end()) name = it->second;
     if (functions.contains(name)) s.function[n] = name;
   }
-  s.self_cpu = column(p, "cpu_ns");
+  s.self_cpu = column(p, cpu_metric);
   s.samples = column(p, "samples");
   s.cpu = ccrc::inclusive(p.tree(), s.self_cpu);
   s.samples_below = ccrc::inclusive(p.tree(), s.samples);
@@ -208,7 +216,7 @@ std::map<std::string, double> cpu_report(const fs::path& file) {
 
 int main(int argc, char** argv) try {
   if (argc < 4 || argc > 6) {
-    std::cerr << "usage: sample_check SCENARIO SAMPLED WORKDIR [CCRC [INSTRUMENTED]]\n";
+    std::cerr << "usage: sample_check SCENARIO SAMPLED WORKDIR [CCRC [INSTRUMENTED] | PLUGIN_ONE PLUGIN_TWO]\n";
     return 2;
   }
   std::string scenario = argv[1], subject = argv[2];
@@ -291,6 +299,53 @@ int main(int argc, char** argv) try {
       if (top == truncated ? depth != 64 : depth + 1 > 64) ++wrong_depth;
     }
     check(wrong_depth == 0, "deep: " + std::to_string(wrong_depth) + " samples not 64 frames below [truncated]");
+  } else if (scenario == "plugins") {
+    // ONE's one_burn() then TWO's two_burn(), 0.3 s of CPU time each, the second plugin loaded
+    // where the first was (the workload prints each one's function: one address): two
+    // functions, each with its own time, and the static spin() of each named by its own
+    // module. Before issue 46 the two were one address, named at exit, when no module held it.
+    if (argc != 6) throw std::runtime_error("plugins: give the two plugins after WORKDIR");
+    fs::path one = argv[4], two = argv[5];
+    env.emplace_back("CCRC_SAMPLE_HZ", "1000");
+    check(run({subject, "plugins", one.string(), two.string()}, env, err, stdout_file) == 0, "exit status 0");
+    std::istringstream printed(read_text(stdout_file));
+    std::string first, second;
+    printed >> first >> second;
+    check(!first.empty() && first == second,
+          "the two plugins' functions at one address (else this test proves nothing): " + first + ", " + second);
+    const char* spin = "_ZN12_GLOBAL__N_14spinEj";
+    sampled_profile s = read_profile(out, subject,
+                                     {{module_offset_name(one, symbol_value(one, spin, dir)), "spin (one)"},
+                                      {module_offset_name(two, symbol_value(two, spin, dir)), "spin (two)"}});
+    check_paths(s, "plugins");
+    check_cpu(total_of(s, "one_burn"), 0.3, "one_burn", 0.2);
+    check_cpu(total_of(s, "two_burn"), 0.3, "two_burn", 0.2);
+    check(total_of(s, "spin (one)").samples > 0, "plugins: ONE's spin() has samples");
+    check(total_of(s, "spin (two)").samples > 0, "plugins: TWO's spin() has samples");
+  } else if (scenario == "instrumented_ratio") {
+    // libccrc_instrument's sampled time (the workload built with -finstrument-functions): two
+    // threads, 0.5 s of CPU time each, 3/4 of it in burn_a, 1/4 in burn_b, at 250 samples a
+    // second. Each thread's self_ns adds up to the CPU time it measures, as libccrc_sample's
+    // cpu_ns does (the same tolerances), and burn_b's share is 1/4 to within four standard
+    // deviations of a draw of half the samples (a late tick may deliver several intervals in
+    // one signal); every context's self_ns is its samples times 4 ms.
+    env.emplace_back("CCRC_SAMPLE_HZ", "250");
+    check(run({subject, "ratio", "0.5"}, env, err, stdout_file) == 0, "exit status 0");
+    sampled_profile s = read_profile(out, subject, {}, "self_ns");
+    check_paths(s, "instrumented ratio");
+    std::map<std::string, double> seconds = cpu_report(stdout_file);
+    check(seconds.size() == 2, "two CPU times reported");
+    check_cpu(total_of(s, "worker_one(void*)"), seconds["worker_one"], "worker_one");
+    check_cpu(total_of(s, "worker_two(void*)"), seconds["worker_two"], "worker_two");
+    total a = total_of(s, "burn_a(unsigned int)"), b = total_of(s, "burn_b(unsigned int)");
+    double n = (a.samples + b.samples) / 2;
+    double share = a.cpu + b.cpu > 0 ? b.cpu / (a.cpu + b.cpu) : 0, sd = std::sqrt(0.25 * 0.75 / std::max(n, 1.0));
+    check(n >= 50, "instrumented ratio: " + std::to_string(2 * n) + " samples in burn_a and burn_b, expected at least 100");
+    check(std::abs(share - 0.25) <= 4 * sd, "instrumented ratio: burn_b has " + std::to_string(share) +
+                                                " of the time of the two, expected 0.25 +- " + std::to_string(4 * sd));
+    std::size_t off = 0;
+    for (ccrc::node_id m = 1; m < s.p.size(); ++m) off += s.self_cpu[m] != s.samples[m] * 4e6;
+    check(off == 0, "instrumented ratio: " + std::to_string(off) + " contexts whose self_ns is not samples x 4 ms");
   } else if (scenario == "unwritable") {
     check_unwritable({subject, "unwritable"}, 3, dir, err);
   } else if (scenario == "settings") {
@@ -354,8 +409,15 @@ int main(int argc, char** argv) try {
           "ccrc diff: status 0");
     nlohmann::json j = nlohmann::json::parse(read_text(json_file));
     check(j["metric"] == "self_ns" && j["new_metric"] == "cpu_ns", "the diff's metrics");
-    const std::string step = "step(unsigned int) " + fs::path(__FILE__).parent_path().string() + "/" +
-                             source_line("workload.cpp", "static NOINLINE void step(unsigned i)");
+    // step()'s name as `ccrc symbolize` gave it: the file's directory is the one the debug
+    // information records (a compiler cache may have compiled it in another checkout).
+    std::string step;
+    ccrc::profile named = ccrc::read_cctb_file(out.string());
+    std::string line = "/" + source_line("workload.cpp", "static NOINLINE void step(unsigned i)");
+    for (ccrc::frame_id f{1}; f < named.symbols().frame_count(); ++f)
+      if (std::string_view name = named.symbols().name(f); name.starts_with("step(unsigned int) ") && name.ends_with(line))
+        step = name;
+    check(!step.empty(), "step() named with its file and line");
     const std::string rounds = "rounds(double, unsigned int)";
     // A context of a run with no sample is absent from it. The workers' burn_a contexts, 3/4
     // of a second of CPU each, must match; of the burn_b contexts and of the step() contexts

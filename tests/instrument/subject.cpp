@@ -3,6 +3,9 @@
 // (argv[1]). Each call tree is known exactly; the expected counts are derived in check.cpp.
 // Only C-style code here: an instrumented template of the standard library would add its own
 // contexts to the tree.
+#include "programs.hpp"
+
+#include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -53,27 +56,6 @@ NOINLINE void threads() {
   pthread_create(&t[1], nullptr, worker, nullptr);
   pthread_join(t[0], nullptr);
   pthread_join(t[1], nullptr);
-}
-
-// Recursion 1,000,000 levels deep, on a thread with a 256 MiB stack: a level takes 32 to 48
-// bytes of stack (measured with g++ and clang, at -O0 and under ASan's -O1), 48 MB in all,
-// beyond the 8 MB of a default stack.
-NOINLINE void recurse(int n) {
-  if (n > 1) recurse(n - 1);
-  sink = sink + 1;
-}
-NOINLINE void* deep_thread(void*) {
-  recurse(1000000);
-  return nullptr;
-}
-NOINLINE void deep() {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, std::size_t{256} << 20);
-  pthread_t t;
-  if (pthread_create(&t, &attr, deep_thread, nullptr) != 0) std::abort();
-  pthread_join(t, nullptr);
-  pthread_attr_destroy(&attr);
 }
 
 // An exception thrown through three frames (thrower, middle, top_frame), caught in catcher.
@@ -242,6 +224,42 @@ NOINLINE void statics() {
   for (int i = 0; i < 4; ++i) hidden_helper();
 }
 
+// plugins ONE TWO: the plugin ONE (tests/instrument/plugin.cpp) loaded, its one_work(3)
+// called, and unloaded; then TWO loaded, where ONE was, its two_work(2) called twice, and
+// unloaded. Prints the address of each plugin's function: the same two, for the test to mean
+// something.
+using work_function = void (*)(unsigned);
+NOINLINE void run_plugin(const char* path, const char* symbol, unsigned n, int times) {
+  void* plugin = nullptr;
+  auto work = test_program::load_plugin<work_function>(path, symbol, &plugin);
+  for (int i = 0; i < times; ++i) work(n);
+  std::printf("%p\n", reinterpret_cast<void*>(work));
+  dlclose(plugin);
+}
+NOINLINE void plugins(const char* one, const char* two) {
+  run_plugin(one, "one_work", 3, 1);
+  run_plugin(two, "two_work", 2, 2);
+}
+
+// sigprof: the program's own SIGPROF handler (installed with signal(), raised 3 times) calls
+// prof_work() each time; then SIGPROF is set back to its default and the program works on,
+// while sampled timing's timer keeps sending SIGPROF: it must neither end the program nor
+// reach the handler. Prints 1 if sigaction reports the program's own handler.
+NOINLINE void prof_work() { sink = sink + 1; }
+NOINLINE void on_prof(int) { prof_work(); }
+NOINLINE void spin_plain() {  // 10^8 additions, no call: 0.1 s or so of CPU time
+  for (int i = 0; i < 100'000'000; ++i) sink = sink + 1;
+}
+NOINLINE void sigprof() {
+  signal(SIGPROF, on_prof);
+  struct sigaction now {};
+  sigaction(SIGPROF, nullptr, &now);
+  std::printf("%d\n", now.sa_handler == on_prof ? 1 : 0);
+  for (int i = 0; i < 3; ++i) raise(SIGPROF);
+  signal(SIGPROF, SIG_DFL);
+  spin_plain();
+}
+
 // Exit events without their entries, as a thread started before the library loaded sends.
 extern "C" void __cyg_profile_func_exit(void* fn, void* call_site);
 NOINLINE void unbalanced() {
@@ -279,7 +297,6 @@ int main(int argc, char** argv) {
     std::quick_exit(4);
   }
   if (std::strcmp(scenario, "threads") == 0) threads();
-  else if (std::strcmp(scenario, "deep") == 0) deep();
   else if (std::strcmp(scenario, "exception") == 0) catcher();
   else if (std::strcmp(scenario, "exit") == 0) exit_deep();
   else if (std::strcmp(scenario, "fork") == 0) forking();
@@ -292,6 +309,8 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "longjmp") == 0) longjumps();
   else if (std::strcmp(scenario, "signal_storm") == 0) storm(on_tick, 2000, 100);
   else if (std::strcmp(scenario, "signal_burst") == 0) storm(on_burst, 300, 100);
+  else if (std::strcmp(scenario, "plugins") == 0 && argc == 4) plugins(argv[2], argv[3]);
+  else if (std::strcmp(scenario, "sigprof") == 0) sigprof();
   else {
     std::fprintf(stderr, "subject: unknown scenario '%s'\n", scenario);
     return 2;

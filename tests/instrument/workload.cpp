@@ -4,6 +4,9 @@
 // scenario (argv[1]) burns a known amount of CPU time in known functions; its call graph is
 // written out in sample_check.cpp. Only C-style code here: an instrumented template of the
 // standard library would add its own contexts.
+#include "programs.hpp"
+
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -111,6 +114,23 @@ NOINLINE void recurse(int n) {
   sink = sink + 1;
 }
 
+// plugins ONE TWO: the plugin ONE (tests/instrument/plugin.cpp) loaded, its one_burn() run
+// for 0.3 s of CPU time, and unloaded; then TWO loaded, where ONE was, and its two_burn() run
+// as long. Prints the address of each plugin's function: the same two, for the test to mean
+// something.
+using burn_function = void (*)(double);
+NOINLINE void run_plugin(const char* path, const char* symbol) {
+  void* plugin = nullptr;
+  auto burn = test_program::load_plugin<burn_function>(path, symbol, &plugin);
+  burn(0.3);
+  std::printf("%p\n", reinterpret_cast<void*>(burn));
+  dlclose(plugin);
+}
+NOINLINE void plugins(const char* one, const char* two) {
+  run_plugin(one, "one_burn");
+  run_plugin(two, "two_burn");
+}
+
 int main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
   if (std::strcmp(scenario, "ratio") == 0) {
@@ -120,6 +140,7 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "fork") == 0) forking();
   else if (std::strcmp(scenario, "exit") == 0) exiting();
   else if (std::strcmp(scenario, "deep") == 0) recurse(200);
+  else if (std::strcmp(scenario, "plugins") == 0 && argc == 4) plugins(argv[2], argv[3]);
   else if (std::strcmp(scenario, "unwritable") == 0) {
     rounds(0.05, 8);
     return 3;

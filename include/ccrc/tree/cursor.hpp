@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccrc/concepts.hpp>
+#include <ccrc/config.hpp>
 #include <ccrc/ids.hpp>
 #include <ccrc/tree/metric.hpp>
 
@@ -36,16 +37,46 @@ class cursor {
 
   /// Enters the callee `f` of the current context.
   void enter(frame_id f) noexcept {
-    if (lost_ == 0) {
-      node_id c = tree_->find_child(node_, f);
-      if (c == null_node) c = tree_->try_find_or_add_child(node_, f);
-      if (c != null_node) {
-        node_ = c;
-        return;
-      }
+    if (enter_existing(f)) return;
+    node_id c = tree_->try_find_or_add_child(node_, f);
+    if (c != null_node) {
+      node_ = c;
+      return;
     }
     ++lost_;
     ++truncated_;
+  }
+
+  /// enter(f) when that allocates nothing: the callee's context exists already (or levels are
+  /// being lost). Otherwise false, and nothing changes: enter(f) would create the context. A
+  /// profiler that must not allocate on its hot path (where a memory allocator it profiles
+  /// could call back into it) calls enter(f) only then. O(1), never allocates.
+  [[nodiscard]] bool enter_existing(frame_id f) noexcept {
+    if (lost_ != 0) {
+      ++lost_;
+      ++truncated_;
+      return true;
+    }
+    node_id c = tree_->find_child(node_, f);
+    if (c == null_node) return false;
+    node_ = c;
+    return true;
+  }
+
+  /// Enters `child`, a callee's context the caller knows already (a profiler that keeps the
+  /// context each call site led to last): enter() without the lookup. Precondition: `child` is
+  /// a child of node(), unless levels are being lost (then it counts as one more). O(1).
+  ///
+  ///     if (cached.parent == c.node()) c.enter_child(cached.child);
+  ///     else c.enter(f);
+  void enter_child(node_id child) noexcept {
+    if (lost_ != 0) {
+      ++lost_;
+      ++truncated_;
+      return;
+    }
+    CCRC_ASSERT(tree_->tree().parent(child) == node_, "ccrc: enter_child of a node that is not a child of the current one");
+    node_ = child;
   }
 
   /// Returns to the caller of the current context.
@@ -56,6 +87,21 @@ class cursor {
       ++unbalanced_exits_;
     } else {
       node_ = tree_->tree().parent(node_);
+    }
+  }
+
+  /// exit() to `caller`, the context the current one returns to, which the caller knows (a
+  /// profiler's own stack of the calls open): exit() without the lookup of the parent.
+  /// Precondition: `caller` is node()'s parent (ignored while levels are lost, or at the root).
+  /// O(1).
+  void exit_to(node_id caller) noexcept {
+    if (lost_ != 0) {
+      --lost_;
+    } else if (node_ == root_node) {
+      ++unbalanced_exits_;
+    } else {
+      CCRC_ASSERT(tree_->tree().parent(node_) == caller, "ccrc: exit_to a node that is not the current one's parent");
+      node_ = caller;
     }
   }
 
