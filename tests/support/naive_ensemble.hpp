@@ -23,8 +23,9 @@ struct run {
   std::map<std::string, std::vector<double>> self;  // path -> one value per metric
 };
 
-/// Reads folded stacks: an optional "# metrics: a b" line, then "a;b;c v1 v2" lines (a path
-/// written twice adds up). A run without the header has one metric, "samples".
+/// Reads folded stacks: an optional "# metrics: a b" line, then "a;b;c v1 v2" lines, one count
+/// per metric after the last blanks (a path written twice adds up). A run without the header
+/// has one metric, "samples".
 inline run parse_folded(std::string_view text) {
   run out;
   std::istringstream in{std::string(text)};
@@ -36,17 +37,17 @@ inline run parse_folded(std::string_view text) {
       continue;
     }
     if (out.metrics.empty()) out.metrics = {"samples"};
-    std::vector<std::string> words;
-    std::istringstream fields(line);
-    std::string path;
-    fields >> path;  // frames hold no blank in the tests' runs
-    std::vector<double>& values = out.self[path];
-    values.resize(out.metrics.size(), 0.0);
-    for (std::size_t m = 0; m < out.metrics.size(); ++m) {
-      double v = 0;
-      fields >> v;
-      values[m] += v;
+    // The counts are the last words; frame names may hold blanks (V8's "f file:1:2").
+    std::size_t end = line.size();
+    std::vector<double> counts(out.metrics.size(), 0.0);
+    for (std::size_t m = out.metrics.size(); m-- > 0;) {
+      const std::size_t blank = line.rfind(' ', end - 1);
+      counts[m] = std::stod(line.substr(blank + 1, end - blank - 1));
+      end = blank;
     }
+    std::vector<double>& values = out.self[line.substr(0, end)];
+    values.resize(out.metrics.size(), 0.0);
+    for (std::size_t m = 0; m < counts.size(); ++m) values[m] += counts[m];
   }
   return out;
 }
