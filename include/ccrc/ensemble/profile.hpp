@@ -3,11 +3,13 @@
 #pragma once
 
 #include <ccrc/ensemble/statistics.hpp>
+#include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/profile.hpp>
 
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,11 +27,10 @@ enum class ensemble_statistic : std::uint8_t {
   std_inc,  ///< M_std_inc: the standard deviation of the inclusive values
 };
 
-/// The suffixes of the metrics' names, by ensemble_statistic. No suffix ends another, so
-/// names made from distinct metrics never meet (`x_min_inc` is only x's, whatever else
-/// the runs measure).
-inline constexpr std::array<std::string_view, 7> ensemble_suffixes = {"_mean",    "_min",    "_max",   "_std",
-                                                                      "_min_inc", "_max_inc", "_std_inc"};
+/// The suffixes of the metrics' names, by ensemble_statistic (ccrc::statistic_suffixes, which
+/// tell a metric's unit). No suffix ends another, so names made from distinct metrics never
+/// meet (`x_min_inc` is only x's, whatever else the runs measure).
+inline constexpr std::span<const std::string_view, 7> ensemble_suffixes = statistic_suffixes;
 
 /// The metric of an ensemble profile counting, per context, the runs that hold it.
 inline constexpr std::string_view runs_present_metric = "runs_present";
