@@ -79,3 +79,4 @@
 #include <ccrc/ensemble/distance.hpp>
 #include <ccrc/ensemble/cluster.hpp>
 #include <ccrc/ensemble/json.hpp>
+#include <ccrc/ensemble/variation.hpp>

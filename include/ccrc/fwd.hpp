@@ -160,6 +160,8 @@ struct distance_options;
 struct cluster_options;
 struct run_cluster;
 struct ensemble_json_options;
+enum class variation : std::uint8_t;
+struct variation_band;
 
 // generate/ (opt-in)
 struct cct_shape;
