@@ -6,6 +6,7 @@
 #include "cli.hpp"
 
 #include <ccrc/algorithm/search.hpp>
+#include <ccrc/ensemble/variation.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/icicle.hpp>
@@ -47,6 +48,8 @@ struct chart_picture {
   std::string caption = {};
   /// ... and the share of the cost it draws (laid_out::drawn; NaN: not a first view).
   double drawn = std::numeric_limits<double>::quiet_NaN();
+  /// Optional: a line above the key, saying what its colours are.
+  std::string key_title = {};
 };
 
 using ring_picture = chart_picture<ccrc::ring_layout>;
@@ -103,6 +106,8 @@ struct request {
   /// The first view may fold chains of single callees, and (the whole profile's default view)
   /// be drawn from the profile with its recursion eliminated, when that draws more of the cost.
   bool fold_chains = true, eliminate_recursion = true;
+  /// An ensemble profile's colours: its variation (ensemble_render.hpp); none: `colours`.
+  std::optional<ccrc::variation> variation = ccrc::variation::cv;
 };
 
 /// Tells the request's first view what it may do to draw `tree` (`contexts`: nothing, a ring

@@ -215,3 +215,45 @@ TEST_CASE("ccrc ensemble --json refuses paths above 1 GiB, counted before anythi
   CHECK(r.err.find("the JSON would hold 2500000000 bytes of paths") != std::string::npos);
   std::filesystem::remove(deep);
 }
+
+TEST_CASE("ccrc render of an ensemble: sized by the mean, coloured by the variation of the inclusive values") {
+  std::string a = test::write_temp("ensr-a.folded", "main;f 2\nmain;g 4\n"), b = test::write_temp("ensr-b.folded", "main;f 6\n"),
+              c = test::write_temp("ensr-c.folded", "main 1\nmain;g 2\nmain;g;h 9\n");
+  std::string out = test::write_temp("ensr.cctb", ""), svg = test::write_temp("ensr.svg", "");
+  REQUIRE(test::run_tool("ensemble '" + a + "' '" + b + "' '" + c + "' -o '" + out + "'").status == 0);
+  // The fill of the element of node n (main 1, main;f 2, main;g 3, main;g;h 4).
+  auto fill_of = [](const std::string& doc, int node) {
+    std::size_t at = doc.find("data-node=\"" + std::to_string(node) + "\"");
+    std::size_t fill = doc.rfind(" fill=\"", at);
+    return at == std::string::npos ? std::string() : doc.substr(fill + 7, 7);
+  };
+  // With callees over the three runs: main 6, 6, 12 (CV 0.35: 20-50 %); main;f 2, 6, 0 (0.94) and
+  // main;g 4, 0, 11 (0.91): 50-100 %; main;g;h 0, 0, 9 (1.41): 100 % and more.
+  REQUIRE(test::run_tool("render '" + out + "' -o '" + svg + "'").status == 0);
+  std::string doc = test::read_file(svg);
+  CHECK(fill_of(doc, 1) == "#f98e3f");
+  CHECK(fill_of(doc, 2) == "#c8341f");
+  CHECK(fill_of(doc, 3) == "#c8341f");
+  CHECK(fill_of(doc, 4) == "#8c001a");
+  CHECK(doc.find(">colour: std/mean of samples with callees, of 3 runs</text>") != std::string::npos);
+  CHECK(doc.find(">100 % and more</text>") != std::string::npos);
+  // The tooltip: own and inclusive spread, and the runs that hold it.
+  CHECK(doc.find("samples over the runs: own mean 3, min 0, max 9, std 4.24 (CV 141.4 %)\nwith callees mean 3, min 0, max "
+                 "9, std 4.24 (CV 141.4 %)\npresent in 1 of 3 runs") != std::string::npos);
+  // Imbalance, max/mean: main 12/8 = 1.5 (1.5-2), main;g 11/5 (2 and more).
+  REQUIRE(test::run_tool("render '" + out + "' --colour-by imbalance -o '" + svg + "'").status == 0);
+  doc = test::read_file(svg);
+  CHECK(fill_of(doc, 1) == "#c8341f");
+  CHECK(fill_of(doc, 3) == "#8c001a");
+  CHECK(doc.find(">colour: max/mean of samples with callees, of 3 runs</text>") != std::string::npos);
+  // By method, as any profile; and a profile that is no ensemble is drawn as before.
+  REQUIRE(test::run_tool("render '" + out + "' --colour-by method -o '" + svg + "'").status == 0);
+  CHECK(test::read_file(svg).find("colour:") == std::string::npos);
+  REQUIRE(test::run_tool("render '" + a + "' -o '" + svg + "'").status == 0);
+  CHECK(test::read_file(svg).find("colour:") == std::string::npos);
+  // Recursion eliminated would add up minima and deviations: refused, the file left as it was.
+  auto refused = test::run_tool("render '" + out + "' --tree recursion -o '" + svg + "'");
+  CHECK(refused.status == 2);
+  CHECK(refused.err.find("--tree recursion: an ensemble's minima, maxima and deviations do not add up") != std::string::npos);
+  for (const auto& p : {a, b, c, out, svg}) std::filesystem::remove(p);
+}
