@@ -2,13 +2,13 @@
 # folders keep reading one way:
 #
 #   config, error, fwd, concepts  ->  detail  ->  tree  ->  algorithm  ->  transform
-#     ->  graph | geometry | io  ->  diff | formats  ->  generate  ->  ccrc.hpp (the umbrella)
+#     ->  graph | geometry | io  ->  diff | ensemble | formats  ->  generate  ->  ccrc.hpp (the umbrella)
 #
 # A header may include its own folder and any folder to its left; graph, geometry and io are
-# peers and include none of each other, and so are diff and formats (the opt-in readers of
-# other profilers' formats). Run: cmake -DCCRC_ROOT=<source dir> -P layers.cmake
+# peers and include none of each other, and so are diff, ensemble (many runs reduced to
+# statistics) and formats (the opt-in readers of other profilers' formats). Run: cmake -DCCRC_ROOT=<source dir> -P layers.cmake
 set(ranks root 0 detail 1 tree 2 algorithm 3 transform 4
-          graph 5 geometry 5 io 5 diff 6 formats 6 generate 7 ccrc 8)
+          graph 5 geometry 5 io 5 diff 6 ensemble 6 formats 6 generate 7 ccrc 8)
 
 function(layer_of path out_folder out_rank)
   string(REGEX REPLACE "^([^/.]+).*" "\\1" folder "${path}")

@@ -42,6 +42,9 @@ fi
 "$ccrc" render tests/data/perf/gcc.perf.gz --size 800x500 -o docs/images/gcc.svg
 "$ccrc" render tests/data/v8/work.cpuprofile --size 600x400 -o docs/images/node-cpuprofile.svg
 "$ccrc" render tests/data/trace_event/small.json --size 600x400 -o docs/images/clang-time-trace.svg
+# Twelve runs of one node script in two modes as an ensemble, coloured by their variation.
+"$ccrc" ensemble tests/data/ensemble/runs -o "$work/ensemble.cctb" >/dev/null
+"$ccrc" render "$work/ensemble.cctb" --size 800x500 -o docs/images/ensemble.svg
 # The viewer's first view of the TypeScript compiler's profile, as a ring and as an icicle.
 if [ -x "$viewer" ] && command -v chromium >/dev/null && command -v node >/dev/null; then
   "$viewer" view tests/data/v8/tsc.cpuprofile.gz -o "$work/tsc.html" >/dev/null

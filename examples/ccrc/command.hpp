@@ -29,6 +29,7 @@ extern const command demo_command;
 extern const command generate_command;
 extern const command convert_command;
 extern const command merge_command;
+extern const command ensemble_command;
 extern const command symbolize_command;
 extern const command dacapo_command;
 extern const command view_command;

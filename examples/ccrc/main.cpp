@@ -20,7 +20,7 @@ namespace {
 const command* const commands[] = {&stats_command,   &flat_command,    &search_command,    &callgraph_command,
                                    &render_command,  &view_command,    &diff_command,      &generate_command,
                                    &convert_command, &merge_command,   &symbolize_command, &dacapo_command,
-                                   &demo_command};
+                                   &demo_command,    &ensemble_command};
 
 // The overview around the list of formats, which comes from ccrc::format_table.
 constexpr std::string_view overview_head =

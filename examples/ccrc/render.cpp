@@ -65,7 +65,10 @@ int run(const cli::args& a, cli::timings& t) {
   r.layout = choice(a, "--layout", render::chart_kind::ring);
   r.sizing = choice(a, "--mode", ccrc::ring_sizing::angle);
   r.order = choice(a, "--order", ccrc::child_order::value);
-  r.colours = choice(a, "--colour-by", ccrc::color_by::method);
+  // An ensemble's variation, cv unless asked otherwise; any other profile: by method.
+  const auto colouring = choice(a, "--colour-by", render::colouring::cv);
+  r.colours = colouring == render::colouring::package ? ccrc::color_by::package : ccrc::color_by::method;
+  r.variation = ccrc::enum_named<ccrc::variation>(ccrc::name_of(colouring));
   r.min_px = a.number("--min-px").value_or(1);
   r.padding = a.number("--padding").value_or(0);
   if (r.min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
@@ -108,7 +111,8 @@ const command render_command{
     "                   [--focus NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
-    "                   [--colour-by|--color-by method|package] [--tree auto|contexts|recursion]\n"
+    "                   [--colour-by|--color-by method|package|cv|imbalance]\n"
+    "                   [--tree auto|contexts|recursion]\n"
     "\n"
     "Draws the calling contexts as rings around their caller (Moret et al.): the centre is the\n"
     "view's root, each ring one level of callees, labelled with the frames' names where they fit.\n"
@@ -147,7 +151,9 @@ const command render_command{
     "                   a match are marked too\n"
     "  --order O        callees clockwise by value (default), name, or insertion order\n"
     "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
-    "  --colour-by C    one colour per method (default) or per package/namespace (or --color-by)\n"
+    "  --colour-by C    one colour per method (default) or per package/namespace (or --color-by);\n"
+    "                   an ensemble (ccrc ensemble -o) by how much each context varies over the\n"
+    "                   runs: cv (std/mean, its default) or imbalance (max/mean)\n"
     "  --tree T         auto (default): as above; contexts: the calling context tree, a ring per\n"
     "                   level; recursion: with its recursion eliminated (a method called again\n"
     "                   below itself drawn in its caller's context), chains folded as for auto\n",

@@ -1,6 +1,7 @@
 #include "ring_render.hpp"
 
 #include "cli.hpp"
+#include "ensemble_render.hpp"
 #include "stack_text.hpp"
 #include "svg.hpp"
 
@@ -398,6 +399,10 @@ void legend(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
     y += 17;
   }
   y += 10;
+  if (!pic.key_title.empty()) {
+    doc.raw("<text x=\"12\"").attr("y", y).raw(">").text(pic.key_title).raw("</text>\n");
+    y += 18;
+  }
   if (!pic.key.empty()) {
     for (const auto& [colour, label] : pic.key) {
       doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\" stroke=\"#888888\"").attr("fill", colour).raw("/>");
@@ -617,6 +622,7 @@ std::string draw_chart(const ccrc::profile& p, const std::vector<std::vector<dou
   chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours};
   pic.caption = laid.caption;
   pic.drawn = laid.drawn;
+  if (r.variation) paint_variation(pic, *r.variation);
   return document_of(pic, r.format);
 }
 
@@ -661,9 +667,15 @@ drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
 }
 
 std::optional<ccrc::profile> tree_of(const ccrc::profile& p, tree_choice tree, request& r) {
+  // An ensemble's minima, maxima and deviations do not add up when recursive calls are merged
+  // into their caller's: it is drawn as its runs called.
+  const bool ensemble = ccrc::find_ensemble_metrics(p.metric_names()).has_value();
   r.fold_chains = tree != tree_choice::contexts;
-  r.eliminate_recursion = tree == tree_choice::automatic;
+  r.eliminate_recursion = tree == tree_choice::automatic && !ensemble;
   if (tree != tree_choice::recursion) return std::nullopt;
+  if (ensemble)
+    throw cli::usage_error("--tree recursion: an ensemble's minima, maxima and deviations do not add up over a recursion; "
+                           "draw it with --tree auto or contexts");
   return std::move(ccrc::eliminate_recursion(p).output);
 }
 

@@ -6,6 +6,7 @@
 #include "cli.hpp"
 
 #include <ccrc/algorithm/search.hpp>
+#include <ccrc/ensemble/variation.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/icicle.hpp>
@@ -48,6 +49,8 @@ struct chart_picture {
   std::string caption = {};
   /// ... and the share of the cost it draws (laid_out::drawn; NaN: not a first view).
   double drawn = std::numeric_limits<double>::quiet_NaN();
+  /// Optional: a line above the key, saying what its colours are.
+  std::string key_title = {};
 };
 
 using ring_picture = chart_picture<ccrc::ring_layout>;
@@ -77,6 +80,15 @@ constexpr auto enum_names(format) noexcept { return std::array<std::string_view,
 enum class chart_kind { ring, icicle };
 constexpr auto enum_names(chart_kind) noexcept { return std::array<std::string_view, 2>{"ring", "icicle"}; }
 
+/// What `ccrc render --colour-by` and Python's `colour_by=` colour by: a method, a package
+/// (ccrc::color_by), or an ensemble's variation (ccrc::variation), its names theirs.
+enum class colouring { method, package, cv, imbalance };
+constexpr auto enum_names(colouring) noexcept {
+  return std::array<std::string_view, 4>{"method", "package", "cv", "imbalance"};
+}
+static_assert(ccrc::name_of(colouring::package) == ccrc::name_of(ccrc::color_by::package) &&
+              ccrc::name_of(colouring::imbalance) == ccrc::name_of(ccrc::variation::imbalance));
+
 /// The tree a chart is drawn from, as `ccrc render --tree` and Python's `tree=` name it:
 /// `automatic`, the first view's choice (chains of single callees folded, recursion
 /// eliminated, when that draws more of the cost: see ccrc::first_view); `contexts`, the calling
@@ -104,6 +116,8 @@ struct request {
   /// The first view may fold chains of single callees, and (the whole profile's default view)
   /// be drawn from the profile with its recursion eliminated, when that draws more of the cost.
   bool fold_chains = true, eliminate_recursion = true;
+  /// An ensemble profile's colours: its variation (ensemble_render.hpp); none: `colours`.
+  std::optional<ccrc::variation> variation = ccrc::variation::cv;
 };
 
 /// Tells the request's first view what it may do to draw `tree` (`contexts`: nothing, a ring

@@ -14,6 +14,9 @@
 #include <ccrc/algorithm/statistics.hpp>
 #include <ccrc/diff/diff.hpp>
 #include <ccrc/diff/hot_path.hpp>
+#include <ccrc/ensemble/cluster.hpp>
+#include <ccrc/ensemble/ensemble_all.hpp>
+#include <ccrc/ensemble/profile.hpp>
 #include <ccrc/formats/read_profile.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/label.hpp>
@@ -34,6 +37,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -595,8 +599,7 @@ py::tuple read_by(ccrc::read_result&& r, std::string name) {
 // content a located_parse_error, a document too large or a tree beyond capacity prefixed with
 // `where` (the reader's other messages name a file already, not bytes).
 template <class Read>
-ccrc::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
-  py::gil_scoped_release unlocked;
+ccrc::read_result read_located(const std::string& where, std::optional<std::string> file, Read read) {
   try {
     return read();
   } catch (const ccrc::parse_error& e) {
@@ -611,6 +614,12 @@ ccrc::read_result read_named(const std::string& where, std::optional<std::string
     if (file) throw;
     throw ccrc::error(where + ": " + e.what());
   }
+}
+
+template <class Read>
+ccrc::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
+  py::gil_scoped_release unlocked;
+  return read_located(where, std::move(file), read);
 }
 
 ccrc::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes) {
@@ -763,6 +772,99 @@ view merge(const std::vector<view>& inputs, unsigned threads) {
         inputs.size(), [&](std::size_t i) -> const ccrc::profile& { return inputs[i].profile(); }, {.threads = threads});
   }
   return {std::make_shared<const source>(source{std::move(out), "merged", "", {}})};
+}
+
+// ---- Many runs: an ensemble (docs/ensemble.md).
+
+// What a Python ccrc.Ensemble holds: the statistics, the runs' names, and each run's share
+// vector of the metric the distances are of.
+struct ensemble_core {
+  ccrc::ensemble stats;
+  std::vector<std::string> inputs;
+  std::string metric;
+  std::vector<ccrc::share_vector> shares;
+};
+
+// The ensemble of `runs`, each a path (read as ccrc.read reads it) or a whole profile, read on
+// `threads` threads and added in order, as `ccrc ensemble` does; `metric` (default: the first
+// run's primary metric) is the one whose shares are kept for distance() and clusters().
+std::shared_ptr<ensemble_core> ensemble_of(const std::vector<std::variant<std::string, view>>& runs,
+                                                 std::optional<std::string> metric, unsigned threads, const std::string& pick,
+                                                 std::uint64_t max_document_bytes) {
+  if (runs.empty()) throw py::value_error("ensemble() needs at least one run");
+  for (const auto& r : runs)
+    if (const view* v = std::get_if<view>(&r)) v->require_whole("ensemble()");
+  auto out = std::make_shared<ensemble_core>();
+  {
+    py::gil_scoped_release unlocked;
+    const ccrc::read_options options = read_options_of(pick, max_document_bytes);
+    out->stats = ccrc::ensemble_all(
+        runs.size(),
+        [&](std::size_t i) {
+          if (const view* v = std::get_if<view>(&runs[i])) return v->profile();
+          const std::string& path = std::get<std::string>(runs[i]);
+          return read_located(path, path, [&] { return ccrc::read_profile_file(path, options); }).profile;
+        },
+        [&](std::size_t i, const ccrc::profile& run, std::span<const ccrc::node_id> map) {
+          const view* v = std::get_if<view>(&runs[i]);
+          out->inputs.push_back(v ? v->src->name : std::filesystem::path(std::get<std::string>(runs[i])).filename().string());
+          if (!metric) metric = run.metric_names()[ccrc::primary_metric(run.metric_names())];
+          auto m = run.find_metric(*metric);
+          out->shares.push_back(m ? ccrc::share_vector_of(run.column(*m), map) : ccrc::share_vector{});
+        },
+        {.threads = threads});
+    out->metric = *metric;
+    (void)out->stats.metric_index(out->metric);  // a metric no run has: an error, now
+  }
+  return out;
+}
+
+// The statistics of every context, as columns from element 1 (the root is no context):
+// "self" and "inc", a list per metric of the columns mean, min, max, std; and the structure.
+py::dict ensemble_rows(const ensemble_core& e) {
+  context_table t;
+  std::vector<std::vector<double>> self, inc;
+  std::vector<std::int64_t> present;
+  {
+    py::gil_scoped_release unlocked;
+    structure_of(e.stats.tree(), all_contexts(e.stats.tree()), t);
+    for (std::size_t m = 0; m < e.stats.metric_count(); ++m)
+      for (auto [scope, into] : {std::pair{ccrc::cost_scope::self, &self}, {ccrc::cost_scope::inclusive, &inc}}) {
+        ccrc::statistics_columns c = e.stats.columns(m, scope);
+        for (auto* column : {&c.mean, &c.min, &c.max, &c.std}) into->push_back(std::move(*column));
+      }
+    present.assign(e.stats.present().begin(), e.stats.present().end());
+  }
+  py::dict d = to_python(std::move(t));
+  d["self"] = numpy_list(std::move(self), 1);
+  d["inc"] = numpy_list(std::move(inc), 1);
+  d["present"] = numpy(std::move(present), 1);
+  return d;
+}
+
+py::array_t<double> ensemble_distances(const ensemble_core& e, unsigned threads) {
+  ccrc::distance_matrix d;
+  {
+    py::gil_scoped_release unlocked;
+    d = ccrc::distances(e.shares, {.threads = threads});
+  }
+  const auto n = static_cast<py::ssize_t>(d.size());
+  py::array_t<double> out({n, n});
+  auto cells = out.mutable_unchecked<2>();
+  for (py::ssize_t i = 0; i < n; ++i)
+    for (py::ssize_t j = 0; j < n; ++j) cells(i, j) = d(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+  return out;
+}
+
+py::list ensemble_clusters(const ensemble_core& e, std::size_t groups, double max_distance, unsigned threads) {
+  std::vector<ccrc::run_cluster> clusters;
+  {
+    py::gil_scoped_release unlocked;
+    clusters = ccrc::cluster_runs(ccrc::distances(e.shares, {.threads = threads}), {.groups = groups, .max_distance = max_distance});
+  }
+  py::list out;
+  for (const auto& c : clusters) out.append(py::make_tuple(c.members, c.exemplar));
+  return out;
 }
 
 // ---- Errors.
@@ -950,4 +1052,29 @@ PYBIND11_MODULE(_ccrc, m) {
   m.def("read_bytes", &read_bytes);
   m.def("merge", &merge);
   m.def("diff", &diff);
+  py::class_<ensemble_core, std::shared_ptr<ensemble_core>>(m, "EnsembleCore", "Many runs' statistics (see ccrc.Ensemble)")
+      .def_property_readonly("runs", [](const ensemble_core& e) { return e.stats.runs(); })
+      .def_property_readonly("inputs", [](const ensemble_core& e) { return texts(e.inputs); })
+      .def_property_readonly("metrics", [](const ensemble_core& e) { return texts(e.stats.metric_names()); })
+      .def_property_readonly("metric", [](const ensemble_core& e) { return text(e.metric); })
+      .def("__len__", [](const ensemble_core& e) { return e.stats.size() - 1; })
+      .def("path", [](const ensemble_core& e, std::int64_t node) {
+        if (node < 1 || static_cast<std::uint64_t>(node) >= e.stats.size()) throw py::index_error("no calling context " + std::to_string(node));
+        return text(ccrc::path_string(e.stats.tree(), static_cast<ccrc::node_id>(node)));
+      })
+      .def("rows", &ensemble_rows)
+      .def("distances", &ensemble_distances)
+      .def("clusters", &ensemble_clusters)
+      .def("profile", [](const ensemble_core& e) {
+        ccrc::profile p;
+        {
+          py::gil_scoped_release unlocked;
+          p = ccrc::ensemble_profile(e.stats);
+        }
+        return view{std::make_shared<const source>(source{std::move(p), "ensemble", "", {}})};
+      });
+  m.def("ensemble", [](const std::vector<std::variant<std::string, view>>& runs, std::optional<std::string> metric, unsigned threads,
+                       const std::string& pick, std::uint64_t max_document_bytes) {
+    return ensemble_of(runs, std::move(metric), threads, pick, max_document_bytes);
+  });
 }

@@ -22,6 +22,7 @@
 #include <ccrc/geometry/tooltip.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/diff/diff_ring.hpp>
+#include <ccrc/ensemble/profile.hpp>
 #include <ccrc/graph/display_tree.hpp>
 #include <ccrc/transform/eliminate_recursion.hpp>
 #include <ccrc/tree/metric_unit.hpp>
@@ -112,7 +113,9 @@ void update_diff() {
     return;
   }
   std::string_view name = v.current->profile.metric_name(v.metric);
-  auto first_metric = v.baseline->find_metric(name);
+  // A run and an ensemble compare the run's metric with the ensemble's mean of it (`time_us`
+  // with `time_us_mean`): the run against the mean run.
+  auto first_metric = ccrc::counterpart_metric(v.baseline->metric_names(), name);
   if (!first_metric) {
     v.compare_note = "the first run has no metric '" + std::string(name) + "'";
     return;
@@ -329,7 +332,9 @@ int automatic_tree(std::size_t metric, int sizing, int colour_by, int chart, dou
   const double as_read = v.shown.drawn;
   const int eliminated = static_cast<int>(ccrc::recursion::all);
   int decided = tree_as_read;
-  if (ccrc::worth_eliminating_recursion(v.original->profile.size(), as_read)) {
+  // An ensemble's minima, maxima and deviations do not add up over a recursion: drawn as read.
+  const bool ensemble = ccrc::find_ensemble_metrics(v.original->profile.metric_names()).has_value();
+  if (!ensemble && ccrc::worth_eliminating_recursion(v.original->profile.size(), as_read)) {
     layout_with("", depth_first_view, sizing, metric, eliminated, colour_by, chart, width, height, min_px);
     if (ccrc::prefer_eliminated(as_read, v.shown.drawn)) decided = eliminated;
   }

@@ -72,3 +72,11 @@
 #include <ccrc/diff/series.hpp>
 #include <ccrc/diff/series_csv.hpp>
 #include <ccrc/diff/diff_ring.hpp>
+
+#include <ccrc/ensemble/statistics.hpp>
+#include <ccrc/ensemble/ensemble_all.hpp>
+#include <ccrc/ensemble/profile.hpp>
+#include <ccrc/ensemble/distance.hpp>
+#include <ccrc/ensemble/cluster.hpp>
+#include <ccrc/ensemble/json.hpp>
+#include <ccrc/ensemble/variation.hpp>

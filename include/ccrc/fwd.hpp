@@ -144,6 +144,25 @@ struct version_series;
 struct series_jump;
 struct jump_options;
 
+// ensemble/
+enum class cost_scope : std::uint8_t;
+struct moments;
+struct value_statistics;
+struct statistics_columns;
+class ensemble;
+struct ensemble_all_options;
+enum class ensemble_statistic : std::uint8_t;
+struct ensemble_metric;
+struct ensemble_metrics;
+struct share_vector;
+class distance_matrix;
+struct distance_options;
+struct cluster_options;
+struct run_cluster;
+struct ensemble_json_options;
+enum class variation : std::uint8_t;
+struct variation_band;
+
 // generate/ (opt-in)
 struct cct_shape;
 struct generator_model;

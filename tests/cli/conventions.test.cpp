@@ -46,7 +46,7 @@ TEST_CASE("--color-by is --colour-by: the same chart, and not the default colour
   CHECK(test::read_file(dir + "/method.svg") != svg);
   auto bad = test::run_tool("render " + path + " -o " + dir + "/x.svg --color-by colour");
   CHECK(bad.status == 2);
-  CHECK(bad.err.rfind("ccrc render: --colour-by expects one of method, package, not 'colour'\n", 0) == 0);
+  CHECK(bad.err.rfind("ccrc render: --colour-by expects one of method, package, cv, imbalance, not 'colour'\n", 0) == 0);
   // Only where --colour-by is an option.
   CHECK(test::run_tool("flat " + path + " --color-by package").status == 2);
   std::filesystem::remove_all(dir);

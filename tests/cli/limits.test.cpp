@@ -157,7 +157,7 @@ TEST_CASE("limits: a list naming one method or one input over 20 MB is streamed 
   const std::string out = test::write_temp("limits-merged.folded", "");
   test::measured_run merge = test::run_tool_measured("merge '@" + list + "' -o '" + out + "'", stack_kb);
   REQUIRE_MESSAGE(merge.status == 0, merge.err);
-  CHECK(merge.err == "ccrc merge: " + std::to_string(lines - 1) + " inputs named again, merged once\n");
+  CHECK(merge.err == "ccrc merge: " + std::to_string(lines - 1) + " inputs named again, read once\n");
   if (!sanitized) CHECK(merge.peak_kb <= base_kb + kb_per_context * 18);
   CHECK(test::run_tool("stats '" + out + "'").out.find("total bytecodes  3238\n") != std::string::npos);
   for (const auto& p : {modified, list, out}) std::filesystem::remove(p);

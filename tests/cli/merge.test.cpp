@@ -71,7 +71,7 @@ TEST_CASE("ccrc merge: an unreadable input stops it, naming the input, and OUT i
   // Named twice, merged (and skipped) once (issue 45: the inputs are a set of names).
   auto skipped = test::run_tool("merge " + test::figure1_path + " '" + bad + "' '" + bad + "' -o '" + out + "' --keep-going");
   CHECK(skipped.status == 0);
-  CHECK(skipped.err == "ccrc merge: 1 input named again, merged once\nccrc merge: skipped " + bad +
+  CHECK(skipped.err == "ccrc merge: 1 input named again, read once\nccrc merge: skipped " + bad +
                            ": line 2: missing count: 'main;g' is not a number\nccrc merge: skipped 1 of 2 inputs\n");
   CHECK(test::read_file(out) == test::read_file(test::figure1_path).substr(test::read_file(test::figure1_path).find("# metrics")));
 
@@ -91,7 +91,7 @@ TEST_CASE("ccrc merge: one quantity in two units is refused, naming the inputs, 
   for (const char* threads : {"1", "2"}) {
     auto r = test::run_tool("merge '" + us + "' '" + ns + "' '" + us + "' -o '" + out + "' --threads " + threads);
     CHECK(r.status == 1);
-    CHECK(r.err == "ccrc merge: 1 input named again, merged once\nccrc merge: metric 'time_us' (" + us + ") and metric 'time_ns' (" + ns +
+    CHECK(r.err == "ccrc merge: 1 input named again, read once\nccrc merge: metric 'time_us' (" + us + ") and metric 'time_ns' (" + ns +
                        ") measure one quantity in two units (microseconds, nanoseconds): convert one of them "
                        "before merging\n");
     CHECK(test::read_file(out) == "KEEP\n");

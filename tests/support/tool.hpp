@@ -30,13 +30,18 @@ inline std::string read_file(const std::string& path) {
 /// Runs `ccrc ARGS` (ARGS as one shell-quoted string) and collects its outputs. `before`, if
 /// given, is shell text run first in the same shell, e.g. "ulimit -f 4; exec " (after `exec`,
 /// $$ is the tool's process id) or "producer | " to feed the tool's standard input.
-inline run_result run_tool(const std::string& args, const std::string& before = "") {
+inline run_result run_program(const std::string& program, const std::string& args, const std::string& before = "");
+
+inline run_result run_tool(const std::string& args, const std::string& before = "") { return run_program(CCRC_TOOL, args, before); }
+
+/// run_tool for another program.
+inline run_result run_program(const std::string& program, const std::string& args, const std::string& before) {
   std::filesystem::create_directories(CCRC_TEST_TMP);
   // ctest runs tests in parallel: every run gets its own file for stderr.
   static int runs = 0;
   std::string err_file = std::string(CCRC_TEST_TMP) + "/stderr-" + std::to_string(getpid()) + "-" +
                          std::to_string(++runs) + ".txt";
-  std::string command = before + "'" + CCRC_TOOL + "' " + args + " 2>'" + err_file + "'";
+  std::string command = before + "'" + program + "' " + args + " 2>'" + err_file + "'";
   run_result r{-1, {}, {}};
   if (std::FILE* pipe = popen(command.c_str(), "r")) {
     char buf[65536];

@@ -59,3 +59,17 @@ TEST_CASE("primary_metric: time first, then samples, then the first metric") {
   CHECK(ccrc::primary_metric(names{"calls", "bytecodes"}) == 0);  // Figure 1: no time, no samples
   CHECK(ccrc::primary_metric(names{}) == 0);
 }
+
+TEST_CASE("a statistic of a metric over runs is in the metric's unit; an ensemble ranks by its time's mean") {
+  CHECK(ccrc::unit_of_metric("time_us_mean").unit == "microseconds");
+  CHECK(ccrc::unit_of_metric("time_us_std_inc").stem == "time");
+  CHECK(ccrc::unit_of_metric("samples_max").measures == ccrc::metric_unit::quantity::count);
+  CHECK(ccrc::unit_of_metric("_mean").unit == "none");
+  CHECK(ccrc::disagree_in_unit("cpu_ns_mean", "cpu_us_min"));
+  // An ensemble of V8 profiles: samples' statistics first, then time_us's.
+  std::vector<std::string> names;
+  for (const char* m : {"samples", "time_us"})
+    for (auto s : ccrc::statistic_suffixes) names.push_back(m + std::string(s));
+  names.emplace_back("runs_present");
+  CHECK(ccrc::primary_metric(names) == 7);
+}

@@ -6,11 +6,21 @@
 #include <ccrc/tree/profile.hpp>
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace ccrc {
 
 namespace detail {
+
+// The structure of a tree with metrics (a profile, a cct), or a bare call_tree itself.
+template <class Tree>
+const call_tree& structure_of(const Tree& t) noexcept {
+  if constexpr (std::is_same_v<Tree, call_tree>)
+    return t;
+  else
+    return t.tree();
+}
 
 // Creates in `into` every context of `from`; returns the node mapping. One pass in id order:
 // parent(n) < n, so a node's parent is always mapped before it.
@@ -21,14 +31,14 @@ namespace detail {
 // the guess, when it holds, is the node the lookup would find.
 template <class Into>
 std::vector<node_id> merge_structure(Into& into, const call_tree& from) {
-  CCRC_ASSERT(&into.tree() != &from, "ccrc: cannot merge a tree into itself");
+  const call_tree& t = structure_of(into);
+  CCRC_ASSERT(&t != &from, "ccrc: cannot merge a tree into itself");
   const symbol_table& syms = from.symbols();
   std::vector<frame_id> frame_map(syms.frame_count());
   for (frame_id f{1}; f < frame_map.size(); ++f)
     frame_map[f] = into.symbols().intern(syms.name(f), syms.site(f));
   std::vector<node_id> node_map(from.size());
   node_map[root_node] = root_node;
-  const call_tree& t = into.tree();
   for (node_id n = 1, guess = root_node + 1; n < from.size(); ++n) {
     const node_id parent = node_map[from.parent(n)];
     const frame_id f = frame_map[from.frame(n)];

@@ -18,14 +18,26 @@ struct metric_unit {
   quantity measures = quantity::count;
 };
 
+/// The suffixes of the statistics of a metric over many runs, as an ensemble profile names
+/// them (`time_us_mean`: ccrc/ensemble/profile.hpp): the mean, min, max and standard deviation
+/// of the self values, and the min, max and standard deviation of the inclusive values. No
+/// suffix ends another.
+inline constexpr std::string_view statistic_suffixes[] = {"_mean", "_min", "_max", "_std", "_min_inc", "_max_inc", "_std_inc"};
+
 /// The unit of a metric from its name, as profilers name them: a name ending in `_ns`, `_us`,
 /// `_ms`, `_s`, `nanoseconds`, `microseconds`, `milliseconds`, `seconds` or `bytes`
 /// (`time_us`, `cpu_nanoseconds`, `alloc_space_bytes`, `self_ns`) is a time or a size in that
-/// unit; any other name (`calls`, `samples`, `samples_count`) counts something, unit `none`.
+/// unit; any other name (`calls`, `samples`, `samples_count`) counts something, unit `none`. A
+/// statistic of a metric over runs is in its unit (`time_us_std`: microseconds).
 ///
 ///     ccrc::unit_of_metric("time_us");  // {.stem = "time", .unit = "microseconds", .measures = time}
 [[nodiscard]] constexpr metric_unit unit_of_metric(std::string_view name) noexcept {
   using enum metric_unit::quantity;
+  for (std::string_view statistic : statistic_suffixes)
+    if (name.size() > statistic.size() && name.ends_with(statistic)) {
+      name.remove_suffix(statistic.size());
+      break;
+    }
   struct suffix {
     std::string_view text, unit;
     metric_unit::quantity measures;

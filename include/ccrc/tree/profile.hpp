@@ -16,6 +16,18 @@
 
 namespace ccrc {
 
+namespace detail {
+
+/// The error for a metric `name` that `names` lack, listing them: "no metric named 'x' (this
+/// profile has: a, b)", `whose` saying whose they are.
+inline error no_metric(std::string_view name, const std::vector<std::string>& names, std::string_view whose) {
+  std::string known;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  return error("no metric named '" + std::string(name) + "' (" + std::string(whose) + ": " + known + ")");
+}
+
+}  // namespace detail
+
 /// A calling context tree with a run-time list of named metrics, each a column of double
 /// indexed by node_id: what the readers return and the ccrc tool works on. Integers are exact
 /// up to 2^53 (readers reject an integer count a double cannot hold rather than round it).
@@ -54,10 +66,7 @@ class profile : public detail::columns_base<profile> {
   /// Index of the metric called `name`; throws ccrc::error listing the metrics if absent.
   [[nodiscard]] std::size_t metric_index(std::string_view name) const {
     if (auto i = find_metric(name)) return *i;
-    std::string known;
-    for (const auto& n : names_) known += (known.empty() ? "" : ", ") + n;
-    throw error("no metric named '" + std::string(name) + "' (this profile has: " + known +
-                ")");
+    throw detail::no_metric(name, names_, "this profile has");
   }
 
   /// Adds a metric, zero at every node; returns its index.

@@ -26,7 +26,7 @@ import warnings
 from . import _ccrc
 from ._ccrc import Error, ParseError
 
-__all__ = ["read", "merge", "diff", "display_name", "Profile", "CallGraph", "Error", "ParseError", "ReadWarning"]
+__all__ = ["read", "merge", "diff", "ensemble", "display_name", "Profile", "CallGraph", "Ensemble", "Cluster", "Error", "ParseError", "ReadWarning"]
 
 #: Profiles with more calling contexts than this show as an SVG ring chart in a notebook
 #: rather than in the interactive viewer, whose page holds the whole profile.
@@ -527,6 +527,93 @@ def merge(profiles, threads=None):
     cores = [p._core for p in profiles]
     count = 0 if threads is None else min(_whole(threads, "threads"), 2**32 - 1)
     return Profile(_ccrc.merge(cores, count))
+
+
+Cluster = collections.namedtuple("Cluster", ["members", "exemplar"])
+Cluster.__doc__ = """A group of runs of an :class:`Ensemble`: their indexes (increasing) and the
+index of the run that represents them (the least summed distance to the others)."""
+
+
+class Ensemble:
+    """Many runs of a program reduced to statistics per calling context, as `ccrc ensemble`
+    reduces them (docs/ensemble.md). Made by :func:`ensemble`; never changed once made.
+
+    ``runs`` (N), ``inputs`` (the runs' names, in order: the indexes of distance() and
+    clusters()), ``metrics`` (the runs' metrics, in order of first appearance) and ``metric``
+    (the one distances are of); ``len(e)`` is the number of calling contexts in the union."""
+
+    def __init__(self, core):
+        self._core = core
+
+    runs = property(lambda self: self._core.runs, doc="The number of runs.")
+    inputs = property(lambda self: self._core.inputs, doc="The runs' names (files' names), in order.")
+    metrics = property(lambda self: self._core.metrics, doc="The runs' metrics.")
+    metric = property(lambda self: self._core.metric, doc="The metric whose shares the distances compare.")
+
+    def __len__(self):
+        return len(self._core)
+
+    def __repr__(self):
+        return f"<ccrc.Ensemble: {self.runs} runs, {len(self)} calling contexts, metrics {', '.join(self.metrics)}>"
+
+    def path(self, node):
+        """The calling context `node` as text ("main;f;g")."""
+        return self._core.path(_whole(node, "node"))
+
+    def to_pandas(self):
+        """One row per calling context of any run, by increasing node id (callers first):
+        ``node``, ``parent`` (-1 at the top level), ``depth``, ``name`` (a categorical),
+        ``present`` (the runs that hold it), then per metric M, as Thicket names them,
+        ``M_mean``, ``M_min``, ``M_max``, ``M_std`` (over the N runs of the context's self
+        values, a run without it counting 0; std divides by N) and ``M (inc)_mean``,
+        ``M (inc)_min``, ``M (inc)_max``, ``M (inc)_std`` (of its inclusive values)."""
+        rows = self._core.rows()
+        columns = [
+            ("node", rows["node"]),
+            ("parent", rows["parent"]),
+            ("depth", rows["depth"]),
+            ("name", _categorical(rows["codes"], rows["methods"])),
+            ("present", rows["present"]),
+        ]
+        statistics = ("mean", "min", "max", "std")
+        for k, metric in enumerate(self.metrics):
+            for scope, label in (("self", metric), ("inc", metric + " (inc)")):
+                columns += [(f"{label}_{s}", rows[scope][4 * k + i]) for i, s in enumerate(statistics)]
+        return _columns(columns)
+
+    def distance(self, threads=None):
+        """The N x N matrix (numpy, rows in the order of ``inputs``) of the runs' distances: half
+        the L1 distance between their shares of ``metric`` over the contexts (0: alike, 1:
+        nothing in common)."""
+        return self._core.distances(0 if threads is None else min(_whole(threads, "threads"), 2**32 - 1))
+
+    def clusters(self, k=1, *, max_distance=None, threads=None):
+        """The runs grouped by average linkage over distance(): merged, the closest groups first,
+        until `k` groups remain (or, with `max_distance`, while the closest are at most that far
+        apart). A list of :class:`Cluster` (members, exemplar), by first member."""
+        limit = float("inf") if max_distance is None else float(max_distance)
+        count = 0 if threads is None else min(_whole(threads, "threads"), 2**32 - 1)
+        return [Cluster(list(m), e) for m, e in self._core.clusters(max(1, _whole(k, "k")), limit, count)]
+
+    def to_profile(self):
+        """The ensemble as a :class:`Profile` (the file ``ccrc ensemble -o`` writes): per metric
+        M, ``M_mean``, ``M_min``, ``M_max``, ``M_std``, ``M_min_inc``, ``M_max_inc``,
+        ``M_std_inc``, then ``runs_present``; its charts are sized by the mean and coloured by the
+        variation, and it can be written (``write``)."""
+        return Profile(self._core.profile())
+
+
+def ensemble(paths, metric=None, *, profile=None, threads=None, max_document_bytes=2**31):
+    """The :class:`Ensemble` of many runs, as `ccrc ensemble` makes it: each of `paths` a file
+    (any format :func:`read` reads; `profile` picks one of a file of several) or a whole
+    :class:`Profile`, read on `threads` threads (default: every core) and added in order, so the
+    numbers do not depend on the threads. `metric` is the one distance() and clusters() compare
+    (default: the first run's first metric that measures time, else samples, else its first)."""
+    runs = [p._core if isinstance(p, Profile) else _encoded(os.fspath(p)) for p in paths]
+    pick = "" if profile is None else _encoded(str(profile))
+    count = 0 if threads is None else min(_whole(threads, "threads"), 2**32 - 1)
+    core = _ccrc.ensemble(runs, None if metric is None else _encoded(metric), count, pick, _whole(max_document_bytes, "max_document_bytes"))
+    return Ensemble(core)
 
 
 def diff(old, new, *, metric=None, new_metric=None, calls=None, modified=(), epsilon=1e-4, max_chain=4):
