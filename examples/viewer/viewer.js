@@ -9,7 +9,7 @@
   const $ = (id) => document.getElementById(id);
   // A canvas for each chart, kept as last drawn (a switch back to a layout the module kept
   // draws it again only where the search changed: on the overlay).
-  const panes = {ring: {canvas: $('canvas'), drawn: 0, labels: []}, icicle: {canvas: $('icicle-canvas'), drawn: 0, labels: []}};
+  const panes = {ring: {canvas: $('canvas'), drawn: 0, labels: [], read: {serial: -1}}, icicle: {canvas: $('icicle-canvas'), drawn: 0, labels: [], read: {serial: -1}}};
   for (const pane of Object.values(panes)) pane.ctx = pane.canvas.getContext('2d');
   const paneShown = () => (chart.icicle ? panes.icicle : panes.ring);
   const overlay = $('overlay'), octx = overlay.getContext('2d');
@@ -100,8 +100,12 @@
     if (serial === chart.serial) return;  // the layout read last, handed back: its labels and centre as read
     chart.icicle = icicle;
     chart.serial = serial;
-    chart.labels = m.UTF8ToString(api.labels()).split('\n');
-    chart.cx = api.cx(); chart.cy = api.cy(); chart.rings = api.rings();
+    // A layout the module kept (the other chart's, on a switch back to it) is read once.
+    const read = (icicle ? panes.icicle : panes.ring).read;
+    if (read.serial !== serial) {
+      Object.assign(read, {serial, labels: m.UTF8ToString(api.labels()).split('\n'), cx: api.cx(), cy: api.cy(), rings: api.rings()});
+    }
+    Object.assign(chart, {labels: read.labels, cx: read.cx, cy: read.cy, rings: read.rings});
   }
   // The segment arrays in the module's memory, seen afresh after every call that may have grown it.
   function viewSegments(n) {

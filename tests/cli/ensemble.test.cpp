@@ -173,12 +173,16 @@ TEST_CASE("ccrc ensemble: a directory and a list are their files; bad input is n
   CHECK(r.status == 1);
   CHECK(r.err.find(bad + ": line 2: missing count") != std::string::npos);
   CHECK(test::read_file(out) == "KEEP\n");
-  auto skipped = test::run_tool("ensemble " + test::figure1_path + " '" + bad + "' " + test::figure1_path + " --json --keep-going");
+  // A run named again is read once, as merge reads it.
+  std::string again = test::write_temp("ens-again.folded", test::read_file(test::figure1_path));
+  auto skipped = test::run_tool("ensemble " + test::figure1_path + " '" + bad + "' '" + again + "' " +
+                                test::figure1_path + " --json --keep-going");
   CHECK(skipped.status == 0);
+  CHECK(skipped.err.rfind("ccrc ensemble: 1 input named again, read once\n", 0) == 0);
   CHECK(skipped.err.find("ccrc ensemble: skipped 1 of 3 inputs\n") != std::string::npos);
   json got = json::parse(skipped.out);
   CHECK(got["runs"] == 2);
-  CHECK(got["inputs"] == json::array({test::figure1_path, test::figure1_path}));
+  CHECK(got["inputs"] == json::array({test::figure1_path, again}));
   CHECK(test::run_tool("ensemble '" + bad + "' --keep-going").err.find("no input could be read") != std::string::npos);
 
   auto whole = json::parse(test::run_tool("ensemble '" + runs_dir + "' --json").out);
@@ -201,7 +205,7 @@ TEST_CASE("ccrc ensemble: a directory and a list are their files; bad input is n
   CHECK(test::run_tool("ensemble " + test::figure1_path + " --cluster-distance 1.5").status == 2);
   CHECK(test::run_tool("ensemble").status == 2);
   CHECK(test::run_tool("ensemble " + test::figure1_path + " --json -o -").status == 2);
-  for (const auto& p : {bad, out, list, us, ns}) std::filesystem::remove(p);
+  for (const auto& p : {bad, again, out, list, us, ns}) std::filesystem::remove(p);
 }
 
 TEST_CASE("ccrc ensemble --json refuses paths above 1 GiB, counted before anything is written") {
