@@ -5,6 +5,8 @@
 #include <ccrc/algorithm/inclusive.hpp>
 #include <ccrc/algorithm/search.hpp>
 #include <ccrc/diff/diff.hpp>
+#include <ccrc/ensemble/profile.hpp>
+#include <ccrc/ensemble/variation.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/highlight.hpp>
 #include <ccrc/geometry/icicle.hpp>
@@ -52,13 +54,18 @@ struct shown_tree {
   std::vector<std::optional<ccrc::chart_colors>> palettes;
   // Kaes's call graph of every metric, for the butterfly, made on first use.
   std::optional<ccrc::call_graph<double>> graph;
+  // An ensemble profile's statistics (none for another profile), and the coefficient of
+  // variation of each of its metrics' inclusive values, made on first use.
+  std::optional<ccrc::ensemble_metrics> ensemble;
+  std::vector<std::vector<double>> variations;
 
   explicit shown_tree(ccrc::profile p)
       : profile(std::move(p)),
         ag(ccrc::inclusive_columns(profile)),
         order(profile.tree()),
         by_method(profile.tree(), order),
-        palettes(2 * profile.metric_count()) {
+        palettes(2 * profile.metric_count()),
+        ensemble(ccrc::find_ensemble_metrics(profile.metric_names())) {
     index.reserve(ag.size());
     for (const std::vector<double>& column : ag) index.emplace_back(profile.tree(), column);
   }

@@ -20,6 +20,7 @@
 #include <ccrc/geometry/ring_chart.hpp>
 #include <ccrc/geometry/ring_index.hpp>
 #include <ccrc/geometry/tooltip.hpp>
+#include <ccrc/io/number.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/diff/diff_ring.hpp>
 #include <ccrc/ensemble/profile.hpp>
@@ -28,6 +29,7 @@
 #include <ccrc/tree/metric_unit.hpp>
 #include <ccrc/tree/path.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -188,6 +190,37 @@ const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::co
   return *palette;
 }
 
+// The coefficient of variation of each context's inclusive values of the shown metric (of the
+// metric whose statistic it is, else the first), when the profile shown is an ensemble: the
+// colouring `ccrc render` gives one by default. Null for another profile.
+const std::vector<double>* shown_variation() {
+  viewer& v = the();
+  shown_tree& s = *v.current;
+  if (!s.ensemble || s.ensemble->metrics.empty()) return nullptr;
+  const std::size_t m = s.ensemble->metric_of(v.metric).value_or(0);
+  s.variations.resize(s.ensemble->metrics.size());
+  if (s.variations[m].empty()) {
+    const ccrc::ensemble_metric& em = s.ensemble->metrics[m];
+    s.variations[m] = ccrc::variation_of(s.profile, em, s.ag[em[ccrc::ensemble_statistic::mean]], ccrc::variation::cv);
+  }
+  return &s.variations[m];
+}
+
+// What the colours of an ensemble's chart mean, for its caption: the scale's bands in words.
+std::string variation_caption() {
+  viewer& v = the();
+  const shown_tree& s = *v.current;
+  const ccrc::ensemble_metric& em = s.ensemble->metrics[s.ensemble->metric_of(v.metric).value_or(0)];
+  const auto present = s.profile.column(s.ensemble->present);
+  const double runs = present.empty() ? 0 : *std::max_element(present.begin(), present.end());
+  static constexpr const char* colour_words[] = {"pale blue", "yellow", "light orange", "orange", "red", "dark red"};
+  std::string out = "colour: the coefficient of variation of " + em.name + " over " + ccrc::format_number(runs) + " runs (";
+  const auto bands = ccrc::variation_scale(ccrc::variation::cv);
+  for (std::size_t k = 0; k < bands.size() && k < std::size(colour_words); ++k)
+    out += std::string(k ? ", " : "") + colour_words[k] + " " + std::string(bands[k].label);
+  return out + ")";
+}
+
 // Fills the segment arrays and labels from `chart`, v's last layout, unhighlighted (see ccrc_highlight).
 template <class Layout>
 void export_chart(const Layout& chart) {
@@ -197,6 +230,8 @@ void export_chart(const Layout& chart) {
   const auto& segs = chart.segments;
   std::vector<ccrc::diff_ring_segment> classes;
   if (comparing()) classes = ccrc::diff_ring(*v.diff, chart);
+  const std::vector<double>* variation = classes.empty() ? shown_variation() : nullptr;
+  if (variation) v.shown.caption += (v.shown.caption.empty() ? "" : "; ") + variation_caption();
   v.shown.floats.assign(segs.size() * floats_per_segment, 0.0f);
   v.shown.ints.assign(segs.size() * ints_per_segment, 0);
   v.shown.labels.clear();
@@ -208,7 +243,9 @@ void export_chart(const Layout& chart) {
     n[field(int_fields, "label")] = label_of(t, s, f, v.shown.labels);
     put_geometry(f, s);
     f[field(float_fields, "height")] = classes.empty() ? 0.0f : static_cast<float>(classes[i].height);
-    ccrc::rgb fill = classes.empty() ? palette.of(t, s.last) : ccrc::diff_color(classes[i].status);
+    ccrc::rgb fill = !classes.empty() ? ccrc::diff_color(classes[i].status)
+                     : variation         ? ccrc::variation_color((*variation)[s.node], ccrc::variation::cv)
+                                         : palette.of(t, s.last);
     if (n[field(int_fields, "label")] != label_codes::none && ccrc::label_color(fill) != ccrc::label_color(ccrc::neutral_color))
       n[field(int_fields, "label")] += label_codes::light;
     n[field(int_fields, "node")] = static_cast<std::int32_t>(s.node);

@@ -286,6 +286,18 @@
   // link to a context the profile does not have shows its nearest caller's chart, and says so
   // (the page said 'no profile').
   const viewBefore = location.hash;
+  // An ensemble (two runs: main;f 10 and 10, main;g 10 and 30, as `ccrc ensemble -o` writes
+  // it) coloured by the coefficient of variation of its inclusive values, as `ccrc render` does:
+  // main 10/30 (20-50 %, orange), main;g 10/20 (50-100 %, red), main;f 0 (pale blue).
+  const ensemble = '# metrics: samples_mean samples_min samples_max samples_std samples_min_inc samples_max_inc samples_std_inc runs_present\n' +
+    'main 0 0 0 0 20 40 10 2\nmain;f 10 10 10 0 10 10 0 2\nmain;g 20 10 30 10 10 30 10 2\n';
+  history.replaceState(null, '', '#');
+  check(V.open(new TextEncoder().encode(ensemble), 'ensemble.folded'), `ensemble: ${V.error()}`);
+  const fillOf = Object.fromEntries(V.segments().map((x) => [x.path, x.fill]));
+  check(fillOf['main'] === 'rgb(249,142,63)' && fillOf['main;g'] === 'rgb(200,52,31)' && fillOf['main;f'] === 'rgb(214,230,242)',
+    `ensemble fills: ${JSON.stringify(fillOf)}`);
+  check(V.status().includes('coefficient of variation of samples over 2 runs (pale blue CV under 5 %'), `ensemble caption: ${V.status()}`);
+  log.push(`ensemble: ${V.status()}`);
   // perf script, whose frame names may hold ';' (a folded stack's may not).
   const entities = 'prog 1 1.0: c:\n\t10 a&lt;b (/x)\n\t20 main (/x)\n\nprog 1 2.0: c:\n\t11 x&amp;y (/x)\n\t20 main (/x)\n';
   check(V.open(new TextEncoder().encode(entities), 'entities.perf'), `entities: ${V.error()}`);
