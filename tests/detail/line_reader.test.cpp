@@ -112,7 +112,7 @@ TEST_CASE("file_source: a file as it was when opened; one that shrinks while it 
 
   CHECK_THROWS_WITH_AS(ccrc::detail::file_source(file.path.string() + ".missing"),
                        ("cannot open " + file.path.string() + ".missing").c_str(), ccrc::error);
-  const std::string directory = std::filesystem::temp_directory_path().string();  // a name clang reads as no declaration
-  CHECK_THROWS_WITH_AS(ccrc::detail::file_source(directory), ("cannot read " + directory + ": it is a directory").c_str(),
+  const std::string directory = std::filesystem::temp_directory_path().string();
+  CHECK_THROWS_WITH_AS(ccrc::detail::file_source{directory}, ("cannot read " + directory + ": it is a directory").c_str(),
                        ccrc::error);
 }
