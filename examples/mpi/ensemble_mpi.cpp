@@ -9,6 +9,8 @@
 // the same statistics up to the rounding of their combination.
 //
 //     mpirun -np 4 ccrc_mpi_ensemble [--json] [-o OUT] [--timings] IN...
+#include "profile_file.hpp"
+
 #include <ccrc/ensemble/ensemble_all.hpp>
 #include <ccrc/ensemble/json.hpp>
 #include <ccrc/ensemble/profile.hpp>
@@ -25,8 +27,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -145,25 +145,6 @@ std::optional<ccrc::ensemble> reduce(const ccrc::ensemble& mine, const ccrc::pro
   return ccrc::ensemble::from_moments(ccrc::call_tree(all.tree()), all.metric_names(), runs, std::move(total), columns);
 }
 
-// Written whole or not at all: to a temporary file beside `path`, renamed over it.
-void write_atomically(const std::string& path, const ccrc::profile& p) {
-  std::string temporary = path + ".tmp-ccrc-mpi";
-  try {
-    {
-      std::ofstream out(temporary, std::ios::binary);
-      if (!out) throw ccrc::error("cannot write " + path);
-      ccrc::write_profile(out, p, std::filesystem::path(path));
-      out.close();
-      if (!out) throw ccrc::error("cannot write " + path);
-    }
-    std::filesystem::rename(temporary, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw;
-  }
-}
-
 struct options {
   std::string out;
   bool json = false, timings = false;
@@ -202,7 +183,7 @@ void run(int rank, int ranks, const options& o) {
   if (auto clash = ccrc::unit_disagreement(e->metric_names()))  // as ccrc ensemble refuses it
     throw ccrc::error("metrics '" + e->metric_names()[clash->first] + "' and '" + e->metric_names()[clash->second] +
                       "' measure one quantity in two units");
-  if (!o.out.empty()) write_atomically(o.out, ccrc::ensemble_profile(*e));
+  if (!o.out.empty()) mpi_example::write_profile_file(o.out, ccrc::ensemble_profile(*e));
   if (o.json) {
     ccrc::write_ensemble_json(std::cout, *e, {.inputs = o.inputs});
     std::cout.flush();

@@ -5,6 +5,8 @@
 // neighbours in input order, the result is, byte for byte, what `ccrc merge` writes.
 //
 //     mpirun -np 4 ccrc_mpi_merge -o all.cctb [--timings] IN...
+#include "profile_file.hpp"
+
 #include <ccrc/formats/read_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/cct_binary.hpp>
@@ -18,8 +20,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,25 +54,6 @@ std::optional<ccrc::profile> receive_tree(int from) {
     MPI_Recv(bytes.data() + at, static_cast<int>(std::min(piece, size - at)), MPI_BYTE, from, 1, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
   return ccrc::read_cctb(bytes);
-}
-
-// Written whole or not at all: to a temporary file beside `path`, renamed over it.
-void write_atomically(const std::string& path, const ccrc::profile& p) {
-  std::string temporary = path + ".tmp-ccrc-mpi";
-  try {
-    {
-      std::ofstream out(temporary, std::ios::binary);
-      if (!out) throw ccrc::error("cannot write " + path);
-      ccrc::write_profile(out, p, std::filesystem::path(path));
-      out.close();
-      if (!out) throw ccrc::error("cannot write " + path);
-    }
-    std::filesystem::rename(temporary, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw;
-  }
 }
 
 struct rank_times {
@@ -137,7 +118,7 @@ int run(int rank, int ranks, const std::string& out, const std::vector<std::stri
     if (auto clash = ccrc::unit_disagreement(tree->metric_names()))  // as ccrc merge refuses it
       throw ccrc::error("metrics '" + tree->metric_names()[clash->first] + "' and '" +
                         tree->metric_names()[clash->second] + "' measure one quantity in two units");
-    write_atomically(out, *tree);
+    mpi_example::write_profile_file(out, *tree);
   }
   return 0;
 }
