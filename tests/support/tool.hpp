@@ -78,20 +78,20 @@ inline measured_run run_tool_measured(const std::string& args, rlim_t stack_kb, 
       rlimit address_space{address_space_kb * 1024, address_space_kb * 1024};
       setrlimit(RLIMIT_AS, &address_space);
     }
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    execl(CCRC_PEAK_MEMORY, "peak_memory", (base + ".peak").c_str(), command.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   int raw = 0;
-  rusage usage{};
-  if (child > 0 && wait4(child, &raw, 0, &usage) == child) {
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.peak_kb = usage.ru_maxrss;
+  if (child > 0 && waitpid(child, &raw, 0) == child) {
+    r.status = WIFEXITED(raw) && WEXITSTATUS(raw) < 128 ? WEXITSTATUS(raw) : -1;
+    std::ifstream(base + ".peak") >> r.peak_kb;
   }
   std::error_code ec;
   r.out_bytes = std::filesystem::file_size(base + ".out", ec);
   r.err = read_file(base + ".err");
   std::filesystem::remove(base + ".out", ec);
   std::filesystem::remove(base + ".err", ec);
+  std::filesystem::remove(base + ".peak", ec);
   return r;
 }
 
