@@ -4,20 +4,18 @@
 #          million calls recorded with -finstrument-functions (vector::operator[] and size()
 #          inlined into main, with their hooks)
 #   ccrc   the ccrc tool itself (Release, g++): `ccrc stats` of a generated pmd-sized profile
-# each run five ways:
+# each run these ways:
 #   plain    uninstrumented
 #   gprof    -pg: calls counted exactly (call arcs), time sampled
-#   sampled  -finstrument-functions + libccrc_instrument, as it runs by default: every call
-#            counted in its context, time sampled
+#   sampled  -finstrument-functions + the static libccrc_instrument, as docs/instrument.md
+#            builds first and it runs by default: every call counted in its context, time
+#            sampled; the hooks are called directly and find their thread-locals at a fixed offset
 #   exact    the same binary with CCRC_TIME=exact: a clock read in every hook
-#   empty    the same binary with hooks that do nothing (LD_PRELOADed): the floor, the cost of
-#            the compiler's calls to the hooks
-# in ROUNDS interleaved rounds (default 11; for the tool's slower runs, ROUNDS_TOOL, default 5):
-# the median CPU time (perf stat's task-clock) with the range, the slowdown, the calls recorded
-# and the cost per recorded call, (time - plain) / calls. The sampled and exact profiles must
-# count the same calls in the same contexts (the script stops otherwise). Last, how the sampled
-# self time of the tool's functions compares with the exact one (shares of the total).
-#
+#   shared   -finstrument-functions + the shared libccrc_instrument (sampled time): the hooks
+#            called through the PLT, the thread-locals' offset read from the GOT
+#   empty    the floor, the cost of the compiler's calls to hooks that do nothing: fib linked
+#            with them (beside the static library's sampled), and the shared build with them
+#            LD_PRELOADed (beside shared; the tool's only floor)
 # Usage: benchmarks/instrument_slowdown.sh [WORKDIR]     (JOBS=n for the builds; default 2)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,20 +35,24 @@ build() {
 }
 build plain
 build instrumented -DCCRC_INSTRUMENT_TOOL=ON
+build shared -DCCRC_INSTRUMENT_TOOL=ON -DCCRC_INSTRUMENT_LIBRARY=ccrc_instrument
 build gprof -DCMAKE_CXX_FLAGS=-pg -DCMAKE_EXE_LINKER_FLAGS=-pg
-lib=$work/instrumented/examples
+static_lib=$work/instrumented/examples/libccrc_instrument.a lib=$work/shared/examples
 ccrc=$work/plain/examples/ccrc
 
-# The fib program, three ways, and the hooks that do nothing.
+# The fib program, five ways, and the hooks that do nothing.
 bin=$work/fib
 mkdir -p "$bin"
-g++ -O2 "$src/benchmarks/instrument_fib.cpp" -o "$bin/plain"
-g++ -O2 -pg "$src/benchmarks/instrument_fib.cpp" -o "$bin/gprof"
-g++ -O2 -finstrument-functions -rdynamic "$src/benchmarks/instrument_fib.cpp" -o "$bin/instrumented" \
-  -L"$lib" -lccrc_instrument -Wl,-rpath,"$lib"
+fib=("$src/benchmarks/instrument_fib.cpp")
 printf '%s\n' 'void __cyg_profile_func_enter(void* f, void* c) { (void)f; (void)c; }' \
   'void __cyg_profile_func_exit(void* f, void* c) { (void)f; (void)c; }' >"$bin/empty_hooks.c"
-gcc -O2 -fPIC -shared "$bin/empty_hooks.c" -o "$bin/libempty_hooks.so"
+gcc -O2 -fPIC -c "$bin/empty_hooks.c" -o "$bin/empty_hooks.o"
+gcc -shared "$bin/empty_hooks.o" -o "$bin/libempty_hooks.so"
+g++ -O2 "${fib[@]}" -o "$bin/plain"
+g++ -O2 -pg "${fib[@]}" -o "$bin/gprof"
+g++ -O2 -finstrument-functions -rdynamic "${fib[@]}" -o "$bin/instrumented" "$static_lib" -ldl
+g++ -O2 -finstrument-functions -rdynamic "${fib[@]}" -o "$bin/shared" -L"$lib" -lccrc_instrument -Wl,-rpath,"$lib"
+g++ -O2 -finstrument-functions "${fib[@]}" -o "$bin/empty" "$bin/empty_hooks.o"
 
 input=$work/pmd.cctb
 [[ -f $input ]] || "$ccrc" generate --like pmd -o "$input" >/dev/null
@@ -70,7 +72,7 @@ one() {
   case $variant in
   sampled) exe=${exe/sampled/instrumented} ;;
   exact) exe=${exe/exact/instrumented} env+=(CCRC_TIME=exact) ;;
-  empty) exe=${exe/empty/instrumented} env+=(LD_PRELOAD="$bin/libempty_hooks.so") ;;
+  empty_shared) exe=${exe/empty_shared/shared} env+=(LD_PRELOAD="$bin/libempty_hooks.so") ;;
   esac
   (cd "$run" && perf stat -x, -e task-clock -o "$run/perf.txt" env "${env[@]}" "$exe" "${args[@]}" >/dev/null)
   [[ $variant == gprof ]] && mv "$run/gmon.out" "$run/$program-gmon.out"
@@ -92,17 +94,18 @@ gprof_calls() {
                                 END { print s + 0 }'
 }
 
-variants=(plain gprof sampled exact empty)
 for program in fib ccrc; do
   declare -A cpu=()
   n=$rounds
-  [[ $program == ccrc ]] && n=$rounds_tool
+  variants=(plain gprof sampled exact shared empty empty_shared)
+  [[ $program == ccrc ]] && n=$rounds_tool variants=(plain gprof sampled exact shared empty_shared)
   for ((r = 0; r < n; ++r)); do
     for v in "${variants[@]}"; do cpu[$v]+="$(one "$program" "$v") "; done
   done
   calls=$(total_calls "$run/$program-sampled.cctb")
-  if ! cmp -s <(calls_by_context "$run/$program-sampled.cctb" 4) <(calls_by_context "$run/$program-exact.cctb" 3); then
-    echo "the sampled and exact profiles of $program count different calls" >&2
+  if ! cmp -s <(calls_by_context "$run/$program-sampled.cctb" 4) <(calls_by_context "$run/$program-exact.cctb" 3) ||
+     ! cmp -s <(calls_by_context "$run/$program-sampled.cctb" 4) <(calls_by_context "$run/$program-shared.cctb" 4); then
+    echo "the sampled, exact and shared profiles of $program count different calls" >&2
     exit 1
   fi
   gprof_exe=$bin/gprof
@@ -114,12 +117,13 @@ for program in fib ccrc; do
     read -r m lo hi <<<"$(median <<<"${cpu[$v]}")"
     c=$calls
     [[ $v == gprof ]] && c=$gprof_calls
+    [[ $v == empty* ]] && c=$calls
     per=""
     [[ $v != plain ]] && per=$(printf '%5.2f ns a call' "$(echo "($m - $base) * 1000000 / $c" | bc -l)")
     printf '%-8s %9.1f ms (%.1f-%.1f)  x%-6.2f %12s calls  %s\n' "$v" "$m" "$lo" "$hi" "$(echo "$m / $base" | bc -l)" \
       "$([[ $v == plain ]] && echo "" || echo "$c")" "$per"
   done
-  echo "sampled and exact: the same $calls calls in the same $("$ccrc" stats "$run/$program-exact.cctb" --json | jq .nodes) contexts"
+  echo "sampled, exact and shared: the same $calls calls in the same $("$ccrc" stats "$run/$program-exact.cctb" --json | jq .nodes) contexts"
 done
 
 # The sampled time of the tool's functions against the exact time (the last runs): each
