@@ -419,22 +419,16 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
   try {
     auto loaded = std::make_unique<shown_tree>(std::move(ccrc::read_core_profile(std::string_view(bytes, size)).profile));
     if (loaded->profile.tree().size() < 1) throw ccrc::error("empty profile");
-    v.original = std::move(loaded);
-    v.diff.reset();
-    v.derived.reset();
-    v.derived_of = {-1, 0};
-    v.automatic.clear();
-    v.current = v.original.get();
-    v.metric = 0;
-    v.query.reset();
-    v.found = {};
-    v.marks.reset();
-    v.searched = nullptr;
-    v.shown = {};
-    v.before = {};
-    v.flat_of = {};
-    v.top_down = {};
-    v.bottom_up = {};
+    // A fresh viewer for it: nothing of the last profile lingers but the first run it is
+    // compared with, and the counts whose numbers name layouts and highlights (the page knows
+    // what its canvases hold by a layout's serial).
+    viewer fresh;
+    fresh.original = std::move(loaded);
+    fresh.current = fresh.original.get();
+    fresh.baseline = std::move(v.baseline);
+    fresh.searches = v.searches;
+    fresh.layouts = v.layouts;
+    v = std::move(fresh);
     return 0;
   } catch (const std::exception& e) {
     hand_out(error_text(e));

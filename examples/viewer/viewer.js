@@ -25,19 +25,40 @@
 
   let m = null;       // the module
   let api = null;     // its functions
-  let metrics = [];   // metric names of the profile
-  let primary = 0;    // the metric shown unless the URL names one (ccrc::primary_metric)
-  // The view: the sizing, tree, colouring and part searched by name (the contract's names; their
-  // codes are the module's), the depth as ccrc_layout takes it.
-  let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'auto', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
+  // The profile shown and what the page shows of it: made whole by freshState, at the start and
+  // for each profile opened, so that nothing of the last one lingers. (The canvases' drawings
+  // are known by the module's layout serials, which keep counting from one profile to the next.)
+  let metrics, primary, view, chart, laid, searching, searchInfo, tableRowsShown, selectedNode, butterflyLines, butterflyWhole;
+  // `info`: the profile's (ccrc_profile_info), its view read from the URL; none: no profile yet.
+  function freshState(info) {
+    const state = {
+      metrics: info ? info.metrics : [],  // metric names of the profile
+      primary: info ? info.primary : 0,   // the metric shown unless the URL names one (ccrc::primary_metric)
+      // The view: the sizing, tree, colouring and part searched by name (the contract's names;
+      // their codes are the module's), the depth as the layout request takes it.
+      view: {path: '', depth: null, mode: 'angle', metric: 0, tree: 'auto', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''},
+      chart: {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false, serial: -1},
+      // The record of the last layout or highlight (the contract's layout_result; none yet: no segment, no match).
+      laid: {count: -1, matches: 0, match_share: 0},
+      searching: false,  // a search is highlighted
+      searchInfo: '',    // what it found, for the status line
+      tableRowsShown: [],  // the table's rows on screen: {row, id, full, state}
+      selectedNode: -1,    // the call tree's row for the chart's centre
+      // The butterfly's lines, as the module gave them (its callers and callees, at most
+      // BUTTERFLY_ROWS each), drawn as the tables are: only those on screen.
+      butterflyLines: [], butterflyWhole: 0,
+    };
+    if (info) state.view = viewOf(location.hash, state);
+    return state;
+  }
+  function adopt(state) {
+    ({metrics, primary, view, chart, laid, searching, searchInfo, tableRowsShown, selectedNode, butterflyLines, butterflyWhole} = state);
+  }
+  adopt(freshState());
   const SHOWS = ['ring', 'icicle', 'calltree', 'bottomup', 'butterfly'];
   // Whether the view shown is a chart (the ring or the icicle) rather than a table.
   const charted = () => view.show === 'ring' || view.show === 'icicle';
-  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false, serial: -1};
-  // The record of the last layout or highlight (the contract's layout_result; none yet: no segment, no match).
-  let laid = {count: -1, matches: 0, match_share: 0};
   let size = {w: 0, h: 0};
-  let searchInfo = '';
   const timings = [];  // {what, ms}: every interaction's layout and drawing, for the tests
 
   // ---- the view <-> the URL fragment
@@ -56,7 +77,9 @@
     if (v.fn) p.set('fn', v.fn);
     return '#' + p.toString();
   }
-  function viewOf(fragment) {
+  // The view a URL fragment names, of the profile shown (or of `profile`: its metrics and primary).
+  function viewOf(fragment, profile = {metrics, primary}) {
+    const {metrics, primary} = profile;
     const p = new URLSearchParams(fragment.replace(/^#/, ''));
     const named = (enumeration, name, fallback) => (name !== null && name in enumeration ? name : fallback);
     const levels = parseInt(p.get('depth'), 10);
@@ -447,7 +470,6 @@
     if (ui.error.textContent.startsWith('search: ')) showError('');
     searching = found > 0;
   }
-  let searching = false;
 
   // Lays out and draws the view (only highlights it again when options.layout is false: the
   // search changed, nothing else); `what` names the interaction for the timings. The table
@@ -521,8 +543,6 @@
   // each computed by the module (tables.cpp) for the tree and metric shown. The page holds only
   // the rows on screen: ROW pixels each, over a spacer as tall as all of them.
   const ROW = 20, BUTTERFLY_ROWS = 200;
-  let tableRowsShown = [];  // the rows on screen: {row, id, full, state}
-  let selectedNode = -1;    // the call tree's row for the chart's centre
   let tableTop = 0;         // the table's scroll position, as its scroll events tell it
   // A share to a tenth of a percent; below 1 % (most rows of a large profile) to two digits,
   // down to a hundredth.
@@ -576,9 +596,6 @@
       requestAnimationFrame(() => { ui.tableScroll.scrollTop = tableTop; });
     }
   }
-  // The butterfly's lines, as the module gave them (its callers and callees, at most
-  // BUTTERFLY_ROWS each), drawn as the tables are: only those on screen.
-  let butterflyLines = [], butterflyWhole = 0;
   function showButterfly(reveal) {
     ui.tableTitle.textContent = 'callers, the function, its callees';
     if (reveal) {
@@ -816,12 +833,9 @@
       return false;
     }
     showError('');
-    const info = JSON.parse(m.UTF8ToString(api.info()));
-    metrics = info.metrics;
-    primary = info.primary;
+    adopt(freshState(JSON.parse(m.UTF8ToString(api.info()))));
     ui.metric.innerHTML = metrics.map((n, i) => `<option value="${i}">${n.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</option>`).join('');
     document.title = `${name} - ccrc viewer`;
-    view = viewOf(location.hash);
     history.replaceState(null, '', fragmentOf(view));
     render('open', {search: true});
     timings.push({what: 'ready', ms: performance.now() - t0});
