@@ -230,8 +230,16 @@ struct table {
   std::vector<std::uint32_t> root_of;
 };
 
-// What a layout is made from, as ccrc_layout is asked for it (the tree as its code).
-using layout_inputs = std::tuple<int, std::size_t, std::string, int, int, int, int, double, double, double>;
+// What a layout is made from: its request, with the tree it stands for (tree_automatic decided)
+// and the metric (in range) in place of those asked for, and its path kept.
+struct layout_inputs {
+  int tree;
+  std::size_t metric;
+  std::string path;
+  std::int32_t depth, sizing, color_by, chart;
+  double width, height, min_px;
+  bool operator==(const layout_inputs&) const = default;
+};
 
 // A chart laid out and exported for the page, with what it was made from: switching from the
 // ring to the icicle and back, or to a table and back, takes a layout kept when nothing it

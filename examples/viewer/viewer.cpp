@@ -326,8 +326,9 @@ int layout_with(const layout_request& r, std::size_t wanted, int tree) {
   v.colours = r.color_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
   if (stale || v.search_stale) run_query();
   update_diff();
-  layout_inputs inputs{v.current == v.original.get() ? tree_as_read : tree, v.metric, std::string(path), r.depth, r.sizing,
-                       r.color_by, r.chart, r.width, r.height, r.min_px};
+  layout_inputs inputs{.tree = v.current == v.original.get() ? tree_as_read : tree, .metric = v.metric, .path = std::string(path),
+                       .depth = r.depth, .sizing = r.sizing, .color_by = r.color_by, .chart = r.chart,
+                       .width = r.width, .height = r.height, .min_px = r.min_px};
   if (v.shown.made_of != inputs) std::swap(v.shown, v.before);
   if (v.shown.made_of == inputs) return static_cast<int>(segment_count());
   v.shown.made_of.reset();
