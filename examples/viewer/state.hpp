@@ -18,13 +18,15 @@
 #include <ccrc/tree/preorder_index.hpp>
 #include <ccrc/tree/profile.hpp>
 
-#include <iterator>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -95,6 +97,102 @@ consteval std::size_t field(const std::string_view (&fields)[N], std::string_vie
   throw "no such field";
 }
 
+// The records the page and the module exchange through the module's linear memory (wasm32:
+// addresses are 4 bytes, doubles 8-aligned): ccrc_layout takes a layout_request and hands back
+// a layout_result, ccrc_search takes a search_request. Their layout is the contract: fixed here
+// by static_asserts (docs/viewer.md lists it), described to the page by ccrc_contract() as each
+// field's name, type and offset, so that the page names a field and never an offset.
+// Addresses are of NUL-terminated UTF-8 text or of the segment arrays; 0 is none.
+struct layout_request {
+  double width = 0, height = 0;  // the canvas, CSS pixels
+  double min_px = 1;             // segments thinner than this are lines
+  const char* path = nullptr;    // the centre's frames separated by ';' (none or empty: the top)
+  std::int32_t depth = 0;        // levels below the centre: depth_all, depth_first_view or a number
+  std::int32_t sizing = 0;       // ccrc::ring_sizing's code
+  std::int32_t metric = 0;
+  std::int32_t tree = 0;         // tree_automatic, tree_as_read, ccrc::recursion's code or tree_display
+  std::int32_t color_by = 0;     // ccrc::color_by's code
+  std::int32_t chart = 0;        // chart_ring or chart_icicle
+};
+
+// A layout as handed out: valid until the next ccrc_layout (ccrc_highlight brings its search
+// fields up to date).
+struct layout_result {
+  double center_x = 0, center_y = 0;  // the ring chart's centre (0 for an icicle)
+  double match_share = 0;             // the share of the total the search's contexts cover
+  const float* floats = nullptr;      // floats_per_segment a segment (float_fields)
+  const std::int32_t* ints = nullptr;  // ints_per_segment a segment (int_fields)
+  const char* labels = nullptr;       // the labels that fit, one a line, in segment order
+  const char* caption = nullptr;      // what the first view did (ccrc::first_view_caption), or ""
+  const char* nearest_caller = nullptr;  // where the path named no context: the one shown instead
+  std::int32_t count = -1;            // segments; -1: no layout (the message in ccrc_error_text)
+  std::int32_t serial = 0;            // which layout: the same when a kept one is handed back
+  std::int32_t rings = 0;             // the ring chart's rings or the icicle's rows
+  std::int32_t matches = 0;           // the contexts the search finds
+};
+
+struct search_request {
+  const char* text = nullptr;       // as `ccrc search` takes its query (ccrc::parse_name_query)
+  const char* min_total = nullptr;  // as `ccrc search --min-total` takes it; none or empty: no bound
+  std::int32_t part = 0;            // ccrc::name_part's code
+  std::int32_t ignore_case = 0;
+};
+
+static_assert(sizeof(void*) == 4, "the records are laid out for wasm32");
+static_assert(offsetof(layout_request, width) == 0 && offsetof(layout_request, height) == 8 &&
+              offsetof(layout_request, min_px) == 16 && offsetof(layout_request, path) == 24 &&
+              offsetof(layout_request, depth) == 28 && offsetof(layout_request, sizing) == 32 &&
+              offsetof(layout_request, metric) == 36 && offsetof(layout_request, tree) == 40 &&
+              offsetof(layout_request, color_by) == 44 && offsetof(layout_request, chart) == 48 &&
+              sizeof(layout_request) == 56);
+static_assert(offsetof(layout_result, center_x) == 0 && offsetof(layout_result, center_y) == 8 &&
+              offsetof(layout_result, match_share) == 16 && offsetof(layout_result, floats) == 24 &&
+              offsetof(layout_result, ints) == 28 && offsetof(layout_result, labels) == 32 &&
+              offsetof(layout_result, caption) == 36 && offsetof(layout_result, nearest_caller) == 40 &&
+              offsetof(layout_result, count) == 44 && offsetof(layout_result, serial) == 48 &&
+              offsetof(layout_result, rings) == 52 && offsetof(layout_result, matches) == 56 &&
+              sizeof(layout_result) == 64);
+static_assert(offsetof(search_request, text) == 0 && offsetof(search_request, min_total) == 4 &&
+              offsetof(search_request, part) == 8 && offsetof(search_request, ignore_case) == 12 &&
+              sizeof(search_request) == 16);
+
+// A record's field as ccrc_contract() describes it: its type for the page ("f64", "i32", or
+// "u32": an address) and offset.
+struct record_field {
+  std::string_view name, type;
+  std::size_t offset;
+};
+template <class T>
+consteval std::string_view record_type() {
+  if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "i32";
+  else {
+    static_assert(std::is_pointer_v<T>, "a record holds doubles, int32s and addresses");
+    return "u32";
+  }
+}
+// A field by its name, written once.
+#define VIEWER_RECORD_FIELD(record, field) \
+  record_field { #field, record_type<decltype(record::field)>(), offsetof(record, field) }
+
+constexpr record_field layout_request_fields[] = {
+    VIEWER_RECORD_FIELD(layout_request, width),  VIEWER_RECORD_FIELD(layout_request, height),
+    VIEWER_RECORD_FIELD(layout_request, min_px), VIEWER_RECORD_FIELD(layout_request, path),
+    VIEWER_RECORD_FIELD(layout_request, depth),  VIEWER_RECORD_FIELD(layout_request, sizing),
+    VIEWER_RECORD_FIELD(layout_request, metric), VIEWER_RECORD_FIELD(layout_request, tree),
+    VIEWER_RECORD_FIELD(layout_request, color_by), VIEWER_RECORD_FIELD(layout_request, chart)};
+constexpr record_field layout_result_fields[] = {
+    VIEWER_RECORD_FIELD(layout_result, center_x), VIEWER_RECORD_FIELD(layout_result, center_y),
+    VIEWER_RECORD_FIELD(layout_result, match_share), VIEWER_RECORD_FIELD(layout_result, floats),
+    VIEWER_RECORD_FIELD(layout_result, ints), VIEWER_RECORD_FIELD(layout_result, labels),
+    VIEWER_RECORD_FIELD(layout_result, caption), VIEWER_RECORD_FIELD(layout_result, nearest_caller),
+    VIEWER_RECORD_FIELD(layout_result, count), VIEWER_RECORD_FIELD(layout_result, serial),
+    VIEWER_RECORD_FIELD(layout_result, rings), VIEWER_RECORD_FIELD(layout_result, matches)};
+constexpr record_field search_request_fields[] = {
+    VIEWER_RECORD_FIELD(search_request, text), VIEWER_RECORD_FIELD(search_request, min_total),
+    VIEWER_RECORD_FIELD(search_request, part), VIEWER_RECORD_FIELD(search_request, ignore_case)};
+#undef VIEWER_RECORD_FIELD
+
 // ccrc_layout's trees besides ccrc::recursion's policies (`tree_automatic`: as the first view
 // of the profile chooses, ccrc::prefer_eliminated), its depths besides a number of levels,
 // ccrc_table's kinds.
@@ -132,8 +230,16 @@ struct table {
   std::vector<std::uint32_t> root_of;
 };
 
-// What a layout is made from, as ccrc_layout is asked for it (the tree as its code).
-using layout_inputs = std::tuple<int, std::size_t, std::string, int, int, int, int, double, double, double>;
+// What a layout is made from: its request, with the tree it stands for (tree_automatic decided)
+// and the metric (in range) in place of those asked for, and its path kept.
+struct layout_inputs {
+  int tree;
+  std::size_t metric;
+  std::string path;
+  std::int32_t depth, sizing, color_by, chart;
+  double width, height, min_px;
+  bool operator==(const layout_inputs&) const = default;
+};
 
 // A chart laid out and exported for the page, with what it was made from: switching from the
 // ring to the icicle and back, or to a table and back, takes a layout kept when nothing it
@@ -175,6 +281,7 @@ struct viewer {
   std::uint64_t searches = 1;            // searches run, counting from 1
   std::uint32_t layouts = 0;             // layouts made
   std::optional<std::string> nearest_caller;  // the last layout's centre, where its path named no context
+  layout_result result;                       // the record ccrc_layout and ccrc_highlight hand out
 
   // A first run to compare the profile with (the second run): the diff of the calling
   // contexts as read, on the metric shown, made when first drawn.

@@ -3,8 +3,10 @@
 // hit_test, search, highlight, flat, eliminate_recursion, display_tree, fit_label); the page only draws the
 // numbers it is handed and wires the controls.
 //
-// Strings and arrays handed out stay valid until the next call that changes them: the
-// segment arrays until the next ccrc_layout, a returned string until the next call returning one.
+// The page and the module exchange records in the module's memory (state.hpp: layout_request,
+// layout_result, search_request), described to the page by ccrc_contract(). Strings and arrays
+// handed out stay valid until the next call that changes them: a layout's record, its segment
+// arrays and texts until the next ccrc_layout, a returned string until the next call returning one.
 #include <ccrc/algorithm/display_name.hpp>
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/inclusive.hpp>
@@ -287,9 +289,8 @@ ccrc::tree_view lay_out(ccrc::tree_view view, bool first, bool skip_trunk, const
 
 std::string error_text(const std::exception& e) { return e.what(); }
 
-// ccrc_layout of a tree other than tree_automatic, on metric `wanted` (in range).
-int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int tree, int colour_by, int chart,
-                double width, double height, double min_px) {
+// The layout `r` asks for, of a tree other than tree_automatic, on metric `wanted` (in range).
+int layout_with(const layout_request& r, std::size_t wanted, int tree) {
   viewer& v = the();
   const ccrc::profile& original = v.original->profile;
   if (tree < 0 || tree > tree_display) {
@@ -313,7 +314,8 @@ int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int
   const ccrc::profile& p = v.current->profile;
   ccrc::node_id centre = ccrc::null_node;
   v.nearest_caller.reset();
-  if (path && *path) {
+  const std::string_view path = r.path ? r.path : "";
+  if (!path.empty()) {
     const ccrc::path_prefix found = ccrc::nearest_node_at_path(p.tree(), path);
     if (found.node != ccrc::root_node) centre = found.node;
     if (!found.whole) v.nearest_caller = ccrc::path_string(p.tree(), found.node);
@@ -321,29 +323,30 @@ int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int
   // The search runs on the tree shown (node ids differ between trees) and the metric shown.
   bool stale = v.searched != v.current || v.metric != wanted;
   v.metric = wanted;
-  v.colours = colour_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
+  v.colours = r.color_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
   if (stale || v.search_stale) run_query();
   update_diff();
-  layout_inputs inputs{v.current == v.original.get() ? tree_as_read : tree, v.metric,
-                       path ? path : "", depth, sizing, colour_by, chart, width, height, min_px};
+  layout_inputs inputs{.tree = v.current == v.original.get() ? tree_as_read : tree, .metric = v.metric, .path = std::string(path),
+                       .depth = r.depth, .sizing = r.sizing, .color_by = r.color_by, .chart = r.chart,
+                       .width = r.width, .height = r.height, .min_px = r.min_px};
   if (v.shown.made_of != inputs) std::swap(v.shown, v.before);
   if (v.shown.made_of == inputs) return static_cast<int>(segment_count());
   v.shown.made_of.reset();
   const std::vector<double>& ag = v.current->ag[v.metric];
-  auto limit = depth > 0 ? static_cast<std::uint32_t>(depth) : ccrc::unlimited_depth;
-  auto sized = static_cast<ccrc::ring_sizing>(std::clamp(sizing, 0, 2));
+  auto limit = r.depth > 0 ? static_cast<std::uint32_t>(r.depth) : ccrc::unlimited_depth;
+  auto sized = static_cast<ccrc::ring_sizing>(std::clamp(r.sizing, 0, 2));
   const ccrc::ring_index* index = &v.current->index[v.metric];
   ccrc::tree_view view = centre == ccrc::null_node
                              ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
                              : ccrc::tree_view(p.tree(), centre, limit);
-  bool first = depth == depth_first_view, skip_trunk = centre == ccrc::null_node;
-  if (chart == chart_icicle) {
+  bool first = r.depth == depth_first_view, skip_trunk = centre == ccrc::null_node;
+  if (r.chart == chart_icicle) {
     view = lay_out(view, first, skip_trunk,
-                   ccrc::icicle_options{.sizing = sized, .origin = {6, 6}, .width = std::max(0.0, width - 12),
-                                        .height = std::max(0.0, height - 12), .max_row_px = max_row_px,
-                                        .min_width_px = min_px, .index = index});
+                   ccrc::icicle_options{.sizing = sized, .origin = {6, 6}, .width = std::max(0.0, r.width - 12),
+                                        .height = std::max(0.0, r.height - 12), .max_row_px = max_row_px,
+                                        .min_width_px = r.min_px, .index = index});
   } else {
-    ccrc::ring_options o = ccrc::on_canvas(width, height, {.sizing = sized, .min_arc_px = min_px, .index = index});
+    ccrc::ring_options o = ccrc::on_canvas(r.width, r.height, {.sizing = sized, .min_arc_px = r.min_px, .index = index});
     o.outer_radius = std::max(0.0, o.outer_radius - 6);
     view = lay_out(view, first, skip_trunk, o);
   }
@@ -361,22 +364,46 @@ int layout_with(const char* path, int depth, int sizing, std::size_t wanted, int
 // half of the cost and the tree without recursion draws more (ccrc::worth_eliminating_recursion,
 // ccrc::prefer_eliminated, as `ccrc render` decides). The layouts it makes are kept: the view
 // asked for is most often one of them.
-int automatic_tree(std::size_t metric, int sizing, int colour_by, int chart, double width, double height, double min_px) {
+int automatic_tree(std::size_t metric, const layout_request& asked) {
   viewer& v = the();
   v.automatic.resize(v.original->profile.metric_count());
   if (v.automatic[metric]) return *v.automatic[metric];
-  layout_with("", depth_first_view, sizing, metric, tree_as_read, colour_by, chart, width, height, min_px);
+  layout_request whole = asked;
+  whole.path = "";
+  whole.depth = depth_first_view;
+  layout_with(whole, metric, tree_as_read);
   const double as_read = v.shown.drawn;
   const int eliminated = static_cast<int>(ccrc::recursion::all);
   int decided = tree_as_read;
   // An ensemble's minima, maxima and deviations do not add up over a recursion: drawn as read.
   const bool ensemble = ccrc::find_ensemble_metrics(v.original->profile.metric_names()).has_value();
   if (!ensemble && ccrc::worth_eliminating_recursion(v.original->profile.size(), as_read)) {
-    layout_with("", depth_first_view, sizing, metric, eliminated, colour_by, chart, width, height, min_px);
+    layout_with(whole, metric, eliminated);
     if (ccrc::prefer_eliminated(as_read, v.shown.drawn)) decided = eliminated;
   }
   v.automatic[metric] = decided;
   return decided;
+}
+
+// The record ccrc_layout and ccrc_highlight hand out, made up to date: v.shown's `count`
+// segments (-1: none) and what the search found.
+const layout_result* hand_out_layout(int count) {
+  viewer& v = the();
+  const laid_out_chart& shown = v.shown;
+  const auto* ring = std::get_if<ccrc::ring_layout>(&shown.chart);
+  v.result = {.center_x = ring ? ring->center.x : 0,
+              .center_y = ring ? ring->center.y : 0,
+              .match_share = v.found.share(),
+              .floats = shown.floats.data(),
+              .ints = shown.ints.data(),
+              .labels = shown.labels.c_str(),
+              .caption = shown.caption.c_str(),
+              .nearest_caller = v.nearest_caller ? v.nearest_caller->c_str() : nullptr,
+              .count = count,
+              .serial = static_cast<std::int32_t>(shown.serial),
+              .rings = static_cast<std::int32_t>(ring ? ring->rings() : std::get<ccrc::icicle_layout>(shown.chart).rows()),
+              .matches = static_cast<std::int32_t>(v.found.count)};
+  return &v.result;
 }
 
 
@@ -393,22 +420,16 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
   try {
     auto loaded = std::make_unique<shown_tree>(std::move(ccrc::read_core_profile(std::string_view(bytes, size)).profile));
     if (loaded->profile.tree().size() < 1) throw ccrc::error("empty profile");
-    v.original = std::move(loaded);
-    v.diff.reset();
-    v.derived.reset();
-    v.derived_of = {-1, 0};
-    v.automatic.clear();
-    v.current = v.original.get();
-    v.metric = 0;
-    v.query.reset();
-    v.found = {};
-    v.marks.reset();
-    v.searched = nullptr;
-    v.shown = {};
-    v.before = {};
-    v.flat_of = {};
-    v.top_down = {};
-    v.bottom_up = {};
+    // A fresh viewer for it: nothing of the last profile lingers but the first run it is
+    // compared with, and the counts whose numbers name layouts and highlights (the page knows
+    // what its canvases hold by a layout's serial).
+    viewer fresh;
+    fresh.original = std::move(loaded);
+    fresh.current = fresh.original.get();
+    fresh.baseline = std::move(v.baseline);
+    fresh.searches = v.searches;
+    fresh.layouts = v.layouts;
+    v = std::move(fresh);
     return 0;
   } catch (const std::exception& e) {
     hand_out(error_text(e));
@@ -471,63 +492,52 @@ VIEWER_API const char* ccrc_profile_info() {
   return hand_out(std::move(s));
 }
 
-/// Lays out the ring chart (`chart` 0) or the icicle (1: a flame graph, root on top) on a
-/// width x height canvas (CSS pixels): centred on the calling
-/// context `path` (frames separated by ';'; empty: the profile's top, as ring_chart_view picks
-/// it; naming no context of the tree shown: its nearest caller, ccrc_nearest_caller says
-/// which), `depth` levels below it (0: all; as `ccrc render --depth`; -1: the first view,
-/// ccrc::first_view: from where the profile branches when no path is given, as deep as rings
-/// or rows stay readable), sized per `sizing` (0 equal, 1 angle, 2 area) by `metric`, of the
-/// `tree`: as the first view of the whole profile chooses (-2: as read, or its recursion
-/// eliminated when that draws more of the cost; decided once per metric), the profile as
-/// read (-1), with its recursion eliminated under a policy (0 all, 1 direct, 2 drop_repeats),
-/// or its call graph's display tree (3, masters chosen by `metric`);
-/// coloured by method (0) or package (1). Segments thinner than min_px are lines.
-/// Returns the number of segments (-1 without a profile); ccrc_highlight then highlights the
-/// search, if any. The last two layouts are kept: asked again for one of them, it is handed back.
-VIEWER_API int ccrc_layout(const char* path, int depth, int sizing, int metric, int tree, int colour_by, int chart,
-                           double width, double height, double min_px) {
+/// Lays out what `request` asks for (layout_request, state.hpp; docs/viewer.md lists its
+/// fields): the ring chart (chart_ring) or the icicle (chart_icicle: a flame graph, root on
+/// top) on a width x height canvas (CSS pixels), centred on the calling context `path` (frames
+/// separated by ';'; empty: the profile's top, as ring_chart_view picks it; naming no context
+/// of the tree shown: its nearest caller, which the result's nearest_caller names: "" for the
+/// top), `depth` levels below it (depth_all; as `ccrc render --depth`; depth_first_view:
+/// ccrc::first_view, from where the profile branches when no path is given, as deep as rings
+/// or rows stay readable), sized per `sizing` by `metric`, of the `tree`: as the first view of
+/// the whole profile chooses (tree_automatic: as read, or its recursion eliminated when that
+/// draws more of the cost; decided once per metric), the profile as read (tree_as_read), with
+/// its recursion eliminated under a ccrc::recursion policy, or its call graph's display tree
+/// (tree_display, masters chosen by `metric`); coloured per `color_by`. Segments thinner than
+/// min_px are lines. Returns the layout's record (layout_result: count -1, with the message in
+/// ccrc_error_text(), without a profile or on failure); ccrc_highlight then highlights the
+/// search, if any. The last two layouts are kept: asked again for one of them, it is handed
+/// back (with the serial it had).
+VIEWER_API const layout_result* ccrc_layout(const layout_request* request) {
   viewer& v = the();
-  if (!v.original) return -1;
+  if (!v.original || !request) return hand_out_layout(-1);
   try {
+    const layout_request& r = *request;
     const std::size_t metrics = v.original->profile.metric_count();
-    auto wanted = metric >= 0 && static_cast<std::size_t>(metric) < metrics ? static_cast<std::size_t>(metric) : 0;
-    if (tree == tree_automatic) tree = automatic_tree(wanted, sizing, colour_by, chart, width, height, min_px);
-    return layout_with(path, depth, sizing, wanted, tree, colour_by, chart, width, height, min_px);
+    auto wanted = r.metric >= 0 && static_cast<std::size_t>(r.metric) < metrics ? static_cast<std::size_t>(r.metric) : 0;
+    const int tree = r.tree == tree_automatic ? automatic_tree(wanted, r) : r.tree;
+    return hand_out_layout(layout_with(r, wanted, tree));
   } catch (const std::exception& e) {
     hand_out(error_text(e));
-    return -1;
+    return hand_out_layout(-1);
   }
-}
-
-/// What the first view of the last layout did to show where the cost goes, for the page to
-/// say (ccrc::first_view_caption: "recursion eliminated: 138 → 25 levels", "14 levels of one
-/// callee shown as one ring"); empty if nothing.
-VIEWER_API const char* ccrc_caption() { return the().shown.caption.c_str(); }
-
-/// After a ccrc_layout whose path named no context of the tree shown: the path of the
-/// context it was centred on instead, its nearest caller ("" for the top), for the page to
-/// say so and to show that path; null after any other.
-VIEWER_API const char* ccrc_nearest_caller() {
-  viewer& v = the();
-  return v.nearest_caller ? hand_out(*v.nearest_caller) : nullptr;
 }
 
 /// Highlights the current search (see ccrc_search) in the last layout, unless it is already:
 /// a layout leaves its segments' highlight to this call, which a page showing a table instead
-/// of the chart does not make. A search moves no segment, so a search alone needs only this
-/// (it also updates what ccrc_search_count and ccrc_search_share report). Returns the number
-/// of segments, or -1 without a layout.
-VIEWER_API int ccrc_highlight() {
+/// of the chart does not make. A search moves no segment, so a search alone needs only this.
+/// Returns the last layout's record with what the search found brought up to date (count -1
+/// without a layout).
+VIEWER_API const layout_result* ccrc_highlight() {
   viewer& v = the();
-  if (!v.current || !v.shown.view) return -1;
+  if (!v.current || !v.shown.view) return hand_out_layout(-1);
   try {
     if (v.searched != v.current || v.search_stale) run_query();
     export_marks();
-    return static_cast<int>(segment_count());
+    return hand_out_layout(static_cast<int>(segment_count()));
   } catch (const std::exception& e) {
     hand_out(error_text(e));
-    return -1;
+    return hand_out_layout(-1);
   }
 }
 
@@ -536,7 +546,9 @@ VIEWER_API int ccrc_highlight() {
 /// or reads: "kind" (ccrc::segment_kind), "highlight" (ccrc::highlight_state), "label"
 /// (label_codes), "sizing" (ccrc::ring_sizing), "tree" (ccrc_layout's trees), "colour"
 /// (ccrc::color_by), "depth" (ccrc_layout's depths), "part" (ccrc::name_part), "table"
-/// (ccrc_table's kinds), "chart" (ccrc_layout's charts). viewer.js takes every offset and code from it.
+/// (ccrc_table's kinds), "chart" (ccrc_layout's charts); and the records the page and the module
+/// exchange ("records": layout_request, layout_result, search_request: each field's type and
+/// offset, and the record's size). viewer.js takes every offset and code from it.
 VIEWER_API const char* ccrc_contract() {
   auto names = [](std::string& out, std::span<const std::string_view> fields) {
     out += '[';
@@ -569,6 +581,19 @@ VIEWER_API const char* ccrc_contract() {
     }
     out += '}';
   };
+  // A record's size and fields: "name": {"size": bytes, "fields": {"field": [type, offset], ...}}.
+  auto record = [](std::string& out, std::string_view name, std::size_t size, std::span<const record_field> fields) {
+    ccrc::append_json_string(out, name);
+    out += ":{\"size\":" + std::to_string(size) + ",\"fields\":{";
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ',';
+      ccrc::append_json_string(out, fields[i].name);
+      out += ":[";
+      ccrc::append_json_string(out, fields[i].type);
+      out += ',' + std::to_string(fields[i].offset) + ']';
+    }
+    out += "}}";
+  };
   std::string out = "{\"floats\":";
   names(out, float_fields);
   out += ",\"ints\":";
@@ -595,33 +620,13 @@ VIEWER_API const char* ccrc_contract() {
   codes(out, {{"calltree", table_top_down}, {"bottomup", table_bottom_up}});
   out += ",\"chart\":";
   codes(out, {{"ring", chart_ring}, {"icicle", chart_icicle}});
-  return hand_out(out + '}');
-}
-
-/// The segment arrays of the last layout: floats_per_segment floats and ints_per_segment ints
-/// a segment (see export_chart), and the labels that fit, one a line, in segment order.
-VIEWER_API const float* ccrc_segment_floats() { return the().shown.floats.data(); }
-VIEWER_API const std::int32_t* ccrc_segment_ints() { return the().shown.ints.data(); }
-VIEWER_API const char* ccrc_labels() { return the().shown.labels.c_str(); }
-/// Which layout the last ccrc_layout handed out: a number of its own, the same when it handed
-/// back one it kept (so that the page need not draw it again).
-VIEWER_API int ccrc_layout_serial() { return static_cast<int>(the().shown.serial); }
-/// The ring chart's centre (0 for an icicle), and its rings or the icicle's rows.
-VIEWER_API double ccrc_center_x() {
-  const auto* ring = std::get_if<ccrc::ring_layout>(&the().shown.chart);
-  return ring ? ring->center.x : 0;
-}
-VIEWER_API double ccrc_center_y() {
-  const auto* ring = std::get_if<ccrc::ring_layout>(&the().shown.chart);
-  return ring ? ring->center.y : 0;
-}
-VIEWER_API int ccrc_rings() {
-  return std::visit([](const auto& chart) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(chart)>, ccrc::ring_layout>)
-      return static_cast<int>(chart.rings());
-    else
-      return static_cast<int>(chart.rows());
-  }, the().shown.chart);
+  out += ",\"records\":{";
+  record(out, "layout_request", sizeof(layout_request), layout_request_fields);
+  out += ',';
+  record(out, "layout_result", sizeof(layout_result), layout_result_fields);
+  out += ',';
+  record(out, "search_request", sizeof(search_request), search_request_fields);
+  return hand_out(out + "}}");
 }
 
 /// The path of a node of the tree shown ("main;f"), for the URL and the breadcrumbs.
@@ -688,20 +693,22 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   return hand_out(std::move(out));
 }
 
-/// Highlights the calling contexts a search finds (ccrc::search over the whole tree shown):
-/// `text` as `ccrc search` takes its query (ccrc::parse_name_query: a substring, "re:REGEX" or
-/// "=NAME") against the whole name (0), package (1), class (2) or method (3), ignoring case if
-/// asked; contexts whose aggregated value of the shown metric is below `min_total` (as `ccrc
-/// search --min-total` takes it, ccrc::parse_threshold: "500", "5%"; empty: no bound) are left
-/// out. An empty query with no bound clears it. Takes effect in the next ccrc_layout or
-/// ccrc_highlight (see ccrc_search_count); returns 1 for a search, 0 when cleared, or -1 with
-/// the message in ccrc_error_text() for a bad regular expression or bound (then nothing is
-/// highlighted).
-VIEWER_API int ccrc_search(const char* text, int part, int ignore_case, const char* min_total) {
+/// Highlights the calling contexts a search finds (ccrc::search over the whole tree shown), as
+/// `request` asks (search_request, state.hpp): `text` as `ccrc search` takes its query
+/// (ccrc::parse_name_query: a substring, "re:REGEX" or "=NAME") against the whole name,
+/// package, class or method (`part`, ccrc::name_part's code), ignoring case if asked; contexts
+/// whose aggregated value of the shown metric is below `min_total` (as `ccrc search
+/// --min-total` takes it, ccrc::parse_threshold: "500", "5%"; empty: no bound) are left out.
+/// An empty query with no bound clears it. Takes effect in the next ccrc_layout or
+/// ccrc_highlight (their record counts what it finds); returns 1 for a search, 0 when cleared,
+/// or -1 with the message in ccrc_error_text() for a bad regular expression or bound (then
+/// nothing is highlighted).
+VIEWER_API int ccrc_search(const search_request* request) {
   viewer& v = the();
-  const std::string_view bound = min_total ? min_total : "";
-  ccrc::search_query q{.name = ccrc::parse_name_query(text ? text : "", static_cast<ccrc::name_part>(std::clamp(part, 0, 3)),
-                                                      ignore_case != 0)};
+  const search_request r = request ? *request : search_request{};
+  const std::string_view bound = r.min_total ? r.min_total : "";
+  ccrc::search_query q{.name = ccrc::parse_name_query(r.text ? r.text : "", static_cast<ccrc::name_part>(std::clamp(r.part, 0, 3)),
+                                                      r.ignore_case != 0)};
   try {
     if (!bound.empty()) {
       q.min_total = ccrc::parse_threshold(bound);
@@ -724,11 +731,6 @@ VIEWER_API int ccrc_search(const char* text, int part, int ignore_case, const ch
   v.query = q;
   return 1;
 }
-
-/// What the search found in the last layout: the number of contexts, the share of the total
-/// they cover (position_search_result::share) and the sum it is the share of.
-VIEWER_API int ccrc_search_count() { return static_cast<int>(the().found.count); }
-VIEWER_API double ccrc_search_share() { return the().found.share(); }
 
 /// The flat profile of the view laid out last (its centre's subtree within the depth limit),
 /// by the shown metric's self values, largest first, at most `limit` methods, as JSON:

@@ -4,7 +4,8 @@
 'use strict';
 (function () {
   // The contract with the module (viewer.cpp's ccrc_contract): each segment's record, its fields
-  // by name (FF, IF: their offsets), and every enum's codes, read from the module when it loads.
+  // by name (FF, IF: their offsets), every enum's codes, and the records a layout and a search
+  // are asked for and handed back in, read from the module when it loads.
   let C = null, FLOATS = 0, INTS = 0, FF = {}, IF = {}, KIND_CENTER = 0, KIND_LINE = 0, MATCH = 0;
   const $ = (id) => document.getElementById(id);
   // A canvas for each chart, kept as last drawn (a switch back to a layout the module kept
@@ -24,17 +25,40 @@
 
   let m = null;       // the module
   let api = null;     // its functions
-  let metrics = [];   // metric names of the profile
-  let primary = 0;    // the metric shown unless the URL names one (ccrc::primary_metric)
-  // The view: the sizing, tree, colouring and part searched by name (the contract's names; their
-  // codes are the module's), the depth as ccrc_layout takes it.
-  let view = {path: '', depth: null, mode: 'angle', metric: 0, tree: 'auto', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''};
+  // The profile shown and what the page shows of it: made whole by freshState, at the start and
+  // for each profile opened, so that nothing of the last one lingers. (The canvases' drawings
+  // are known by the module's layout serials, which keep counting from one profile to the next.)
+  let metrics, primary, view, chart, laid, searching, searchInfo, tableRowsShown, selectedNode, butterflyLines, butterflyWhole;
+  // `info`: the profile's (ccrc_profile_info), its view read from the URL; none: no profile yet.
+  function freshState(info) {
+    const state = {
+      metrics: info ? info.metrics : [],  // metric names of the profile
+      primary: info ? info.primary : 0,   // the metric shown unless the URL names one (ccrc::primary_metric)
+      // The view: the sizing, tree, colouring and part searched by name (the contract's names;
+      // their codes are the module's), the depth as the layout request takes it.
+      view: {path: '', depth: null, mode: 'angle', metric: 0, tree: 'auto', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''},
+      chart: {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false, serial: -1},
+      // The record of the last layout or highlight (the contract's layout_result; none yet: no segment, no match).
+      laid: {count: -1, matches: 0, match_share: 0},
+      searching: false,  // a search is highlighted
+      searchInfo: '',    // what it found, for the status line
+      tableRowsShown: [],  // the table's rows on screen: {row, id, full, state}
+      selectedNode: -1,    // the call tree's row for the chart's centre
+      // The butterfly's lines, as the module gave them (its callers and callees, at most
+      // BUTTERFLY_ROWS each), drawn as the tables are: only those on screen.
+      butterflyLines: [], butterflyWhole: 0,
+    };
+    if (info) state.view = viewOf(location.hash, state);
+    return state;
+  }
+  function adopt(state) {
+    ({metrics, primary, view, chart, laid, searching, searchInfo, tableRowsShown, selectedNode, butterflyLines, butterflyWhole} = state);
+  }
+  adopt(freshState());
   const SHOWS = ['ring', 'icicle', 'calltree', 'bottomup', 'butterfly'];
   // Whether the view shown is a chart (the ring or the icicle) rather than a table.
   const charted = () => view.show === 'ring' || view.show === 'icicle';
-  let chart = {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false, serial: -1};
   let size = {w: 0, h: 0};
-  let searchInfo = '';
   const timings = [];  // {what, ms}: every interaction's layout and drawing, for the tests
 
   // ---- the view <-> the URL fragment
@@ -53,7 +77,9 @@
     if (v.fn) p.set('fn', v.fn);
     return '#' + p.toString();
   }
-  function viewOf(fragment) {
+  // The view a URL fragment names, of the profile shown (or of `profile`: its metrics and primary).
+  function viewOf(fragment, profile = {metrics, primary}) {
+    const {metrics, primary} = profile;
     const p = new URLSearchParams(fragment.replace(/^#/, ''));
     const named = (enumeration, name, fallback) => (name !== null && name in enumeration ? name : fallback);
     const levels = parseInt(p.get('depth'), 10);
@@ -80,13 +106,41 @@
     return c;
   }
 
+  // ---- the records exchanged with the module: each field read or written by its name, at the
+  // offset and as the type the contract describes (a text field takes a string, copied into the
+  // module's memory for the call; read, it is the text's address).
+  const ACCESS = {f64: ['getFloat64', 'setFloat64'], i32: ['getInt32', 'setInt32'], u32: ['getUint32', 'setUint32']};
+  function readRecord(record, address) {
+    const memory = new DataView(m.HEAPU8.buffer), out = {};
+    for (const [name, [type, offset]] of Object.entries(record.fields)) out[name] = memory[ACCESS[type][0]](address + offset, true);
+    return out;
+  }
+  // Calls call(address) with `values` as a record in the module's memory; every field is given.
+  function withRecord(record, values, call) {
+    const texts = {}, kept = [];
+    for (const name of Object.keys(record.fields)) {
+      if (values[name] === undefined) throw new Error(`no ${name} for the module's record`);
+      if (typeof values[name] !== 'string') continue;
+      const bytes = new TextEncoder().encode(values[name]), p = m._malloc(bytes.length + 1);
+      m.HEAPU8.set(bytes, p);
+      m.HEAPU8[p + bytes.length] = 0;
+      kept.push((texts[name] = p));
+    }
+    const address = m._malloc(record.size);
+    kept.push(address);
+    const memory = new DataView(m.HEAPU8.buffer);  // after the allocations, which may grow the memory
+    for (const [name, [type, offset]] of Object.entries(record.fields)) memory[ACCESS[type][1]](address + offset, texts[name] ?? values[name], true);
+    try { return call(address); } finally { for (const p of kept) m._free(p); }
+  }
+
   // ---- layout and drawing
   function layout() {
     const icicle = view.show === 'icicle';
-    const n = api.layout(view.path, view.depth, C.sizing[view.mode], view.metric, C.tree[view.tree], C.colour[view.colour],
-      C.chart[icicle ? 'icicle' : 'ring'], size.w, size.h, 1);
-    if (n < 0) { chart.count = 0; chart.serial = -1; return; }
-    const instead = api.nearestCaller();
+    const request = {width: size.w, height: size.h, min_px: 1, path: view.path, depth: view.depth, sizing: C.sizing[view.mode],
+      metric: view.metric, tree: C.tree[view.tree], color_by: C.colour[view.colour], chart: C.chart[icicle ? 'icicle' : 'ring']};
+    laid = withRecord(C.records.layout_request, request, (p) => readRecord(C.records.layout_result, api.layout(p)));
+    if (laid.count < 0) { chart.count = 0; chart.serial = -1; return; }
+    const instead = laid.nearest_caller;
     if (instead) {
       // A link to a context this profile (or the tree shown) does not have: its nearest caller's
       // chart, that path from now on, and why.
@@ -95,23 +149,24 @@
       view.path = near;
       history.replaceState(history.state, '', fragmentOf(view));
     }
-    viewSegments(n);
-    const serial = api.serial();
+    viewSegments(laid);
+    const serial = laid.serial;
     if (serial === chart.serial) return;  // the layout read last, handed back: its labels and centre as read
     chart.icicle = icicle;
     chart.serial = serial;
     // A layout the module kept (the other chart's, on a switch back to it) is read once.
     const read = (icicle ? panes.icicle : panes.ring).read;
     if (read.serial !== serial) {
-      Object.assign(read, {serial, labels: m.UTF8ToString(api.labels()).split('\n'), cx: api.cx(), cy: api.cy(), rings: api.rings()});
+      Object.assign(read, {serial, labels: m.UTF8ToString(laid.labels).split('\n'), cx: laid.center_x, cy: laid.center_y, rings: laid.rings});
     }
     Object.assign(chart, {labels: read.labels, cx: read.cx, cy: read.cy, rings: read.rings});
   }
   // The segment arrays in the module's memory, seen afresh after every call that may have grown it.
-  function viewSegments(n) {
+  function viewSegments(record) {
+    const n = record.count;
     chart.count = n;
-    chart.floats = new Float32Array(m.HEAPF32.buffer, api.floats(), n * FLOATS);
-    chart.ints = new Int32Array(m.HEAP32.buffer, api.ints(), n * INTS);
+    chart.floats = new Float32Array(m.HEAPF32.buffer, record.floats, n * FLOATS);
+    chart.ints = new Int32Array(m.HEAP32.buffer, record.ints, n * INTS);
   }
 
   // Two canvases, one above the other: the chart as laid out, with its labels (its pane), drawn
@@ -389,7 +444,7 @@
   function status() {
     const lines = chart.count ? `${chart.count} segments` : 'no profile';
     const compared = compareInfo();
-    const caption = chart.count && charted() ? m.UTF8ToString(api.caption()) : '';
+    const caption = chart.count && charted() ? m.UTF8ToString(laid.caption) : '';
     ui.status.textContent = lines + (caption ? ' · ' + caption : '') + (searchInfo ? ' · ' + searchInfo : '') + (compared ? ' · ' + compared : '');
   }
   // What the comparison with a first run shows: the count of each class, or why it is off.
@@ -405,7 +460,8 @@
   function search() {
     // The query and the minimum (a share of the total, in percent) as `ccrc search` takes them.
     const min = view.min === '' ? '' : view.min + '%';
-    const found = api.search(view.search, C.part[view.part], 0, min);
+    const request = {text: view.search, min_total: min, part: C.part[view.part], ignore_case: 0};
+    const found = withRecord(C.records.search_request, request, api.search);
     if (found < 0) {
       showError('search: ' + m.UTF8ToString(api.errorText()));
       searching = false;
@@ -414,7 +470,6 @@
     if (ui.error.textContent.startsWith('search: ')) showError('');
     searching = found > 0;
   }
-  let searching = false;
 
   // Lays out and draws the view (only highlights it again when options.layout is false: the
   // search changed, nothing else); `what` names the interaction for the timings. The table
@@ -435,7 +490,7 @@
       const t1 = performance.now();
       showTable();
       const t2 = performance.now();
-      searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
+      searchInfo = searching ? matchInfo() : '';
       status();
       syncControls();
       timings.push({what, ms: performance.now() - t0, library_ms: t1 - t0, draw_ms: t2 - t1, segments: 0});
@@ -445,19 +500,23 @@
     // Laid out (or handed back as kept) unless only the search changed, then highlighted.
     const laidOut = options.layout !== false;
     if (laidOut) layout();
-    const highlighted = chart.count ? api.highlight() : -1;
-    if (highlighted >= 0) viewSegments(highlighted);
+    if (chart.count) {
+      laid = readRecord(C.records.layout_result, api.highlight());
+      if (laid.count >= 0) viewSegments(laid);
+    }
     const t1 = performance.now();
     drawChart();
     drawHighlight();
     const t2 = performance.now();
-    searchInfo = searching ? `${api.count()} contexts match, ${(100 * api.share()).toFixed(2)} % of the total` : '';
+    searchInfo = searching ? matchInfo() : '';
     if (laidOut) crumbs();
     status();
     syncControls();
     timings.push({what, ms: performance.now() - t0, library_ms: t1 - t0, draw_ms: t2 - t1, segments: chart.count});
     if (options.table !== false && tablePending === null) tablePending = setTimeout(flushTable, 0);
   }
+  // What the search found, as the last layout or highlight counted it.
+  function matchInfo() { return `${laid.matches} contexts match, ${(100 * laid.match_share).toFixed(2)} % of the total`; }
   function flushTable() {
     if (tablePending === null) return;
     clearTimeout(tablePending);
@@ -484,8 +543,6 @@
   // each computed by the module (tables.cpp) for the tree and metric shown. The page holds only
   // the rows on screen: ROW pixels each, over a spacer as tall as all of them.
   const ROW = 20, BUTTERFLY_ROWS = 200;
-  let tableRowsShown = [];  // the rows on screen: {row, id, full, state}
-  let selectedNode = -1;    // the call tree's row for the chart's centre
   let tableTop = 0;         // the table's scroll position, as its scroll events tell it
   // A share to a tenth of a percent; below 1 % (most rows of a large profile) to two digits,
   // down to a hundredth.
@@ -539,9 +596,6 @@
       requestAnimationFrame(() => { ui.tableScroll.scrollTop = tableTop; });
     }
   }
-  // The butterfly's lines, as the module gave them (its callers and callees, at most
-  // BUTTERFLY_ROWS each), drawn as the tables are: only those on screen.
-  let butterflyLines = [], butterflyWhole = 0;
   function showButterfly(reveal) {
     ui.tableTitle.textContent = 'callers, the function, its callees';
     if (reveal) {
@@ -579,7 +633,7 @@
   }
   // Picking a function (a bottom-up row, a caller or callee, a row of the table on the right)
   // selects it everywhere: the butterfly shows it, the chart highlights its contexts.
-  function pickFunction(name) { go({fn: name, search: '=' + name, part: 0}, 'pick', false); }
+  function pickFunction(name) { go({fn: name, search: '=' + name, part: 'name'}, 'pick', false); }
   ui.tableScroll.addEventListener('scroll', () => {
     tableTop = ui.tableScroll.scrollTop;
     if (scrollPending) return;
@@ -779,12 +833,9 @@
       return false;
     }
     showError('');
-    const info = JSON.parse(m.UTF8ToString(api.info()));
-    metrics = info.metrics;
-    primary = info.primary;
+    adopt(freshState(JSON.parse(m.UTF8ToString(api.info()))));
     ui.metric.innerHTML = metrics.map((n, i) => `<option value="${i}">${n.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</option>`).join('');
     document.title = `${name} - ccrc viewer`;
-    view = viewOf(location.hash);
     history.replaceState(null, '', fragmentOf(view));
     render('open', {search: true});
     timings.push({what: 'ready', ms: performance.now() - t0});
@@ -886,15 +937,12 @@
     [KIND_CENTER, KIND_LINE, MATCH] = [C.kind.center, C.kind.line, C.highlight.match];
     api = {
       load: m._ccrc_load, errorText: m._ccrc_error_text, info: m._ccrc_profile_info,
-      layout: m.cwrap('ccrc_layout', 'number', ['string', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number', 'number']),
-      floats: m._ccrc_segment_floats, ints: m._ccrc_segment_ints, labels: m._ccrc_labels, cx: m._ccrc_center_x, cy: m._ccrc_center_y, rings: m._ccrc_rings, displayName: m.cwrap('ccrc_display_name', 'number', ['string']),
+      layout: m._ccrc_layout, displayName: m.cwrap('ccrc_display_name', 'number', ['string']),
       table: m._ccrc_table, tableRows: m._ccrc_table_rows, tableToggle: m._ccrc_table_toggle,
       tableReveal: m.cwrap('ccrc_table_reveal', 'number', ['string']), tableFunction: m._ccrc_table_function,
       method: m.cwrap('ccrc_method', 'number', ['string']), butterfly: m._ccrc_butterfly,
-      highlight: m._ccrc_highlight, serial: m._ccrc_layout_serial, path: m._ccrc_path, caption: m._ccrc_caption, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
-      search: m.cwrap('ccrc_search', 'number', ['string', 'number', 'number', 'string']),
-      share: m._ccrc_search_share, count: m._ccrc_search_count,
-      loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info, nearestCaller: m._ccrc_nearest_caller,
+      highlight: m._ccrc_highlight, path: m._ccrc_path, hit: m._ccrc_hit, tooltip: m._ccrc_tooltip, flat: m._ccrc_flat,
+      search: m._ccrc_search, loadBaseline: m._ccrc_load_baseline, compareInfo: m._ccrc_compare_info,
     };
     resize();
     // What `ccrc view` embedded: the profile, and perhaps the first run it is compared with.

@@ -1,7 +1,7 @@
 // The contract between the viewer's module and its page, checked from their sources: every
 // module function the page calls is defined (VIEWER_API in examples/viewer/*.cpp) and
 // exported (examples/viewer/CMakeLists.txt's list), every one defined is exported, and the page
-// reads no segment field or enum code by number (it takes them from ccrc_contract()).
+// reads no segment or record field or enum code by number (it takes them from ccrc_contract()).
 //
 //   node contract_check.js examples/viewer
 'use strict';
@@ -28,7 +28,8 @@ for (const f of defined) if (!exported.has(f)) failures.push(`${f} is defined bu
 for (const f of exported) if (!defined.has(f)) failures.push(`${f} is exported but not defined`);
 // Offsets and codes by number: a record read as X[i * FLOATS + 3], a label code masked by a digit.
 for (const [what, re] of [['a segment field by number', /\*\s*(FLOATS|INTS)\s*\+\s*\d/], ['a label code by number', /fit\s*&\s*\d/],
-  ['a depth code by number', /view\.depth\s*[<>=!]=*\s*-?\d/]]) {
+  ['a depth code by number', /view\.depth\s*[<>=!]=*\s*-?\d/],
+  ['a record field at an offset of its own', /(get|set)(Float64|Int32|Uint32)\([^,)]*\+\s*\d/]]) {
   const hit = re.exec(page);
   if (hit) failures.push(`viewer.js reads ${what}: '${hit[0]}'`);
 }
