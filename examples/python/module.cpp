@@ -3,8 +3,8 @@
 // never one Python object per calling context; ccrc/__init__.py makes the DataFrames. The
 // work runs without the GIL (a profile is never changed once made, so threads may share it).
 #include "cli.hpp"
-#include "command.hpp"
 #include "ring_render.hpp"
+#include "viewer_page.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/display_name.hpp>

@@ -1,4 +1,4 @@
-// The ccrc tool: ring charts and icicles drawn as SVG, HTML or JSON from a laid-out
+// The front ends: ring charts and icicles drawn as SVG, HTML or JSON from a laid-out
 // ccrc::ring_layout or ccrc::icicle_layout. Not part of the library: the library stops at the
 // segments, these are one way to draw them.
 #pragma once

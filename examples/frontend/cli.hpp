@@ -1,5 +1,5 @@
-// The ccrc tool: argument parsing, profile loading, JSON output and phase timings shared by
-// the commands. Not part of the library.
+// The front ends (the ccrc tool, the Python module): argument parsing, profile loading, JSON
+// output, output files and phase timings. Not part of the library.
 #pragma once
 
 #include "whole_file.hpp"
