@@ -92,7 +92,7 @@ ccrc::read_options read_options_of(const args& a);
 ccrc::read_result load(const std::string& path, timings& t, const args& a);
 
 /// load without the phase: safe to call from several threads at once.
-ccrc::read_result read(const std::string& path, const ccrc::read_options& options);
+ccrc::read_result read(const std::string& path, ccrc::read_options options);
 
 /// load's profile.
 ccrc::profile load_profile(const std::string& path, timings& t, const args& a);

@@ -579,14 +579,8 @@ std::string viewer_html(const view& v, const std::optional<view>& baseline) {
 
 // ---- Reading.
 
-// Malformed input in a file (or in bytes): the reader's message prefixed with where, and the
-// line or byte it names; raised as ccrc.ParseError with those attributes.
-struct located_parse_error : std::runtime_error {
-  located_parse_error(const std::string& where, const ccrc::parse_error& e, std::optional<std::string> file)
-      : std::runtime_error(where + ": " + e.what()), path(std::move(file)), line(e.line()), byte(e.byte()) {}
-  std::optional<std::string> path;
-  std::uint64_t line, byte;
-};
+// The name reads of bytes give the input in their errors (ccrc.ParseError's path: None).
+constexpr std::string_view bytes_input = "<bytes>";
 
 py::tuple read_by(ccrc::read_result&& r, std::string name) {
   std::string format(ccrc::name_of(r.detected));
@@ -595,51 +589,42 @@ py::tuple read_by(ccrc::read_result&& r, std::string name) {
   return py::make_tuple(view{std::move(src)}, r.warnings);
 }
 
-// Reads with `read` without the GIL, every error naming `where` as the tool's do: malformed
-// content a located_parse_error, a document too large or a tree beyond capacity prefixed with
-// `where` (the reader's other messages name a file already, not bytes).
+// Reads with `read`. Its errors name the input already (read_options::input_name); a document
+// too large is told in the words of the keyword that raises the bound.
 template <class Read>
-ccrc::read_result read_located(const std::string& where, std::optional<std::string> file, Read read) {
+ccrc::read_result read_bounded(Read read) {
   try {
     return read();
-  } catch (const ccrc::parse_error& e) {
-    throw located_parse_error(where, e, std::move(file));
   } catch (const ccrc::document_too_large& e) {
-    throw ccrc::error(where + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
+    throw ccrc::error(e.input() + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
                       " bytes (inflated, if gzip-compressed): ccrc holds this format whole to read it, up to "
                       "max_document_bytes (default 2 GiB), which raises the bound");
-  } catch (const ccrc::capacity_error& e) {
-    throw ccrc::error(where + ": " + e.what());
-  } catch (const ccrc::error& e) {
-    if (file) throw;
-    throw ccrc::error(where + ": " + e.what());
   }
 }
 
 template <class Read>
-ccrc::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
+ccrc::read_result read_unlocked(Read read) {
   py::gil_scoped_release unlocked;
-  return read_located(where, std::move(file), read);
+  return read_bounded(read);
 }
 
-ccrc::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes) {
+ccrc::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes, std::string input_name = {}) {
   ccrc::read_options options;
   options.profile = pick;
   options.max_document_bytes = max_document_bytes;
+  options.input_name = std::move(input_name);
   return options;
 }
 
 py::tuple read_path(const std::string& path, const std::string& pick, std::uint64_t max_document_bytes) {
-  ccrc::read_result r = read_named(path, path, [&] {
-    return ccrc::read_profile_file(path, read_options_of(pick, max_document_bytes));
-  });
+  ccrc::read_result r = read_unlocked([&] { return ccrc::read_profile_file(path, read_options_of(pick, max_document_bytes)); });
   return read_by(std::move(r), std::filesystem::path(path).filename().string());
 }
 
 py::tuple read_bytes(const py::bytes& data, const std::string& pick, std::uint64_t max_document_bytes) {
   std::string_view bytes = data;  // bytes are immutable: read in place without the GIL
-  ccrc::read_result r = read_named("<bytes>", std::nullopt, [&] {
-    return ccrc::read_profile(bytes, read_options_of(pick, max_document_bytes));
+  ccrc::read_result r = read_unlocked([&] {
+    return ccrc::read_profile(bytes, read_options_of(pick, max_document_bytes, std::string(bytes_input)));
   });
   return read_by(std::move(r), "");
 }
@@ -803,7 +788,7 @@ std::shared_ptr<ensemble_core> ensemble_of(const std::vector<std::variant<std::s
         [&](std::size_t i) {
           if (const view* v = std::get_if<view>(&runs[i])) return v->profile();
           const std::string& path = std::get<std::string>(runs[i]);
-          return read_located(path, path, [&] { return ccrc::read_profile_file(path, options); }).profile;
+          return read_bounded([&] { return ccrc::read_profile_file(path, options); }).profile;
         },
         [&](std::size_t i, const ccrc::profile& run, std::span<const ccrc::node_id> map) {
           const view* v = std::get_if<view>(&runs[i]);
@@ -881,14 +866,19 @@ py::object optional_number(std::uint64_t v, std::uint64_t none) {
 void translate(std::exception_ptr p) {
   try {
     std::rethrow_exception(p);
-  } catch (const located_parse_error& e) {
-    py::object exc = py::reinterpret_borrow<py::object>(parse_error_type)(text(e.what()));
-    exc.attr("path") = e.path ? py::object(text(*e.path)) : py::object(py::none());
-    exc.attr("line") = optional_number(e.line, 0);
-    exc.attr("byte") = optional_number(e.byte, ccrc::parse_error::no_byte);
-    PyErr_SetObject(parse_error_type, exc.ptr());
   } catch (const ccrc::error& e) {
-    PyErr_SetObject(error_type, text(e.what()).ptr());
+    // Malformed input a read names (the readers' errors name the file, or <bytes>): ccrc.ParseError
+    // with the path, line and byte.
+    const auto* parse = dynamic_cast<const ccrc::parse_error*>(&e);
+    if (!parse || e.input().empty()) {
+      PyErr_SetObject(error_type, text(e.what()).ptr());
+      return;
+    }
+    py::object exc = py::reinterpret_borrow<py::object>(parse_error_type)(text(e.what()));
+    exc.attr("path") = e.input() == bytes_input ? py::object(py::none()) : py::object(text(e.input()));
+    exc.attr("line") = optional_number(parse->line(), 0);
+    exc.attr("byte") = optional_number(parse->byte(), ccrc::parse_error::no_byte);
+    PyErr_SetObject(parse_error_type, exc.ptr());
   } catch (const cli::usage_error& e) {
     PyErr_SetObject(PyExc_ValueError, text(e.what()).ptr());
   } catch (const std::length_error& e) {
