@@ -888,17 +888,16 @@ void translate(std::exception_ptr p) {
   }
 }
 
-}  // namespace
+// ---- The module, bound in phases.
 
-PYBIND11_MODULE(_ccrc, m) {
-  m.doc() = "The compiled part of the ccrc package: use `import ccrc` (docs/python.md).";
+// numpy's C API, set up now, while the module is imported. pybind11 sets it up at its first
+// array, in a C++ static initialiser that imports numpy: made by two threads at once (a first
+// to_pandas() in each), one waited on that initialiser holding the GIL, which the other,
+// importing, waited for: the interpreter hung for good.
+void set_up_numpy() { (void)py::array_t<double>(0); }
 
-  // numpy's C API, set up now, while the module is imported. pybind11 sets it up at its first
-  // array, in a C++ static initialiser that imports numpy: made by two threads at once (a
-  // first to_pandas() in each), one waited on that initialiser holding the GIL, which the
-  // other, importing, waited for: the interpreter hung for good.
-  (void)py::array_t<double>(0);
-
+// ccrc.Error and ccrc.ParseError, and the translation of the C++ exceptions into them.
+void bind_errors(py::module_& m) {
   error_type = PyErr_NewExceptionWithDoc("ccrc.Error", "An error ccrc reports: bad input, a missing file, a metric "
                                          "or a method the profile does not have.", PyExc_Exception, nullptr);
   parse_error_type = PyErr_NewExceptionWithDoc("ccrc.ParseError", "A malformed profile: the reader's message, with "
@@ -908,9 +907,11 @@ PYBIND11_MODULE(_ccrc, m) {
   m.attr("Error") = py::reinterpret_borrow<py::object>(error_type);
   m.attr("ParseError") = py::reinterpret_borrow<py::object>(parse_error_type);
   py::register_exception_translator(translate);
+}
 
-  // The names of the library's enumerations, in the order of their values: the package passes
-  // an option as the index of its name.
+// The names of the library's enumerations, in the order of their values: the package passes
+// an option as the index of its name.
+void bind_option_names(py::module_& m) {
   auto names_of = [](auto e) {
     auto table = enum_names(e);
     return std::vector<std::string_view>(table.begin(), table.end());
@@ -929,8 +930,12 @@ PYBIND11_MODULE(_ccrc, m) {
   for (int s = 0; s <= static_cast<int>(ccrc::diff_status::removed); ++s)
     statuses.push_back(ccrc::to_string(static_cast<ccrc::diff_status>(s)));
   m.attr("statuses") = statuses;
+}
 
-  py::class_<view>(m, "Core", "A profile, or a view of one (see ccrc.Profile)")
+// Core: what a profile or view is, and what is asked of it (rows, flat profile, call graph,
+// search, paths).
+void bind_core_queries(py::class_<view>& core) {
+  core
       .def_property_readonly("name", [](const view& v) { return text(v.src->name); })
       .def_property_readonly("format", [](const view& v) { return v.src->format; })
       .def_property_readonly("profiles", [](const view& v) { return texts(v.src->profiles); })
@@ -986,7 +991,12 @@ PYBIND11_MODULE(_ccrc, m) {
       })
       .def("depth_limited", [](const view& v, std::uint32_t levels) {
         return view{v.src, v.root, std::min(levels, v.max_depth)};
-      })
+      });
+}
+
+// Core: the views and transformed profiles it gives.
+void bind_core_transforms(py::class_<view>& core) {
+  core
       .def("eliminate_recursion", [](const view& v, int policy) {
         return transformed(v, "eliminate_recursion()", [&](const ccrc::profile& p) {
           return ccrc::eliminate_recursion(p, static_cast<ccrc::recursion>(policy));
@@ -1006,7 +1016,12 @@ PYBIND11_MODULE(_ccrc, m) {
       .def("drop_function", [](const view& v, const std::vector<std::string>& names) {
         ccrc::method_set s = methods_of(v.profile(), names);
         return transformed(v, "drop_function()", [&](const ccrc::profile& p) { return ccrc::drop_function(p, s); });
-      })
+      });
+}
+
+// Core: its charts, the viewer page, and the profile written to a file.
+void bind_core_output(py::class_<view>& core) {
+  core
       .def("ring_chart", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding,
                             double width, double height, int tree) {
         return ring_chart(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree);
@@ -1035,13 +1050,27 @@ PYBIND11_MODULE(_ccrc, m) {
         cli::timings unused;
         cli::save_profile(path, v.profile(), unused, a);
       });
+}
 
+void bind_core(py::module_& m) {
+  py::class_<view> core(m, "Core", "A profile, or a view of one (see ccrc.Profile)");
+  bind_core_queries(core);
+  bind_core_transforms(core);
+  bind_core_output(core);
+}
+
+// The module's functions: reading, merging, comparing.
+void bind_functions(py::module_& m) {
   m.def("display_name", [](const std::string& full) { return text(ccrc::display_name(full)); },
         "The name of a frame as a person reads it: the function's own name (see docs/ring-charts.md).");
   m.def("read_path", &read_path);
   m.def("read_bytes", &read_bytes);
   m.def("merge", &merge);
   m.def("diff", &diff);
+}
+
+// EnsembleCore, many runs' statistics, and ensemble() that makes one.
+void bind_ensemble(py::module_& m) {
   py::class_<ensemble_core, std::shared_ptr<ensemble_core>>(m, "EnsembleCore", "Many runs' statistics (see ccrc.Ensemble)")
       .def_property_readonly("runs", [](const ensemble_core& e) { return e.stats.runs(); })
       .def_property_readonly("inputs", [](const ensemble_core& e) { return texts(e.inputs); })
@@ -1067,4 +1096,16 @@ PYBIND11_MODULE(_ccrc, m) {
                        const std::string& pick, std::uint64_t max_document_bytes) {
     return ensemble_of(runs, std::move(metric), threads, pick, max_document_bytes);
   });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_ccrc, m) {
+  m.doc() = "The compiled part of the ccrc package: use `import ccrc` (docs/python.md).";
+  set_up_numpy();
+  bind_errors(m);
+  bind_option_names(m);
+  bind_core(m);
+  bind_functions(m);
+  bind_ensemble(m);
 }
