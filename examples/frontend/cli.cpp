@@ -4,7 +4,7 @@
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
 #include <ccrc/io/number.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/transform/function.hpp>
@@ -37,6 +37,7 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> aliases[] = {
     {"--color-by", "--colour-by"},
     {"--limit", "--top"},
+    {"--mode", "--sizing"},  // render's first name for it
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include "whole_file.hpp"
 
 #include <ccrc/algorithm/search.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/io/json_writer.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>

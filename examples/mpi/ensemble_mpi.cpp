@@ -14,7 +14,7 @@
 #include <ccrc/ensemble/ensemble_all.hpp>
 #include <ccrc/ensemble/json.hpp>
 #include <ccrc/ensemble/profile.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/transform/merge.hpp>

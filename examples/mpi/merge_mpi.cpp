@@ -7,7 +7,7 @@
 //     mpirun -np 4 ccrc_mpi_merge -o all.cctb [--timings] IN...
 #include "profile_file.hpp"
 
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/transform/merge_all.hpp>

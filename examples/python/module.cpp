@@ -17,7 +17,7 @@
 #include <ccrc/ensemble/cluster.hpp>
 #include <ccrc/ensemble/ensemble_all.hpp>
 #include <ccrc/ensemble/profile.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/label.hpp>
 #include <ccrc/geometry/tooltip.hpp>

@@ -259,7 +259,7 @@ TEST_CASE("read_core_profile reads bytes in place as it reads a stream, and name
   }
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile("{\"traceEvents\": []}")),
                        "byte 0: a Trace Event file, which this reader does not read: ccrc::read_profile_file (or "
-                       "read_profile), in <ccrc/formats/read_profile.hpp>, reads it",
+                       "read_profile), in <ccrc/formats/read_any_profile.hpp>, reads it",
                        ccrc::parse_error);
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile("{\"metadata\": {}, \"traceEvents\": []}")),
                        doctest::Contains("byte 0: a JSON document, which this reader does not read: ccrc::read_profile_file"),

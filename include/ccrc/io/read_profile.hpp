@@ -32,7 +32,7 @@ namespace ccrc {
 /// without gaps: a new one comes last). The first five are read by the dependency-free core
 /// (read_core_profile_file and its overloads); pprof and the JSON formats by read_profile_file
 /// and its overloads, from
-/// <ccrc/formats/read_profile.hpp> (simdjson, protozero, zlib). format_table says, for each,
+/// <ccrc/formats/read_any_profile.hpp> (simdjson, protozero, zlib). format_table says, for each,
 /// its name, its file names and how it is told.
 enum class profile_format : std::uint8_t {
   folded,       ///< folded stacks, "main;f;g 42" (read_folded)
@@ -533,7 +533,7 @@ inline read_result read_bytes(std::string_view bytes, const read_options& option
 }
 
 inline constexpr reader_set core_readers{
-    {}, nullptr, nullptr, "ccrc::read_profile_file (or read_profile), in <ccrc/formats/read_profile.hpp>,"};
+    {}, nullptr, nullptr, "ccrc::read_profile_file (or read_profile), in <ccrc/formats/read_any_profile.hpp>,"};
 
 }  // namespace detail
 

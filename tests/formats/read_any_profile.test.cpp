@@ -1,4 +1,4 @@
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/fwd.hpp>  // its declarations of formats/ against their definitions
 #include <ccrc/formats/speedscope.hpp>
