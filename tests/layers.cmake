@@ -6,7 +6,10 @@
 #
 # A header may include its own folder and any folder to its left; graph, geometry and io are
 # peers and include none of each other, and so are diff, ensemble (many runs reduced to
-# statistics) and formats (the opt-in readers of other profilers' formats). Run: cmake -DCCRC_ROOT=<source dir> -P layers.cmake
+# statistics) and formats (the opt-in readers of other profilers' formats). No header includes
+# a quoted name: the library reaches nothing outside include/ (examples/ builds on it, never
+# the other way; examples_public_api.cmake checks that examples/ reads one way too).
+# Run: cmake -DCCRC_ROOT=<source dir> -P layers.cmake
 set(ranks root 0 detail 1 tree 2 algorithm 3 transform 4
           graph 5 geometry 5 io 5 diff 6 ensemble 6 formats 6 generate 7 ccrc 8)
 
@@ -29,6 +32,10 @@ file(GLOB_RECURSE headers RELATIVE "${CCRC_ROOT}/include/ccrc" "${CCRC_ROOT}/inc
 set(violations "")
 foreach(header ${headers})
   layer_of("${header}" from from_rank)
+  file(STRINGS "${CCRC_ROOT}/include/ccrc/${header}" quoted REGEX "^#include \"")
+  foreach(line ${quoted})
+    string(APPEND violations "\n  include/ccrc/${header}: ${line}")
+  endforeach()
   file(STRINGS "${CCRC_ROOT}/include/ccrc/${header}" includes REGEX "^#include <ccrc/")
   foreach(line ${includes})
     string(REGEX REPLACE "^#include <ccrc/([^>]+)>.*" "\\1" target "${line}")
@@ -39,7 +46,7 @@ foreach(header ${headers})
   endforeach()
 endforeach()
 if(violations)
-  message(FATAL_ERROR "includes that point up or across the layers:${violations}")
+  message(FATAL_ERROR "includes that point up, across the layers or out of the library:${violations}")
 endif()
 list(LENGTH headers count)
 message(STATUS "layers: ${count} headers, every include points down")

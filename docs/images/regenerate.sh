@@ -9,9 +9,9 @@ cd "$(dirname "$0")/../.."
 ccrc=${1:-build/demo/examples/ccrc}
 profile=examples/data/figure1.folded
 draw() { "$ccrc" render "$profile" --metric bytecodes --size 600x400 "$@"; }
-draw --mode equal -o docs/images/figure3a-equal.svg
-draw --mode angle -o docs/images/figure3b-angle.svg
-draw --mode area -o docs/images/figure3c-area.svg
+draw --sizing equal -o docs/images/figure3a-equal.svg
+draw --sizing angle -o docs/images/figure3b-angle.svg
+draw --sizing area -o docs/images/figure3c-area.svg
 draw --root 'main;f' -o docs/images/figure4a-subtree.svg
 draw --depth 3 -o docs/images/figure4b-depth.svg
 # A DaCapo-scale profile: eclipse as generated to match Table I (2.17 million contexts),

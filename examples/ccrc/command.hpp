@@ -4,7 +4,6 @@
 #include "cli.hpp"
 
 #include <cstdint>
-#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,21 +35,12 @@ extern const command view_command;
 
 namespace ccrc {
 struct dacapo_benchmark;
-class profile;
 }
 
 /// The report of `ccrc dacapo` for some of Table I's benchmarks (text, or JSON): what the
 /// demo shows a quick version of. Each benchmark is a phase of `t`.
 std::string dacapo_report(const std::vector<const ccrc::dacapo_benchmark*>& benchmarks, std::uint64_t seed, bool json,
                           cli::timings& t);
-
-/// Writes the interactive viewer with `p` inside it (and `baseline` to compare it with, if not
-/// null) to the file `out`, as `ccrc view` does; the names are the profiles' files.
-void write_viewer(const std::string& out, const ccrc::profile& p, const std::string& name, const ccrc::profile* baseline,
-                  const std::string& baseline_name);
-/// write_viewer to a stream (the page is all that is written; a file is the caller's to close).
-void write_viewer(std::ostream& out, const ccrc::profile& p, const std::string& name, const ccrc::profile* baseline,
-                  const std::string& baseline_name);
 
 /// Writes s to stdout.
 void print(std::string_view s);

@@ -2,6 +2,7 @@
 #include "command.hpp"
 #include "figure1_data.hpp"
 #include "ring_render.hpp"
+#include "viewer_page.hpp"
 
 #include <ccrc/algorithm/flat.hpp>
 #include <ccrc/algorithm/inclusive.hpp>

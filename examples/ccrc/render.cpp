@@ -63,7 +63,7 @@ int run(const cli::args& a, cli::timings& t) {
   render::request r;
   r.format = a.value("--format") || *out == "-" ? choice(a, "--format", render::format::svg) : format_of(*out);
   r.layout = choice(a, "--layout", render::chart_kind::ring);
-  r.sizing = choice(a, "--mode", ccrc::ring_sizing::angle);
+  r.sizing = choice(a, "--sizing", ccrc::ring_sizing::angle);
   r.order = choice(a, "--order", ccrc::child_order::value);
   // An ensemble's variation, cv unless asked otherwise; any other profile: by method.
   const auto colouring = choice(a, "--colour-by", render::colouring::cv);
@@ -107,7 +107,7 @@ const command render_command{
     "render",
     "a calling context ring chart, or an icicle, as SVG, HTML or JSON",
     "usage: ccrc render PROFILE -o OUT.svg|OUT.html|OUT.json|- [--format svg|html|json]\n"
-    "                   [--layout ring|icicle] [--mode equal|angle|area] [--metric NAME]\n"
+    "                   [--layout ring|icicle] [--sizing equal|angle|area] [--metric NAME]\n"
     "                   [--focus NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
@@ -131,9 +131,10 @@ const command render_command{
     "  --format F       svg, html or json, whatever OUT's extension\n"
     "  --layout L       ring (default): rings around the root; icicle: the root's bar on top,\n"
     "                   each row of callees below their caller, rows at least 16 px high\n"
-    "  --mode M         equal: callees share their caller's angle equally; angle (default):\n"
+    "  --sizing S       equal: callees share their caller's angle equally; angle (default):\n"
     "                   angle proportional to the aggregated metric; area: area proportional\n"
-    "                   (in an icicle: equal widths, or width proportional, for angle and area)\n"
+    "                   (in an icicle: equal widths, or width proportional, for angle and area);\n"
+    "                   --mode S is the same\n"
     "  --metric NAME    the metric that sizes the segments (default: the first that measures\n"
     "                   time, else samples, else the profile's first)\n"
     "  --focus NAME     the contexts of the method NAME as the roots, merged\n"
@@ -157,7 +158,7 @@ const command render_command{
     "  --tree T         auto (default): as above; contexts: the calling context tree, a ring per\n"
     "                   level; recursion: with its recursion eliminated (a method called again\n"
     "                   below itself drawn in its caller's context), chains folded as for auto\n",
-    {{"--profile", "-o", "--output", "--format", "--layout", "--mode", "--metric", "--focus", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
+    {{"--profile", "-o", "--output", "--format", "--layout", "--sizing", "--metric", "--focus", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
       "--padding", "--colour-by", "--tree"},
      {"--method", "--class", "--package", "-i", "--ignore-case"}},
     run,

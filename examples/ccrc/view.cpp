@@ -1,6 +1,7 @@
 // ccrc view: one self-contained HTML file, the interactive viewer (examples/viewer/) with the
 // profile inside it as .cctb, that opens from file:// without a network (see viewer_page.cpp).
 #include "command.hpp"
+#include "viewer_page.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -157,7 +157,7 @@ std::vector<ccrc::node_id> named_copy(const In& in, Out& out, Name name) {
 [[nodiscard]] std::string output_path(bool forked_child);
 
 /// Writes the file whole or not at all, as the ccrc tool writes its outputs
-/// (examples/common/whole_file.hpp): `write` fills a temporary file beside `path`, created
+/// (examples/whole_file/whole_file.hpp): `write` fills a temporary file beside `path`, created
 /// exclusively under a random name, which is then renamed over `path`, if that is a regular
 /// file or a new name; a device, a FIFO or a file already open named through /proc
 /// (/dev/stdout) is written in place. A failure, a file-size limit's included (SIGXFSZ and

@@ -14,7 +14,7 @@
 #include <ccrc/ensemble/ensemble_all.hpp>
 #include <ccrc/ensemble/json.hpp>
 #include <ccrc/ensemble/profile.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/transform/merge.hpp>
@@ -156,12 +156,7 @@ void run(int rank, int ranks, const options& o) {
   const std::size_t first = o.inputs.size() * static_cast<std::size_t>(rank) / static_cast<std::size_t>(ranks),
                     last = o.inputs.size() * static_cast<std::size_t>(rank + 1) / static_cast<std::size_t>(ranks);
   ccrc::ensemble mine = ccrc::ensemble_all(last - first, [&](std::size_t i) {
-    const std::string& path = o.inputs[first + i];
-    try {
-      return ccrc::read_profile_file(path).profile;
-    } catch (const ccrc::parse_error& e) {
-      throw ccrc::error(path + ": " + e.what());
-    }
+    return ccrc::read_profile_file(o.inputs[first + i]).profile;  // its errors name the file
   }, {.threads = 1});
   const double read_ms = ms_since(start);
   start = clock_type::now();

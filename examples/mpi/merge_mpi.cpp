@@ -7,7 +7,7 @@
 //     mpirun -np 4 ccrc_mpi_merge -o all.cctb [--timings] IN...
 #include "profile_file.hpp"
 
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/cct_binary.hpp>
 #include <ccrc/transform/merge_all.hpp>
@@ -71,12 +71,7 @@ int run(int rank, int ranks, const std::string& out, const std::vector<std::stri
   std::optional<ccrc::profile> tree;
   if (first < last)
     tree = ccrc::merge_all(last - first, [&](std::size_t i) {
-      const std::string& path = inputs[first + i];
-      try {
-        return ccrc::read_profile_file(path).profile;
-      } catch (const ccrc::parse_error& e) {
-        throw ccrc::error(path + ": " + e.what());
-      }
+      return ccrc::read_profile_file(inputs[first + i]).profile;  // its errors name the file
     }, {.threads = 1});
   times.read_ms = ms_since(start);
   if (timings) {  // so that message_ms is the messages' cost, not a wait for a slower rank

@@ -1,5 +1,5 @@
 // The MPI examples: a profile written to a file whole or not at all, as the ccrc tool writes
-// one (examples/common/whole_file.hpp: a temporary beside it, renamed over it).
+// one (examples/whole_file/whole_file.hpp: a temporary beside it, renamed over it).
 #pragma once
 
 #include "whole_file.hpp"

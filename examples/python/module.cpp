@@ -3,8 +3,8 @@
 // never one Python object per calling context; ccrc/__init__.py makes the DataFrames. The
 // work runs without the GIL (a profile is never changed once made, so threads may share it).
 #include "cli.hpp"
-#include "command.hpp"
 #include "ring_render.hpp"
+#include "viewer_page.hpp"
 
 #include <ccrc/algorithm/depth.hpp>
 #include <ccrc/algorithm/display_name.hpp>
@@ -17,7 +17,7 @@
 #include <ccrc/ensemble/cluster.hpp>
 #include <ccrc/ensemble/ensemble_all.hpp>
 #include <ccrc/ensemble/profile.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/geometry/color.hpp>
 #include <ccrc/geometry/label.hpp>
 #include <ccrc/geometry/tooltip.hpp>
@@ -579,14 +579,8 @@ std::string viewer_html(const view& v, const std::optional<view>& baseline) {
 
 // ---- Reading.
 
-// Malformed input in a file (or in bytes): the reader's message prefixed with where, and the
-// line or byte it names; raised as ccrc.ParseError with those attributes.
-struct located_parse_error : std::runtime_error {
-  located_parse_error(const std::string& where, const ccrc::parse_error& e, std::optional<std::string> file)
-      : std::runtime_error(where + ": " + e.what()), path(std::move(file)), line(e.line()), byte(e.byte()) {}
-  std::optional<std::string> path;
-  std::uint64_t line, byte;
-};
+// The name reads of bytes give the input in their errors (ccrc.ParseError's path: None).
+constexpr std::string_view bytes_input = "<bytes>";
 
 py::tuple read_by(ccrc::read_result&& r, std::string name) {
   std::string format(ccrc::name_of(r.detected));
@@ -595,51 +589,42 @@ py::tuple read_by(ccrc::read_result&& r, std::string name) {
   return py::make_tuple(view{std::move(src)}, r.warnings);
 }
 
-// Reads with `read` without the GIL, every error naming `where` as the tool's do: malformed
-// content a located_parse_error, a document too large or a tree beyond capacity prefixed with
-// `where` (the reader's other messages name a file already, not bytes).
+// Reads with `read`. Its errors name the input already (read_options::input_name); a document
+// too large is told in the words of the keyword that raises the bound.
 template <class Read>
-ccrc::read_result read_located(const std::string& where, std::optional<std::string> file, Read read) {
+ccrc::read_result read_bounded(Read read) {
   try {
     return read();
-  } catch (const ccrc::parse_error& e) {
-    throw located_parse_error(where, e, std::move(file));
   } catch (const ccrc::document_too_large& e) {
-    throw ccrc::error(where + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
+    throw ccrc::error(e.input() + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
                       " bytes (inflated, if gzip-compressed): ccrc holds this format whole to read it, up to "
                       "max_document_bytes (default 2 GiB), which raises the bound");
-  } catch (const ccrc::capacity_error& e) {
-    throw ccrc::error(where + ": " + e.what());
-  } catch (const ccrc::error& e) {
-    if (file) throw;
-    throw ccrc::error(where + ": " + e.what());
   }
 }
 
 template <class Read>
-ccrc::read_result read_named(const std::string& where, std::optional<std::string> file, Read read) {
+ccrc::read_result read_unlocked(Read read) {
   py::gil_scoped_release unlocked;
-  return read_located(where, std::move(file), read);
+  return read_bounded(read);
 }
 
-ccrc::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes) {
+ccrc::read_options read_options_of(const std::string& pick, std::uint64_t max_document_bytes, std::string input_name = {}) {
   ccrc::read_options options;
   options.profile = pick;
   options.max_document_bytes = max_document_bytes;
+  options.input_name = std::move(input_name);
   return options;
 }
 
 py::tuple read_path(const std::string& path, const std::string& pick, std::uint64_t max_document_bytes) {
-  ccrc::read_result r = read_named(path, path, [&] {
-    return ccrc::read_profile_file(path, read_options_of(pick, max_document_bytes));
-  });
+  ccrc::read_result r = read_unlocked([&] { return ccrc::read_profile_file(path, read_options_of(pick, max_document_bytes)); });
   return read_by(std::move(r), std::filesystem::path(path).filename().string());
 }
 
 py::tuple read_bytes(const py::bytes& data, const std::string& pick, std::uint64_t max_document_bytes) {
   std::string_view bytes = data;  // bytes are immutable: read in place without the GIL
-  ccrc::read_result r = read_named("<bytes>", std::nullopt, [&] {
-    return ccrc::read_profile(bytes, read_options_of(pick, max_document_bytes));
+  ccrc::read_result r = read_unlocked([&] {
+    return ccrc::read_profile(bytes, read_options_of(pick, max_document_bytes, std::string(bytes_input)));
   });
   return read_by(std::move(r), "");
 }
@@ -803,7 +788,7 @@ std::shared_ptr<ensemble_core> ensemble_of(const std::vector<std::variant<std::s
         [&](std::size_t i) {
           if (const view* v = std::get_if<view>(&runs[i])) return v->profile();
           const std::string& path = std::get<std::string>(runs[i]);
-          return read_located(path, path, [&] { return ccrc::read_profile_file(path, options); }).profile;
+          return read_bounded([&] { return ccrc::read_profile_file(path, options); }).profile;
         },
         [&](std::size_t i, const ccrc::profile& run, std::span<const ccrc::node_id> map) {
           const view* v = std::get_if<view>(&runs[i]);
@@ -881,14 +866,19 @@ py::object optional_number(std::uint64_t v, std::uint64_t none) {
 void translate(std::exception_ptr p) {
   try {
     std::rethrow_exception(p);
-  } catch (const located_parse_error& e) {
-    py::object exc = py::reinterpret_borrow<py::object>(parse_error_type)(text(e.what()));
-    exc.attr("path") = e.path ? py::object(text(*e.path)) : py::object(py::none());
-    exc.attr("line") = optional_number(e.line, 0);
-    exc.attr("byte") = optional_number(e.byte, ccrc::parse_error::no_byte);
-    PyErr_SetObject(parse_error_type, exc.ptr());
   } catch (const ccrc::error& e) {
-    PyErr_SetObject(error_type, text(e.what()).ptr());
+    // Malformed input a read names (the readers' errors name the file, or <bytes>): ccrc.ParseError
+    // with the path, line and byte.
+    const auto* parse = dynamic_cast<const ccrc::parse_error*>(&e);
+    if (!parse || e.input().empty()) {
+      PyErr_SetObject(error_type, text(e.what()).ptr());
+      return;
+    }
+    py::object exc = py::reinterpret_borrow<py::object>(parse_error_type)(text(e.what()));
+    exc.attr("path") = e.input() == bytes_input ? py::object(py::none()) : py::object(text(e.input()));
+    exc.attr("line") = optional_number(parse->line(), 0);
+    exc.attr("byte") = optional_number(parse->byte(), ccrc::parse_error::no_byte);
+    PyErr_SetObject(parse_error_type, exc.ptr());
   } catch (const cli::usage_error& e) {
     PyErr_SetObject(PyExc_ValueError, text(e.what()).ptr());
   } catch (const std::length_error& e) {
@@ -898,17 +888,16 @@ void translate(std::exception_ptr p) {
   }
 }
 
-}  // namespace
+// ---- The module, bound in phases.
 
-PYBIND11_MODULE(_ccrc, m) {
-  m.doc() = "The compiled part of the ccrc package: use `import ccrc` (docs/python.md).";
+// numpy's C API, set up now, while the module is imported. pybind11 sets it up at its first
+// array, in a C++ static initialiser that imports numpy: made by two threads at once (a first
+// to_pandas() in each), one waited on that initialiser holding the GIL, which the other,
+// importing, waited for: the interpreter hung for good.
+void set_up_numpy() { (void)py::array_t<double>(0); }
 
-  // numpy's C API, set up now, while the module is imported. pybind11 sets it up at its first
-  // array, in a C++ static initialiser that imports numpy: made by two threads at once (a
-  // first to_pandas() in each), one waited on that initialiser holding the GIL, which the
-  // other, importing, waited for: the interpreter hung for good.
-  (void)py::array_t<double>(0);
-
+// ccrc.Error and ccrc.ParseError, and the translation of the C++ exceptions into them.
+void bind_errors(py::module_& m) {
   error_type = PyErr_NewExceptionWithDoc("ccrc.Error", "An error ccrc reports: bad input, a missing file, a metric "
                                          "or a method the profile does not have.", PyExc_Exception, nullptr);
   parse_error_type = PyErr_NewExceptionWithDoc("ccrc.ParseError", "A malformed profile: the reader's message, with "
@@ -918,9 +907,11 @@ PYBIND11_MODULE(_ccrc, m) {
   m.attr("Error") = py::reinterpret_borrow<py::object>(error_type);
   m.attr("ParseError") = py::reinterpret_borrow<py::object>(parse_error_type);
   py::register_exception_translator(translate);
+}
 
-  // The names of the library's enumerations, in the order of their values: the package passes
-  // an option as the index of its name.
+// The names of the library's enumerations, in the order of their values: the package passes
+// an option as the index of its name.
+void bind_option_names(py::module_& m) {
   auto names_of = [](auto e) {
     auto table = enum_names(e);
     return std::vector<std::string_view>(table.begin(), table.end());
@@ -939,8 +930,12 @@ PYBIND11_MODULE(_ccrc, m) {
   for (int s = 0; s <= static_cast<int>(ccrc::diff_status::removed); ++s)
     statuses.push_back(ccrc::to_string(static_cast<ccrc::diff_status>(s)));
   m.attr("statuses") = statuses;
+}
 
-  py::class_<view>(m, "Core", "A profile, or a view of one (see ccrc.Profile)")
+// Core: what a profile or view is, and what is asked of it (rows, flat profile, call graph,
+// search, paths).
+void bind_core_queries(py::class_<view>& core) {
+  core
       .def_property_readonly("name", [](const view& v) { return text(v.src->name); })
       .def_property_readonly("format", [](const view& v) { return v.src->format; })
       .def_property_readonly("profiles", [](const view& v) { return texts(v.src->profiles); })
@@ -996,7 +991,12 @@ PYBIND11_MODULE(_ccrc, m) {
       })
       .def("depth_limited", [](const view& v, std::uint32_t levels) {
         return view{v.src, v.root, std::min(levels, v.max_depth)};
-      })
+      });
+}
+
+// Core: the views and transformed profiles it gives.
+void bind_core_transforms(py::class_<view>& core) {
+  core
       .def("eliminate_recursion", [](const view& v, int policy) {
         return transformed(v, "eliminate_recursion()", [&](const ccrc::profile& p) {
           return ccrc::eliminate_recursion(p, static_cast<ccrc::recursion>(policy));
@@ -1016,7 +1016,12 @@ PYBIND11_MODULE(_ccrc, m) {
       .def("drop_function", [](const view& v, const std::vector<std::string>& names) {
         ccrc::method_set s = methods_of(v.profile(), names);
         return transformed(v, "drop_function()", [&](const ccrc::profile& p) { return ccrc::drop_function(p, s); });
-      })
+      });
+}
+
+// Core: its charts, the viewer page, and the profile written to a file.
+void bind_core_output(py::class_<view>& core) {
+  core
       .def("ring_chart", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding,
                             double width, double height, int tree) {
         return ring_chart(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree);
@@ -1045,13 +1050,27 @@ PYBIND11_MODULE(_ccrc, m) {
         cli::timings unused;
         cli::save_profile(path, v.profile(), unused, a);
       });
+}
 
+void bind_core(py::module_& m) {
+  py::class_<view> core(m, "Core", "A profile, or a view of one (see ccrc.Profile)");
+  bind_core_queries(core);
+  bind_core_transforms(core);
+  bind_core_output(core);
+}
+
+// The module's functions: reading, merging, comparing.
+void bind_functions(py::module_& m) {
   m.def("display_name", [](const std::string& full) { return text(ccrc::display_name(full)); },
         "The name of a frame as a person reads it: the function's own name (see docs/ring-charts.md).");
   m.def("read_path", &read_path);
   m.def("read_bytes", &read_bytes);
   m.def("merge", &merge);
   m.def("diff", &diff);
+}
+
+// EnsembleCore, many runs' statistics, and ensemble() that makes one.
+void bind_ensemble(py::module_& m) {
   py::class_<ensemble_core, std::shared_ptr<ensemble_core>>(m, "EnsembleCore", "Many runs' statistics (see ccrc.Ensemble)")
       .def_property_readonly("runs", [](const ensemble_core& e) { return e.stats.runs(); })
       .def_property_readonly("inputs", [](const ensemble_core& e) { return texts(e.inputs); })
@@ -1077,4 +1096,16 @@ PYBIND11_MODULE(_ccrc, m) {
                        const std::string& pick, std::uint64_t max_document_bytes) {
     return ensemble_of(runs, std::move(metric), threads, pick, max_document_bytes);
   });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_ccrc, m) {
+  m.doc() = "The compiled part of the ccrc package: use `import ccrc` (docs/python.md).";
+  set_up_numpy();
+  bind_errors(m);
+  bind_option_names(m);
+  bind_core(m);
+  bind_functions(m);
+  bind_ensemble(m);
 }

@@ -97,7 +97,7 @@ struct rgb;
 class chart_colors;
 struct first_view_options;
 template <class Layout>
-struct basic_opening_view;
+struct basic_first_view;
 class highlight_marks;
 struct label_style;
 struct ring_label;

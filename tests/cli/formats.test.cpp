@@ -69,10 +69,10 @@ TEST_CASE("stats lists the profiles of a file of several; --profile picks one by
   CHECK(folded.out == "# metrics: samples period\nmain 1 200\nmain;g 1 100\n");
   auto missing = test::run_tool("flat '" + perf + "' --profile 'spin 12'");
   CHECK(missing.status == 1);
-  CHECK(missing.err == "ccrc flat: no profile 'spin 12' in the file; it holds 2:\n  0: spin 10\n  1: spin 11\n");
+  CHECK(missing.err == "ccrc flat: " + perf + ": no profile 'spin 12' in the file; it holds 2:\n  0: spin 10\n  1: spin 11\n");
   auto single = test::run_tool("stats '" + test::figure1_path + "' --profile 0");
   CHECK(single.status == 1);
-  CHECK(single.err == "ccrc stats: --profile: a folded stacks file holds one profile\n");
+  CHECK(single.err == "ccrc stats: " + test::figure1_path + ": --profile: a folded stacks file holds one profile\n");
   std::filesystem::remove(perf);
 }
 

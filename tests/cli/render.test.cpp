@@ -91,8 +91,8 @@ TEST_CASE("ccrc render -o chart.json: Figure 3(b) as a segment list, in the docu
   CHECK(s["main;f;g;g;h;i"]["depth"] == 5);
 }
 
-TEST_CASE("ccrc render --mode equal and --mode area") {
-  auto s = by_path(render_json(test::figure1_path + " --metric bytecodes --mode equal"));
+TEST_CASE("ccrc render --sizing equal and --mode area (--sizing's first name)") {
+  auto s = by_path(render_json(test::figure1_path + " --metric bytecodes --sizing equal"));
   for (const char* callee : {"main;f", "main;g", "main;h"}) CHECK(span(s[callee]) == doctest::Approx(2 * std::numbers::pi / 3));
   json area = render_json(test::figure1_path + " --metric bytecodes --mode area");
   CHECK(area["mode"] == "area");
@@ -241,8 +241,8 @@ TEST_CASE("ccrc render --layout icicle -o chart.json: Figure 1's boxes, exactly"
     if (path != "main") CHECK(seg["kind"] == "box");
   }
   CHECK(s["main;f;g;g;h;i"]["depth"] == 5);
-  // --mode equal: thirds of main's width.
-  auto equal = by_path(render_json(test::figure1_path + " --metric bytecodes --layout icicle --mode equal"));
+  // --sizing equal: thirds of main's width.
+  auto equal = by_path(render_json(test::figure1_path + " --metric bytecodes --layout icicle --sizing equal"));
   for (const char* callee : {"main;f", "main;g", "main;h"})
     CHECK(equal[callee]["x1"].get<double>() - equal[callee]["x0"].get<double>() == doctest::Approx(388));
 }
@@ -281,9 +281,9 @@ TEST_CASE("ccrc render: bad arguments exit 2, bad input 1") {
   auto r = test::run_tool("render " + test::figure1_path + " -o chart.png");
   CHECK(r.status == 2);
   CHECK(r.err.find("-o wants a file ending in .svg, .html or .json") != std::string::npos);
-  r = test::run_tool("render " + test::figure1_path + " -o x.svg --mode pie");
+  r = test::run_tool("render " + test::figure1_path + " -o x.svg --mode pie");  // the alias, named as the option
   CHECK(r.status == 2);
-  CHECK(r.err.find("--mode expects one of equal, angle, area, not 'pie'") != std::string::npos);
+  CHECK(r.err.find("--sizing expects one of equal, angle, area, not 'pie'") != std::string::npos);
   CHECK(test::run_tool("render " + test::figure1_path + " -o x.svg --size 100").status == 2);
   CHECK(test::run_tool("render " + test::figure1_path + " -o x.svg --size 0x100").status == 2);
   CHECK(test::run_tool("render " + test::figure1_path + " -o x.svg --min-px -1").status == 2);

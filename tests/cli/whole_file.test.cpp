@@ -1,4 +1,4 @@
-// examples/common/whole_file.hpp, which the tool's outputs and the profilers' profiles share:
+// examples/whole_file/whole_file.hpp, which the tool's outputs and the profilers' profiles share:
 // where the content goes, and the temporary file's name and creation.
 #include "support/tool.hpp"
 #include "whole_file.hpp"

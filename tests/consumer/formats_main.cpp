@@ -1,7 +1,7 @@
 // A user's program on ccrc::formats: reads a profile of any format, gzip or not, and prints
 // its statistics as main.cpp does.
 #include <ccrc/ccrc.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 
 #include <cstdio>
 

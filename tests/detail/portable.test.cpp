@@ -1,7 +1,7 @@
 // The fallbacks for standard libraries without std::from_chars/to_chars for double (libc++,
 // emscripten) are called directly here, so every build tests them, whichever path its
 // library takes.
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/detail/portable.hpp>
 
 #include "support/random.hpp"

@@ -5,7 +5,7 @@
 #include "fuzz.hpp"
 
 #include <ccrc/error.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -27,7 +27,7 @@ struct input {
     std::istringstream in(text);
     return ccrc::read_folded(in);
   }
-  [[nodiscard]] ccrc::opening_view first(ccrc::ring_options canvas = ccrc::on_canvas(1440, 900),
+  [[nodiscard]] ccrc::first_view_ring first(ccrc::ring_options canvas = ccrc::on_canvas(1440, 900),
                                          ccrc::first_view_options o = {}) const {
     return ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas, o);
   }
@@ -61,7 +61,7 @@ TEST_CASE("rings_that_fit: as many rings as stay min_ring_px thick") {
 
 TEST_CASE("first_view: the trunk of single callees above the branching becomes a caption") {
   input in("main;run;work;a 5\nmain;run;work;b 5\n");
-  ccrc::opening_view first = in.first();
+  ccrc::first_view_ring first = in.first();
   CHECK(in.path(first.view.root()) == "main;run;work");
   REQUIRE(first.trunk.size() == 2);
   CHECK(in.path(first.trunk[0]) == "main");
@@ -90,7 +90,7 @@ TEST_CASE("first_view: as many rings as fit, cut where the rings' arcs stop cove
   // All the value at the end of a 100-deep chain: every ring is covered, so the canvas decides.
   // on_canvas(1440, 900): R = 450, 36 rings of 12.16 px. (Chains not folded: see below.)
   input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
-  ccrc::opening_view first = deep.first(ccrc::on_canvas(1440, 900), {.fold_chains = false});
+  ccrc::first_view_ring first = deep.first(ccrc::on_canvas(1440, 900), {.fold_chains = false});
   CHECK(deep.path(first.view.root()) == "main");
   CHECK(first.view.max_depth() == 36);
   CHECK(first.chain_share == 0);
@@ -122,7 +122,7 @@ TEST_CASE("first_view: the chart it hands back is the chart of its view, on rand
     std::vector<double> ag = ccrc::inclusive(p.tree(), p.column(0));
     double side = 60 + 1000 * r.uniform();
     ccrc::ring_options canvas = ccrc::on_canvas(side, side, {.sizing = static_cast<ccrc::ring_sizing>(r.below(3))});
-    ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+    ccrc::first_view_ring first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
     if (!first.chart) continue;
     ++handed;
     canvas.chain_share = first.chain_share;
@@ -152,7 +152,7 @@ TEST_CASE("first_view of an icicle: the chart it hands back is the icicle of its
                                 .max_row_px = r.below(2) ? 30.0 : std::numeric_limits<double>::infinity(),
                                 .root_at_bottom = r.below(2) == 1, .min_width_px = r.below(3) == 0 ? 0.0 : 1.0 + 4 * r.uniform(),
                                 .fit_visible = r.below(4) != 0};
-    ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+    ccrc::first_view_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
     if (!first.chart) continue;
     ++handed;
     canvas.chain_share = first.chain_share;
@@ -171,7 +171,7 @@ TEST_CASE("first_view of an icicle: the chart it hands back is the icicle of its
 TEST_CASE("first_view: a view's own depth limit counts from its root, and the trunk uses it up") {
   input in("main;run;work;a 5\nmain;run;work;b 5\n");
   // Depth 3 below the synthetic root: main, run, work. The trunk takes main and run.
-  ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(in.p.tree(), ccrc::root_node, 3), in.ag, ccrc::on_canvas(1440, 900));
+  ccrc::first_view_ring first = ccrc::first_view(ccrc::tree_view(in.p.tree(), ccrc::root_node, 3), in.ag, ccrc::on_canvas(1440, 900));
   CHECK(in.path(first.view.root()) == "main;run");
   CHECK(first.view.max_depth() == 1);
 }
@@ -208,7 +208,7 @@ TEST_CASE("first_view: a 1,000,000-deep trunk is walked without recursion") {
   ccrc::node_id n = ccrc::root_node;
   for (int i = 0; i < 1'000'000; ++i) n = t.find_or_add_child(n, f);
   std::vector<double> ag(t.size(), 1.0);  // the leaf's value, aggregated all the way up
-  ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(t), ag, ccrc::on_canvas(1440, 900));
+  ccrc::first_view_ring first = ccrc::first_view(ccrc::tree_view(t), ag, ccrc::on_canvas(1440, 900));
   CHECK(first.trunk.size() == 999'999);  // from the top frame to the leaf's caller
   CHECK(first.view.root() == n);
 }
@@ -235,14 +235,14 @@ TEST_CASE("rows_that_fit: as many rows below the root as stay min_row_px high") 
 TEST_CASE("first_view of an icicle: the same trunk, rows at least 16 px, cut where boxes stop covering 5 % of the width") {
   ccrc::icicle_options canvas{.width = 1440, .height = 900};
   input trunk("main;run;work;a 5\nmain;run;work;b 5\n");
-  ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(trunk.p.tree()), trunk.ag, canvas);
+  ccrc::first_view_icicle first = ccrc::first_view(ccrc::tree_view(trunk.p.tree()), trunk.ag, canvas);
   CHECK(trunk.path(first.view.root()) == "main;run;work");
   CHECK(first.trunk.size() == 2);
   // A 100-deep chain, every row covered: 55 rows of 16 px (chains not folded).
   input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
   CHECK(ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas, {.fold_chains = false}).view.max_depth() == 55);
   // Folded, the two chains are one row of two boxes, every context's value drawn.
-  ccrc::opening_icicle folded = ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas);
+  ccrc::first_view_icicle folded = ccrc::first_view(ccrc::tree_view(deep.p.tree()), deep.ag, canvas);
   REQUIRE(folded.chart);
   CHECK(folded.chart->rows() == 1);
   CHECK(folded.chart->segments.size() == 3);
@@ -268,7 +268,7 @@ TEST_CASE("first_view of an icicle: the same trunk, rows at least 16 px, cut whe
 TEST_CASE("icicle beyond_edge after a first view: the boxes whose callees the cut leaves out") {
   input in("main;a;b;c 5\nmain;d 5\n");
   ccrc::icicle_options canvas{.width = 400, .height = 48};  // the root and two rows of 16 px
-  ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(in.p.tree()), in.ag, canvas);
+  ccrc::first_view_icicle first = ccrc::first_view(ccrc::tree_view(in.p.tree()), in.ag, canvas);
   ccrc::icicle_layout chart = ccrc::icicle_chart(first.view, in.ag, canvas);
   REQUIRE(chart.rows() == 2);
   for (const ccrc::icicle_segment& s : chart.segments)
@@ -292,7 +292,7 @@ TEST_CASE("first_view folds chains when that draws more of the cost, and says ho
   // main: f0..f99 and g;f0..f99, the value at the two ends. A ring per level draws none of it
   // (36 rings fit); folded, each chain is one segment of the first ring and all of it is drawn.
   input deep(chain(100, 1) + chain(100, 1).replace(0, 4, "main;g"));
-  ccrc::opening_view first = deep.first();
+  ccrc::first_view_ring first = deep.first();
   CHECK(first.chain_share == 0.99);
   CHECK(first.drawn == 1);
   REQUIRE(first.chart);
@@ -310,7 +310,7 @@ TEST_CASE("first_view folds chains when that draws more of the cost, and says ho
   CHECK(ccrc::first_view_caption(*first.chart) == "2 runs of single callees (201 levels) shown as one ring each");
   // 96 % at depth 1: a ring per level draws it; nothing is folded.
   input spike("main;a 96\n" + chain(50, 4));
-  ccrc::opening_view plain = spike.first();
+  ccrc::first_view_ring plain = spike.first();
   CHECK(plain.chain_share == 0);
   CHECK(plain.drawn == doctest::Approx(0.96));
   CHECK(ccrc::first_view_caption(*plain.chart).empty());
@@ -366,7 +366,7 @@ TEST_CASE("first_view of a profile: recursion eliminated when it brings the cost
   CHECK(ccrc::first_view_caption(*first.first.chart, first.levels_as_read, first.levels_eliminated) ==
         "recursion eliminated: 202 \xe2\x86\x92 3 levels");
   // As read it draws less than half: what was compared.
-  ccrc::opening_view as_read = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+  ccrc::first_view_ring as_read = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
   CHECK(as_read.drawn < 0.5);
   CHECK(ccrc::worth_eliminating_recursion(p.size(), as_read.drawn));
   CHECK(ccrc::prefer_eliminated(as_read.drawn, first.first.drawn));

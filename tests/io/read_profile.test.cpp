@@ -117,7 +117,8 @@ TEST_CASE("perf's binary perf.data is refused at byte 0 with what to run, not re
     std::istringstream in(bytes);
     CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile(in).profile), expected.c_str(), ccrc::parse_error);
     temp_file file("perf.data", bytes);
-    CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile_file(file.path).profile), expected.c_str(), ccrc::parse_error);
+    CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile_file(file.path).profile),
+                         (file.path.string() + ": " + expected).c_str(), ccrc::parse_error);
   }
   // The magic then text, as no perf.data has: a folded frame named so is a frame.
   std::istringstream folded("PERFILE2;main 3\n");
@@ -127,7 +128,8 @@ TEST_CASE("perf's binary perf.data is refused at byte 0 with what to run, not re
 TEST_CASE("a .cct or .cctb name must hold that format; errors keep their line") {
   temp_file folded_as_cctb("f.cctb", "main;f 1\n");
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile_file(folded_as_cctb.path).profile),
-                       "not a .cctb file (no .cctb magic number at the start)", ccrc::parse_error);
+                       (folded_as_cctb.path.string() + ": not a .cctb file (no .cctb magic number at the start)").c_str(),
+                       ccrc::parse_error);
   temp_file folded_as_cct("f.cct", "main;f 1\n");
   CHECK_THROWS_AS(static_cast<void>(ccrc::read_core_profile_file(folded_as_cct.path).profile), ccrc::parse_error);
   // Detected by content: a folded file with an error on line 3, past the detection window.
@@ -139,6 +141,53 @@ TEST_CASE("a .cct or .cctb name must hold that format; errors keep their line") 
   CHECK_THROWS_AS(static_cast<void>(ccrc::read_core_profile(cut).profile), ccrc::parse_error);
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile_file("/nonexistent/x.folded").profile),
                        "cannot open /nonexistent/x.folded", ccrc::error);
+}
+
+TEST_CASE("a read's errors name its input once: the path, or read_options::input_name, keeping their type and line") {
+  const std::string bad = "main;f 1\nmain;g 2\nmain;h x\n";
+  const std::string reason = "line 3: missing count: 'x' is not a number";
+  temp_file file("bad.folded", bad);
+  const std::string path = file.path.string();
+  try {
+    (void)ccrc::read_core_profile_file(file.path);
+    FAIL("no error");
+  } catch (const ccrc::parse_error& e) {
+    CHECK(std::string(e.what()) == path + ": " + reason);
+    CHECK(e.input() == path);
+    CHECK(e.line() == 3);
+  }
+  ccrc::read_options named;
+  named.input_name = "<stdin>";
+  std::istringstream in(bad);
+  CHECK_THROWS_WITH_AS((void)ccrc::read_core_profile(in, named), ("<stdin>: " + reason).c_str(), ccrc::parse_error);
+  CHECK_THROWS_WITH_AS((void)ccrc::read_core_profile(bad, named), ("<stdin>: " + reason).c_str(), ccrc::parse_error);
+  CHECK_THROWS_WITH_AS((void)ccrc::read_core_profile_file(file.path, named), ("<stdin>: " + reason).c_str(),
+                       ccrc::parse_error);
+  // Bytes without a name: the reason alone, no input.
+  try {
+    (void)ccrc::read_core_profile(bad);
+    FAIL("no error");
+  } catch (const ccrc::parse_error& e) {
+    CHECK(std::string(e.what()) == reason);
+    CHECK(e.input().empty());
+  }
+  // An error that names the file already is not named twice; one about the options is named.
+  CHECK_THROWS_WITH_AS((void)ccrc::read_core_profile_file("/nonexistent/x.folded", named), "cannot open /nonexistent/x.folded",
+                       ccrc::error);
+  temp_file one("one.folded", "main 1\n");
+  ccrc::read_options pick;
+  pick.profile = "0";
+  CHECK_THROWS_WITH_AS((void)ccrc::read_core_profile_file(one.path, pick),
+                       (one.path.string() + ": --profile: a folded stacks file holds one profile").c_str(), ccrc::error);
+  // rethrow_in keeps the type and what it carries.
+  CHECK_THROWS_WITH_AS(ccrc::capacity_error("more than 2^32 - 1 nodes").rethrow_in("big.cctb"),
+                       "big.cctb: more than 2^32 - 1 nodes", ccrc::capacity_error);
+  try {
+    ccrc::parse_error::at_byte(7, "bad").rethrow_in("x.json");
+  } catch (const ccrc::parse_error& e) {
+    CHECK(std::string(e.what()) == "x.json: byte 7: bad");
+    CHECK((e.byte() == 7 && e.line() == 0 && e.input() == "x.json"));
+  }
 }
 
 TEST_CASE("a directory is refused with its path, by every reader") {
@@ -210,7 +259,7 @@ TEST_CASE("read_core_profile reads bytes in place as it reads a stream, and name
   }
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile("{\"traceEvents\": []}")),
                        "byte 0: a Trace Event file, which this reader does not read: ccrc::read_profile_file (or "
-                       "read_profile), in <ccrc/formats/read_profile.hpp>, reads it",
+                       "read_profile), in <ccrc/formats/read_any_profile.hpp>, reads it",
                        ccrc::parse_error);
   CHECK_THROWS_WITH_AS(static_cast<void>(ccrc::read_core_profile("{\"metadata\": {}, \"traceEvents\": []}")),
                        doctest::Contains("byte 0: a JSON document, which this reader does not read: ccrc::read_profile_file"),

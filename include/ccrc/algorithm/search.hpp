@@ -5,7 +5,7 @@
 #include <ccrc/algorithm/name_parts.hpp>
 #include <ccrc/algorithm/regex.hpp>
 #include <ccrc/concepts.hpp>
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/enum_names.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/method_set.hpp>

@@ -179,10 +179,10 @@ struct stream_source {
 class file_source {
  public:
   explicit file_source(const std::filesystem::path& path) : file_(std::fopen(path.c_str(), "rb"), &std::fclose), path_(path.string()) {
-    if (!file_) throw error("cannot open " + path_);
+    if (!file_) throw error("cannot open " + path_, path_);
     std::setvbuf(file_.get(), nullptr, _IONBF, 0);
     file_kind kind = kind_of(path);
-    if (kind.directory) throw error("cannot read " + path_ + ": it is a directory");
+    if (kind.directory) throw error("cannot read " + path_ + ": it is a directory", path_);
     size_ = kind.regular_size;
   }
 
@@ -194,11 +194,12 @@ class file_source {
     errno = 0;
     std::size_t n = std::fread(dst, 1, capacity, file_.get());
     if (n == 0 && std::ferror(file_.get()))
-      throw error("cannot read " + path_ + (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
+      throw error("cannot read " + path_ + (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()), path_);
     if (n == 0 && read_ < size_) {
       std::uint64_t now = kind_of({}).regular_size;
       throw error(path_ + ": the file shrank while it was read (" + std::to_string(size_) + " bytes when opened, " +
-                  std::to_string(now) + " now): was another program writing it?");
+                      std::to_string(now) + " now): was another program writing it?",
+                  path_);
     }
     read_ += n;
     return n;

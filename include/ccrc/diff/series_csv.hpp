@@ -2,7 +2,7 @@
 // plot of Rizel's Figure 6.
 #pragma once
 
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/diff/series.hpp>
 
 #include <cmath>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/formats/gzip.hpp>

@@ -68,7 +68,7 @@ struct first_view_options {
 
 /// A first view, the trunk it leaves out, and its chart when finding the view laid it out.
 template <class Layout>
-struct basic_opening_view {
+struct basic_first_view {
   tree_view view;
   /// The contexts above the view's root that it leaves out, outermost first (from the root of
   /// the view asked for to the new root's caller): a chain of single callees, for the centre's
@@ -88,8 +88,8 @@ struct basic_opening_view {
 };
 
 /// The first view of a ring chart, and of an icicle.
-using opening_view = basic_opening_view<ring_layout>;
-using opening_icicle = basic_opening_view<icicle_layout>;
+using first_view_ring = basic_first_view<ring_layout>;
+using first_view_icicle = basic_first_view<icicle_layout>;
 
 /// The number of rings, at least 1, that a chart laid out with `options` (sizing, outer
 /// radius, centre radius) can show with every ring at least `min_ring_px` thick. Equal and
@@ -247,12 +247,12 @@ std::pair<tree_view, Layout> fit_levels(const call_tree& t, node_id root, std::u
 }
 
 template <class Layout, class C, class Canvas>
-basic_opening_view<Layout> first_view(const tree_view& v, const C& ag, const Canvas& canvas,
+basic_first_view<Layout> first_view(const tree_view& v, const C& ag, const Canvas& canvas,
                                       const first_view_options& options) {
   const call_tree& t = v.tree();
   const auto* values = std::ranges::data(ag);
   tree_view centred = ring_chart_view(v, ag);
-  basic_opening_view<Layout> out{centred, {}, {}};
+  basic_first_view<Layout> out{centred, {}, {}};
   node_id root = centred.root();
   std::uint32_t limit = centred.max_depth();
   // The trunk: the chain a chart folding chains would draw in its centre.
@@ -325,10 +325,10 @@ template <chart_layout Layout, metric_column C>
 ///
 ///     auto ag = ccrc::inclusive(p.tree(), p.column("samples"));
 ///     ccrc::ring_options canvas = ccrc::on_canvas(1440, 900, {.heights = ccrc::heights(p.tree())});
-///     ccrc::opening_view first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+///     ccrc::first_view_ring first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
 ///     draw(*first.chart);  // or ccrc::ring_chart(first.view, ag, {canvas with first.chain_share})
 template <metric_column C>
-[[nodiscard]] opening_view first_view(const tree_view& v, const C& ag, const ring_options& canvas,
+[[nodiscard]] first_view_ring first_view(const tree_view& v, const C& ag, const ring_options& canvas,
                                       const first_view_options& options = {}) {
   return detail::first_view<ring_layout>(v, ag, canvas, options);
 }
@@ -342,15 +342,15 @@ template <metric_column C>
 /// rows, so the chart of the cut view is that chart's first rows).
 ///
 ///     ccrc::icicle_options canvas{.width = 1440, .height = 900, .heights = ccrc::heights(p.tree())};
-///     ccrc::opening_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
+///     ccrc::first_view_icicle first = ccrc::first_view(ccrc::tree_view(p.tree()), ag, canvas);
 ///     draw(*first.chart);
 template <metric_column C>
-[[nodiscard]] opening_icicle first_view(const tree_view& v, const C& ag, const icicle_options& canvas,
+[[nodiscard]] first_view_icicle first_view(const tree_view& v, const C& ag, const icicle_options& canvas,
                                         const first_view_options& options = {}) {
   return detail::first_view<icicle_layout>(v, ag, canvas, options);
 }
 
-/// Whether a first view drawing `drawn` of its cost (opening_view::drawn) on a tree of
+/// Whether a first view drawing `drawn` of its cost (first_view_ring::drawn) on a tree of
 /// `contexts` contexts should be tried on the tree with its recursion eliminated: when it
 /// draws less than options.min_drawn_share and the tree is small enough to transform at once
 /// (options.max_eliminated_contexts). O(1).
@@ -373,7 +373,7 @@ struct basic_profile_view {
   /// it; null: from the profile as read. Its address is stable: the view points into it.
   std::unique_ptr<const profile> eliminated;
   /// The first view (of eliminated's tree when set).
-  basic_opening_view<Layout> first;
+  basic_first_view<Layout> first;
   /// Levels below the root of the profile as read and of the tree drawn, when eliminated
   /// (for a caption: "recursion eliminated: 259 → 69 levels").
   std::uint32_t levels_as_read = 0, levels_eliminated = 0;

@@ -3,7 +3,7 @@
 
 #include <ccrc/concepts.hpp>
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>

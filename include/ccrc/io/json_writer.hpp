@@ -1,7 +1,7 @@
 // ccrc - writing JSON text: strings escaped, numbers in the shortest text that reads back exactly.
 #pragma once
 
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/detail/text.hpp>
 
 #include <cmath>

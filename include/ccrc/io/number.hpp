@@ -1,7 +1,7 @@
 // ccrc - numbers in text, written exactly and read back strictly, as the text formats do.
 #pragma once
 
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 
 #include <optional>
 #include <string>

@@ -4,7 +4,7 @@
 
 #include <ccrc/detail/hash.hpp>
 #include <ccrc/detail/line_reader.hpp>
-#include <ccrc/detail/number.hpp>
+#include <ccrc/detail/number_text.hpp>
 #include <ccrc/detail/text.hpp>
 #include <ccrc/error.hpp>
 #include <ccrc/tree/profile.hpp>

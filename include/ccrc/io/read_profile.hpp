@@ -32,7 +32,7 @@ namespace ccrc {
 /// without gaps: a new one comes last). The first five are read by the dependency-free core
 /// (read_core_profile_file and its overloads); pprof and the JSON formats by read_profile_file
 /// and its overloads, from
-/// <ccrc/formats/read_profile.hpp> (simdjson, protozero, zlib). format_table says, for each,
+/// <ccrc/formats/read_any_profile.hpp> (simdjson, protozero, zlib). format_table says, for each,
 /// its name, its file names and how it is told.
 enum class profile_format : std::uint8_t {
   folded,       ///< folded stacks, "main;f;g 42" (read_folded)
@@ -60,6 +60,10 @@ struct read_options {
   /// larger than that, and the browsers' JSON.parse, which speedscope, DevTools and the
   /// Firefox Profiler read these files with, takes at most 1 GiB of text.
   std::uint64_t max_document_bytes = std::uint64_t{2} << 30;
+  /// The input's name in errors ("<stdin>", a URL): every ccrc::error of the read begins with
+  /// it and ": ", and error::input() is it. Empty: a file's path (read_*_file), none for a
+  /// stream or bytes.
+  std::string input_name = {};
 };
 
 /// A profile as read, with what was found out about the file.
@@ -492,25 +496,44 @@ inline read_result read_input(profile_input& in, std::optional<profile_format> n
 
 // The three sources of a read_* family over `set`. A file is read through a buffer
 // (file_source: not mapped, so that one cut short while it is read is an error, not SIGBUS).
+// Each names the input in its errors (error::rethrow_in), once for every reader: the parsers
+// know the line or byte, the source knows the name; an error that names its input already
+// (file_source's) is left as it is.
+template <class Read>
+read_result read_named(const std::string& input, Read read) {
+  if (input.empty()) return read();
+  try {
+    return read();
+  } catch (const error& e) {
+    if (e.input().empty()) e.rethrow_in(input);
+    throw;
+  }
+}
 inline read_result read_path(const std::filesystem::path& path, const read_options& options, const reader_set& set) {
   file_source source(path);
-  char start[format_detection_bytes];
-  profile_input in{read_start(source, start), any_source::of(source), false, static_cast<std::size_t>(source.size()), nullptr};
-  return read_input(in, format_of_extension(path), set, options);
+  return read_named(options.input_name.empty() ? path.string() : options.input_name, [&] {
+    char start[format_detection_bytes];
+    profile_input in{read_start(source, start), any_source::of(source), false, static_cast<std::size_t>(source.size()), nullptr};
+    return read_input(in, format_of_extension(path), set, options);
+  });
 }
 inline read_result read_stream(std::istream& stream, const read_options& options, const reader_set& set) {
-  stream_source source{&stream};
-  char start[format_detection_bytes];
-  profile_input in{read_start(source, start), any_source::of(source), false, 0, nullptr};
-  return read_input(in, std::nullopt, set, options);
+  return read_named(options.input_name, [&] {
+    stream_source source{&stream};
+    char start[format_detection_bytes];
+    profile_input in{read_start(source, start), any_source::of(source), false, 0, nullptr};
+    return read_input(in, std::nullopt, set, options);
+  });
 }
 inline read_result read_bytes(std::string_view bytes, const read_options& options, const reader_set& set) {
-  profile_input in{bytes, {}, true, bytes.size(), nullptr};
-  return read_input(in, std::nullopt, set, options);
+  return read_named(options.input_name, [&] {
+    profile_input in{bytes, {}, true, bytes.size(), nullptr};
+    return read_input(in, std::nullopt, set, options);
+  });
 }
 
 inline constexpr reader_set core_readers{
-    {}, nullptr, nullptr, "ccrc::read_profile_file (or read_profile), in <ccrc/formats/read_profile.hpp>,"};
+    {}, nullptr, nullptr, "ccrc::read_profile_file (or read_profile), in <ccrc/formats/read_any_profile.hpp>,"};
 
 }  // namespace detail
 

@@ -1,5 +1,7 @@
 #include "ensemble_render.hpp"
 
+#include "cli.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -35,7 +35,15 @@ class document_too_large : public error {
   [[nodiscard]] const std::string& document() const noexcept { return what_; }
   [[nodiscard]] std::uint64_t limit() const noexcept { return limit_; }
 
+  [[noreturn]] void rethrow_in(const std::string& input) const override {
+    document_too_large e(*this, input);
+    throw e;
+  }
+
  private:
+  document_too_large(const document_too_large& e, const std::string& input)
+      : error(input + ": " + e.what(), input), what_(e.what_), limit_(e.limit_) {}
+
   std::string what_;
   std::uint64_t limit_;
 };
@@ -203,8 +211,9 @@ inline constexpr reader_set all_readers{format_readers, read_gzip, read_json_tol
 /// named after it, or, with read_options::profile, the one picked. Throws ccrc::parse_error
 /// for malformed content (a truncated gzip stream included; a first line that is no folded
 /// stack lists the formats tried), document_too_large for a JSON or pprof document above the
-/// bound, and ccrc::error if the file cannot be read or the picked profile is not in it (what()
-/// names the line or byte; the path is the caller's to add). O(bytes).
+/// bound, and ccrc::error if the file cannot be read or the picked profile is not in it: what()
+/// begins with the path (or read_options::input_name) and names the line or byte, and
+/// error::input() is that name. O(bytes).
 ///
 ///     ccrc::read_result r = ccrc::read_profile_file("perf.script.gz");
 ///     // r.detected == profile_format::perf_script, r.gzip, r.profiles: {"spin 12936", ...}
@@ -212,12 +221,14 @@ inline constexpr reader_set all_readers{format_readers, read_gzip, read_json_tol
   return detail::read_path(path, options, detail::all_readers);
 }
 
-/// read_profile_file from a stream: the format told by the content alone.
+/// read_profile_file from a stream: the format told by the content alone; errors name
+/// read_options::input_name, if given.
 [[nodiscard]] inline read_result read_profile(std::istream& in, const read_options& options = {}) {
   return detail::read_stream(in, options, detail::all_readers);
 }
 
-/// read_profile_file from bytes in memory (the text formats are read in place).
+/// read_profile_file from bytes in memory (the text formats are read in place); errors name
+/// read_options::input_name, if given.
 ///
 ///     ccrc::read_result r = ccrc::read_profile("main;f 3\nmain;g 4\n");  // folded stacks
 [[nodiscard]] inline read_result read_profile(std::string_view bytes, const read_options& options = {}) {

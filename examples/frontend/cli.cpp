@@ -4,7 +4,7 @@
 #include <ccrc/io/cct_text.hpp>
 #include <ccrc/io/folded.hpp>
 #include <ccrc/io/number.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/io/read_profile.hpp>
 #include <ccrc/transform/function.hpp>
@@ -37,6 +37,7 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> aliases[] = {
     {"--color-by", "--colour-by"},
     {"--limit", "--top"},
+    {"--mode", "--sizing"},  // render's first name for it
 };
 
 }  // namespace
@@ -162,8 +163,9 @@ ccrc::read_result load(const std::string& path, timings& t, const args& a) {
   return read(path, read_options_of(a));
 }
 
-ccrc::read_result read(const std::string& path, const ccrc::read_options& options) {
-  const std::string name = path == "-" ? "<stdin>" : path;
+ccrc::read_result read(const std::string& path, ccrc::read_options options) {
+  options.input_name = path == "-" ? "<stdin>" : path;  // the readers' errors name it
+  const std::string& name = options.input_name;
   try {
     ccrc::read_result r;
     if (path != "-") {
@@ -172,24 +174,15 @@ ccrc::read_result read(const std::string& path, const ccrc::read_options& option
       errno = 0;
       r = ccrc::read_profile(std::cin, options);
       // std::cin reports a failed read (stdin a directory, an I/O error) as the end of the input.
-      if (std::ferror(stdin)) throw ccrc::error(std::string("read error: ") + (errno ? std::strerror(errno) : "?"));
+      if (std::ferror(stdin)) throw ccrc::error(name + ": read error: " + (errno ? std::strerror(errno) : "?"), name);
     }
-    for (const std::string& w : r.warnings)
-      std::fprintf(stderr, "ccrc: %s: warning: %s\n", path == "-" ? "<stdin>" : path.c_str(), w.c_str());
+    for (const std::string& w : r.warnings) std::fprintf(stderr, "ccrc: %s: warning: %s\n", name.c_str(), w.c_str());
     return r;
   } catch (const ccrc::document_too_large& e) {
+    // The bound in the words of the command line.
     throw ccrc::error(name + ": a " + e.document() + " larger than " + std::to_string(e.limit()) +
                       " bytes (inflated, if the file is gzip-compressed): ccrc holds this format whole to read it, "
                       "up to --max-document-bytes (default 2 GiB), which raises the bound");
-  } catch (const ccrc::parse_error& e) {
-    throw ccrc::error(name + ": " + e.what());
-  } catch (const ccrc::capacity_error& e) {
-    throw ccrc::error(name + ": " + e.what());
-  } catch (const ccrc::error& e) {
-    if (path != "-") throw;  // the reader's message names the file
-    std::string what = e.what();
-    if (what.rfind("ccrc: ", 0) == 0) what.erase(0, 6);
-    throw ccrc::error("<stdin>: " + what);
   } catch (const std::bad_alloc&) {
     // What the reader held is freed by now: the message can be made.
     throw ccrc::error(name + ": not enough memory to read it");

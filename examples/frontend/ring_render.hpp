@@ -1,4 +1,4 @@
-// The ccrc tool: ring charts and icicles drawn as SVG, HTML or JSON from a laid-out
+// The front ends: ring charts and icicles drawn as SVG, HTML or JSON from a laid-out
 // ccrc::ring_layout or ccrc::icicle_layout. Not part of the library: the library stops at the
 // segments, these are one way to draw them.
 #pragma once
@@ -33,7 +33,7 @@ struct chart_picture {
   /// ag(M) of every metric of the profile (ccrc::inclusive_columns), for the tooltips.
   const std::vector<std::vector<double>>& aggregated;
   std::size_t metric;      ///< the metric the chart is sized by
-  std::string_view mode;   ///< "equal", "angle" or "area"
+  std::string_view sizing; ///< "equal", "angle" or "area" (ccrc::ring_sizing's names)
   double width, height;    ///< the canvas, pixels
   std::string_view title;  ///< shown at the top of the legend (the profile's file name)
   /// One state per segment, or empty for no highlighting.

@@ -1,4 +1,4 @@
-// A file written whole or not at all: the ccrc tool's outputs (examples/ccrc/cli.cpp) and the
+// A file written whole or not at all: the ccrc tool's outputs (examples/frontend/cli.cpp) and the
 // profilers' profiles (examples/instrument/runtime.cpp) both go through it, so that both
 // replace the same files the same way. POSIX; not part of the library.
 //

@@ -1,4 +1,4 @@
-// The ccrc tool: a minimal SVG writer shared by the renderers. Not part of the library.
+// The front ends: a minimal SVG writer shared by the renderers. Not part of the library.
 #pragma once
 
 #include <string>

@@ -351,14 +351,14 @@ std::vector<std::string> wrapped(std::string_view text, std::size_t most) {
   return out;
 }
 
-std::string sizing_text(const ccrc::ring_layout&, std::string_view mode, std::string_view metric) {
-  if (mode == "equal") return "sizing: equal angles per caller";
-  return std::string("sizing: ") + (mode == "area" ? "area" : "angle") + " \xe2\x88\x9d ag(" + std::string(metric) + ")";
+std::string sizing_text(const ccrc::ring_layout&, std::string_view sizing, std::string_view metric) {
+  if (sizing == "equal") return "sizing: equal angles per caller";
+  return std::string("sizing: ") + (sizing == "area" ? "area" : "angle") + " \xe2\x88\x9d ag(" + std::string(metric) + ")";
 }
 
 // An icicle's rows have one height: area sizing is width sizing.
-std::string sizing_text(const ccrc::icicle_layout&, std::string_view mode, std::string_view metric) {
-  if (mode == "equal") return "sizing: equal widths per caller";
+std::string sizing_text(const ccrc::icicle_layout&, std::string_view sizing, std::string_view metric) {
+  if (sizing == "equal") return "sizing: equal widths per caller";
   return "sizing: width \xe2\x88\x9d ag(" + std::string(metric) + ")";
 }
 
@@ -383,7 +383,7 @@ void legend(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
   std::vector<std::string> lines = {
       total + svg::shorten(center == ccrc::root_node ? "(root)" : ccrc::display_name(t.name(center)),
                            room(12, svg::code_points(total) + 1, 40)) + ")",
-      sizing_text(chart, pic.mode, metric),
+      sizing_text(chart, pic.sizing, metric),
       std::to_string(chart.segments.size()) + " segments (" + std::to_string(lines_in(chart)) + " lines) in " +
           levels_text(chart)};
   for (std::string& line : wrapped(pic.caption, room(12, 0, 60))) lines.push_back(std::move(line));
@@ -531,7 +531,7 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
       .field("layout", layout)
       .field("width", pic.width)
       .field("height", pic.height)
-      .field("mode", pic.mode)
+      .field("mode", pic.sizing)  // the JSON's key since its first version
       .field("metric", pic.profile.metric_name(pic.metric))
       .field("total", ag[chart.segments[0].node])
       .field("caption", pic.caption)
@@ -601,6 +601,21 @@ std::string document_of(const chart_picture<Layout>& pic, format f) {
   return json_of(pic, ring ? "ring" : "icicle");
 }
 
+// Paints `pic` (a ring chart's or an icicle's) by variation_look_of, if its profile is an
+// ensemble.
+template <class Layout>
+void paint_variation(chart_picture<Layout>& pic, ccrc::variation v) {
+  std::vector<ccrc::node_id> nodes;
+  nodes.reserve(pic.chart.segments.size());
+  for (const auto& s : pic.chart.segments) nodes.push_back(s.node);
+  auto look = variation_look_of(pic.profile, pic.aggregated, pic.metric, nodes, v);
+  if (!look) return;
+  pic.fills = std::move(look->fills);
+  pic.notes = std::move(look->notes);
+  pic.key = std::move(look->key);
+  pic.key_title = std::move(look->key_title);
+}
+
 // Highlights and draws a laid-out chart of `p` (whose aggregated columns are `ag`), or of the
 // tree its first view drew instead.
 template <class Layout>
@@ -618,8 +633,8 @@ std::string draw_chart(const ccrc::profile& p, const std::vector<std::vector<dou
     marks = ccrc::highlight(laid.chart, shown.tree(), columns[r.metric], found);
   }
   t.phase("render");
-  std::string_view mode = ccrc::name_of(r.sizing);
-  chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, mode, r.width, r.height, r.title, std::move(marks), r.colours};
+  std::string_view sizing = ccrc::name_of(r.sizing);
+  chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, sizing, r.width, r.height, r.title, std::move(marks), r.colours};
   pic.caption = laid.caption;
   pic.drawn = laid.drawn;
   if (r.variation) paint_variation(pic, *r.variation);

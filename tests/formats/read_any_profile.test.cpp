@@ -1,4 +1,4 @@
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/formats/write_profile.hpp>
 #include <ccrc/fwd.hpp>  // its declarations of formats/ against their definitions
 #include <ccrc/formats/speedscope.hpp>
@@ -225,7 +225,7 @@ TEST_CASE("a file of no format ccrc reads is an error that names the formats tri
   CHECK_THROWS_WITH_AS((void)read_text(test::gzip(perf_data)), run_perf_script, ccrc::parse_error);
   for (const char* name : {"perf.data", "ccrc-perf-data.folded"}) {
     std::string path = write_file(name, perf_data);
-    CHECK_THROWS_WITH_AS((void)ccrc::read_profile_file(path), run_perf_script, ccrc::parse_error);
+    CHECK_THROWS_WITH_AS((void)ccrc::read_profile_file(path), (path + ": " + run_perf_script).c_str(), ccrc::parse_error);
     std::filesystem::remove(path);
   }
   // A folded file whose error is further down keeps the folded reader's message alone.

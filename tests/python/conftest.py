@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-SOURCE = pathlib.Path(os.environ.get("CCRC_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[3]))
+SOURCE = pathlib.Path(os.environ.get("CCRC_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 DATA = SOURCE / "tests" / "data"
 
 

@@ -1,11 +1,11 @@
-// The ccrc tool: argument parsing, profile loading, JSON output and phase timings shared by
-// the commands. Not part of the library.
+// The front ends (the ccrc tool, the Python module): argument parsing, profile loading, JSON
+// output, output files and phase timings. Not part of the library.
 #pragma once
 
 #include "whole_file.hpp"
 
 #include <ccrc/algorithm/search.hpp>
-#include <ccrc/formats/read_profile.hpp>
+#include <ccrc/formats/read_any_profile.hpp>
 #include <ccrc/io/json_writer.hpp>
 #include <ccrc/tree/profile.hpp>
 #include <ccrc/tree/view.hpp>
@@ -92,7 +92,7 @@ ccrc::read_options read_options_of(const args& a);
 ccrc::read_result load(const std::string& path, timings& t, const args& a);
 
 /// load without the phase: safe to call from several threads at once.
-ccrc::read_result read(const std::string& path, const ccrc::read_options& options);
+ccrc::read_result read(const std::string& path, ccrc::read_options options);
 
 /// load's profile.
 ccrc::profile load_profile(const std::string& path, timings& t, const args& a);

@@ -1,4 +1,4 @@
-// The ccrc tool: call stacks abbreviated for tooltips and the render JSON. Not part of the library.
+// The front ends: call stacks abbreviated for tooltips and the render JSON. Not part of the library.
 //
 // A tooltip or JSON entry per segment that carried the whole call stack would make output of
 // size depth x segments (a 10,000-frame chain: 88 MB of JSON). Every stack the tool prints

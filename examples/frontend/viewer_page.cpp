@@ -1,6 +1,6 @@
-// The interactive viewer (examples/viewer/) with profiles inside it, one self-contained HTML
-// page: what `ccrc view` writes, and what the Python module shows in a notebook.
-#include "command.hpp"
+#include "viewer_page.hpp"
+
+#include "cli.hpp"
 #include "svg.hpp"
 
 #include <ccrc/io/cct_binary.hpp>

@@ -1,10 +1,11 @@
-// The ccrc tool: an ensemble profile's charts coloured by its variation (docs/ensemble.md).
+// The front ends: an ensemble profile's charts coloured by its variation (docs/ensemble.md).
 // Not part of the library.
 #pragma once
 
-#include "ring_render.hpp"
-
 #include <ccrc/ensemble/variation.hpp>
+#include <ccrc/geometry/color.hpp>
+#include <ccrc/ids.hpp>
+#include <ccrc/tree/profile.hpp>
 
 #include <optional>
 #include <span>
@@ -30,20 +31,5 @@ struct variation_look {
 /// `ag`: inclusive_columns(p). Nothing for another profile.
 std::optional<variation_look> variation_look_of(const ccrc::profile& p, const std::vector<std::vector<double>>& ag,
                                                 std::size_t metric, std::span<const ccrc::node_id> nodes, ccrc::variation v);
-
-/// Paints `pic` (a ring chart's or an icicle's) by variation_look_of, if its profile is an
-/// ensemble.
-template <class Layout>
-void paint_variation(chart_picture<Layout>& pic, ccrc::variation v) {
-  std::vector<ccrc::node_id> nodes;
-  nodes.reserve(pic.chart.segments.size());
-  for (const auto& s : pic.chart.segments) nodes.push_back(s.node);
-  auto look = variation_look_of(pic.profile, pic.aggregated, pic.metric, nodes, v);
-  if (!look) return;
-  pic.fills = std::move(look->fills);
-  pic.notes = std::move(look->notes);
-  pic.key = std::move(look->key);
-  pic.key_title = std::move(look->key_title);
-}
 
 }  // namespace render
