@@ -16,7 +16,8 @@
 #   empty    the floor, the cost of the compiler's calls to hooks that do nothing: fib linked
 #            with them (beside the static library's sampled), and the shared build with them
 #            LD_PRELOADed (beside shared; the tool's only floor)
-# Usage: benchmarks/instrument_slowdown.sh [WORKDIR]     (JOBS=n for the builds; default 2)
+# Usage: benchmarks/instrument_slowdown.sh [WORKDIR]     (JOBS=n for the builds; default 2;
+#        BUILD=no measures the tools already built in WORKDIR, on a machine left idle for it)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$src/build/slowdown}
@@ -30,6 +31,7 @@ if command -v ccache >/dev/null; then common+=(-DCMAKE_CXX_COMPILER_LAUNCHER=cca
 build() {
   local name=$1
   shift
+  [[ ${BUILD:-yes} == no && -x $work/$name/examples/ccrc ]] && return
   cmake -S "$src" -B "$work/$name" "${common[@]}" "$@" >/dev/null
   cmake --build "$work/$name" -j"$jobs" --target ccrc_tool >/dev/null
 }

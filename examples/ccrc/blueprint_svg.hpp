@@ -1,4 +1,4 @@
-// The ccrc tool: Rizel's performance evolution blueprint drawn as SVG, and the colours of the
+// The ccrc tool: Rizel's performance evolution blueprint drawn as SVG, and the colors of the
 // diff's classes that the diff ring chart shares. Not part of the library.
 #pragma once
 
@@ -43,7 +43,7 @@ std::string percent_text(double share, bool sign = false);
 std::string file_name(const std::string& path);
 
 /// The blueprint of `d` as an SVG document: the contexts marked in `shown` as boxes of
-/// height |H| and width W, callers above callees, coloured by class, the numbers (`metric`,
+/// height |H| and width W, callers above callees, colored by class, the numbers (`metric`,
 /// and the invocation counts `calls` if any) in tooltips; the runs named in the title.
 std::string to_svg(const ccrc::cct_diff& d, std::string_view metric, const std::optional<std::string>& calls,
                    const std::vector<char>& shown, const std::string& old_name, const std::string& new_name);

@@ -62,7 +62,7 @@ int run(const cli::args& a, cli::timings& t) {
   out += draw(p, dir, "figure1", t);
   std::string viewer = (dir / "figure1-viewer.html").string();
   write_viewer(viewer, p, "figure1.folded", nullptr, "");
-  print(out + "  " + viewer + ": the interactive viewer (click a segment to make it the centre)\n\n");
+  print(out + "  " + viewer + ": the interactive viewer (click a segment to make it the center)\n\n");
   // A DaCapo-scale profile, drawn: eclipse's 2.17 million contexts, culled to what is visible.
   t.phase("eclipse");
   ccrc::profile eclipse = ccrc::generate_dacapo("eclipse");

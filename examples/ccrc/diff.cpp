@@ -206,7 +206,7 @@ std::string text_of(const ccrc::cct_diff& d, const metrics& m, const std::vector
   return out;
 }
 
-// ---- The diff ring chart: the second run's ring chart, coloured by the diff's classes.
+// ---- The diff ring chart: the second run's ring chart, colored by the diff's classes.
 
 std::string ring_of(const ccrc::cct_diff& d, const ccrc::profile& new_p, const metrics& m, const std::string& new_path,
                     bool html) {
@@ -307,10 +307,10 @@ const command diff_command{
     "|H|) and the contexts of largest |H|.\n"
     "\n"
     "  -o OUT.svg      write the blueprint: boxes with height |H| and width W, callers above\n"
-    "                  callees, coloured by status, numbers in tooltips; it shows the delta\n"
+    "                  callees, colored by status, numbers in tooltips; it shows the delta\n"
     "                  hot path and the --top contexts with their callers\n"
     "  --chart ring    with -o OUT.svg or OUT.html: draw instead the ring chart of NEW with each\n"
-    "                  segment coloured by its context's status, H in the tooltips\n"
+    "                  segment colored by its context's status, H in the tooltips\n"
     "  -o OUT.json     write the JSON document (below) to a file\n"
     "  -o -            write the SVG (the blueprint, or the ring with --chart ring) to standard\n"
     "                  output\n"

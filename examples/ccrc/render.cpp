@@ -66,9 +66,9 @@ int run(const cli::args& a, cli::timings& t) {
   r.sizing = choice(a, "--sizing", ccrc::ring_sizing::angle);
   r.order = choice(a, "--order", ccrc::child_order::value);
   // An ensemble's variation, cv unless asked otherwise; any other profile: by method.
-  const auto colouring = choice(a, "--colour-by", render::colouring::cv);
-  r.colours = colouring == render::colouring::package ? ccrc::color_by::package : ccrc::color_by::method;
-  r.variation = ccrc::enum_named<ccrc::variation>(ccrc::name_of(colouring));
+  const auto coloring = choice(a, "--color-by", render::coloring::cv);
+  r.colors = coloring == render::coloring::package ? ccrc::color_by::package : ccrc::color_by::method;
+  r.variation = ccrc::enum_named<ccrc::variation>(ccrc::name_of(coloring));
   r.min_px = a.number("--min-px").value_or(1);
   r.padding = a.number("--padding").value_or(0);
   if (r.min_px < 0) throw cli::usage_error("--min-px expects a length in pixels, 0 or more");
@@ -111,10 +111,10 @@ const command render_command{
     "                   [--focus NAME] [--root 'a;b;c'] [--depth N|all] [--min-px X] [--size WxH]\n"
     "                   [--highlight QUERY [--method|--class|--package] [-i]]\n"
     "                   [--order value|name|insertion] [--padding PX]\n"
-    "                   [--colour-by|--color-by method|package|cv|imbalance]\n"
+    "                   [--color-by method|package|cv|imbalance]\n"
     "                   [--tree auto|contexts|recursion]\n"
     "\n"
-    "Draws the calling contexts as rings around their caller (Moret et al.): the centre is the\n"
+    "Draws the calling contexts as rings around their caller (Moret et al.): the center is the\n"
     "view's root, each ring one level of callees, labelled with the frames' names where they fit.\n"
     "By default the chart opens where the profile branches (a chain of single callees at the top\n"
     "is shown above the chart instead) and shows as many levels as keep every ring 12 px thick;\n"
@@ -152,14 +152,14 @@ const command render_command{
     "                   a match are marked too\n"
     "  --order O        callees clockwise by value (default), name, or insertion order\n"
     "  --padding PX     a gap of PX pixels between neighbouring callees (default 0)\n"
-    "  --colour-by C    one colour per method (default) or per package/namespace (or --color-by);\n"
+    "  --color-by C     one color per method (default) or per package/namespace (or --colour-by);\n"
     "                   an ensemble (ccrc ensemble -o) by how much each context varies over the\n"
     "                   runs: cv (std/mean, its default) or imbalance (max/mean)\n"
     "  --tree T         auto (default): as above; contexts: the calling context tree, a ring per\n"
     "                   level; recursion: with its recursion eliminated (a method called again\n"
     "                   below itself drawn in its caller's context), chains folded as for auto\n",
     {{"--profile", "-o", "--output", "--format", "--layout", "--sizing", "--metric", "--focus", "--root", "--depth", "--min-px", "--size", "--highlight", "--order",
-      "--padding", "--colour-by", "--tree"},
+      "--padding", "--color-by", "--tree"},
      {"--method", "--class", "--package", "-i", "--ignore-case"}},
     run,
 };

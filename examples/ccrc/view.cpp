@@ -58,12 +58,12 @@ const command view_command{
     "\n"
     "Writes one self-contained HTML file: the interactive viewer (WebAssembly, see\n"
     "docs/viewer.md) with PROFILE inside it as .cctb. It opens in a browser from the file,\n"
-    "without a network: click a segment to make it the centre, the centre to go back; depth,\n"
+    "without a network: click a segment to make it the center, the center to go back; depth,\n"
     "sizing, metric, tree (recursion eliminated, call graph) and search in the bar at the top.\n"
     "PROFILE is any format ccrc reads; OUT.html is by default PROFILE's name with .html for its\n"
     "extension, in the current directory; OUT must end in .html or .htm, and may not be an input;\n"
     "-o - writes it to standard output. --compare FIRST\n"
-    "embeds a first run of the same program too: the chart is coloured by what changed since\n"
+    "embeds a first run of the same program too: the chart is colored by what changed since\n"
     "it (the diff's classes, as `ccrc diff --chart ring`).\n",
     {{"--profile", "-o", "--compare"}, {}},
     run,

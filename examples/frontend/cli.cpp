@@ -35,7 +35,7 @@ namespace {
 // Other spellings of an option, as users bring them from other tools: each is read as the
 // option it stands for, by the commands that take that option.
 constexpr std::pair<std::string_view, std::string_view> aliases[] = {
-    {"--color-by", "--colour-by"},
+    {"--colour-by", "--color-by"},  // the British spelling
     {"--limit", "--top"},
     {"--mode", "--sizing"},  // render's first name for it
 };

@@ -53,7 +53,7 @@ std::optional<variation_look> variation_look_of(const ccrc::profile& p, const st
   }
   for (const ccrc::variation_band& band : ccrc::variation_scale(v)) out.key.emplace_back(ccrc::hex(band.color), band.label);
   out.key.emplace_back(ccrc::hex(ccrc::neutral_color), "no cost");
-  out.key_title = std::string(v == ccrc::variation::cv ? "colour: std/mean of " : "colour: max/mean of ") + m.name +
+  out.key_title = std::string(v == ccrc::variation::cv ? "color: std/mean of " : "color: max/mean of ") + m.name +
                   " with callees," + of_runs;
   return out;
 }

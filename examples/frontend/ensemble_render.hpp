@@ -1,4 +1,4 @@
-// The front ends: an ensemble profile's charts coloured by its variation (docs/ensemble.md).
+// The front ends: an ensemble profile's charts colored by its variation (docs/ensemble.md).
 // Not part of the library.
 #pragma once
 

@@ -43,19 +43,19 @@ std::size_t lines_in(const Layout& chart) {
       std::count_if(chart.segments.begin(), chart.segments.end(), [](const auto& s) { return is_line(s); }));
 }
 
-// The fill of segment i: its method's palette colour, or a diff's class.
+// The fill of segment i: its method's palette color, or a diff's class.
 template <class Layout>
 ccrc::rgb fill_of(const chart_picture<Layout>& pic, const ccrc::chart_colors& colors, std::size_t i) {
   return pic.fills.empty() ? colors.of(pic.profile.tree(), pic.chart.segments[i].last) : pic.fills[i];
 }
 
-// The fill and the line colour of segment i.
+// The fill and the line color of segment i.
 struct palette {
   std::string fill, line;
 };
 
 template <class Layout>
-palette colours_of(const chart_picture<Layout>& pic, const ccrc::chart_colors& colors, std::size_t i) {
+palette colors_of(const chart_picture<Layout>& pic, const ccrc::chart_colors& colors, std::size_t i) {
   ccrc::rgb fill = fill_of(pic, colors, i);
   return {ccrc::hex(fill), ccrc::hex(ccrc::shade(fill, 0.6))};
 }
@@ -87,7 +87,7 @@ std::string tooltip_text(const chart_picture<Layout>& pic, const stack_text::abb
     double self = chain ? ccrc::segment_value(t, column, seg) : static_cast<double>(column[n]);
     double aggregated = pic.aggregated[m][n];
     s += std::string(metric) + ": self " + cli::format_value(self) + ", aggregated " + cli::format_value(aggregated);
-    if (m == pic.metric && !percent(aggregated, center).empty()) s += " (" + percent(aggregated, center) + " of the centre)";
+    if (m == pic.metric && !percent(aggregated, center).empty()) s += " (" + percent(aggregated, center) + " of the center)";
     s += "\n";
     ++m;
   });
@@ -186,7 +186,7 @@ void segment_element(svg::document& doc, const chart_picture<Layout>& pic, const
                      const stack_text::abbreviator& stacks, std::size_t i) {
   const Layout& chart = pic.chart;
   const auto& s = chart.segments[i];
-  palette c = colours_of(pic, colors, i);
+  palette c = colors_of(pic, colors, i);
   ccrc::highlight_state h = pic.highlight.empty() ? ccrc::highlight_state::none : pic.highlight[i];
   bool dim = !pic.highlight.empty() && h == ccrc::highlight_state::none;
   bool marked = h == ccrc::highlight_state::match || (is_line(s) && h != ccrc::highlight_state::none);
@@ -207,16 +207,16 @@ void segment_element(svg::document& doc, const chart_picture<Layout>& pic, const
 
 // A segment's edge mark: a dark band along its outer arc (the box's edge towards its callees),
 // as a flame graph marks a frame cut at its edge.
-void edge_mark(svg::document& doc, const ccrc::ring_layout& chart, const ccrc::ring_segment& s, const std::string& colour) {
+void edge_mark(svg::document& doc, const ccrc::ring_layout& chart, const ccrc::ring_segment& s, const std::string& color) {
   double r = s.r1 - 1.5, inset = std::min(0.5 / std::max(r, 1.0), (s.a1 - s.a0) / 4);
-  doc.raw("<path").attr("d", arc_path(chart, r, s.a0 + inset, s.a1 - inset)).attr("stroke", colour).raw("/>\n");
+  doc.raw("<path").attr("d", arc_path(chart, r, s.a0 + inset, s.a1 - inset)).attr("stroke", color).raw("/>\n");
 }
 
 void edge_mark(svg::document& doc, const ccrc::icicle_layout& chart, const ccrc::icicle_segment& s,
-               const std::string& colour) {
+               const std::string& color) {
   double y = chart.root_at_bottom ? s.y0 + 1.5 : s.y1 - 1.5, inset = std::min(0.5, (s.x1 - s.x0) / 4);
   doc.raw("<line").attr("x1", s.x0 + inset).attr("y1", y).attr("x2", s.x1 - inset).attr("y2", y);
-  doc.attr("stroke", colour).raw("/>\n");
+  doc.attr("stroke", color).raw("/>\n");
 }
 
 // A mark on the far edge of each segment whose callees the depth limit leaves out.
@@ -226,14 +226,14 @@ void edge_marks(svg::document& doc, const chart_picture<Layout>& pic, const ccrc
   doc.raw("<g id=\"beyond\" fill=\"none\" stroke-width=\"3\" pointer-events=\"none\">\n");
   for (std::size_t i = 0; i < chart.segments.size(); ++i)
     if (ccrc::beyond_edge(chart, pic.profile.tree(), chart.segments[i]))
-      edge_mark(doc, chart, chart.segments[i], colours_of(pic, colors, i).line);
+      edge_mark(doc, chart, chart.segments[i], colors_of(pic, colors, i).line);
   doc.raw("</g>\n");
 }
 
 // Places label l of segment i (attributes, text, closing tag): along a ring, curved on an arc
-// of its middle circle centred on the label (defined in `defs`), drawn the way the text reads
-// (clockwise above the centre, counter-clockwise below); across the rings, along the middle
-// ray, read outwards on the right, inwards on the left; in the centre, horizontally.
+// of its middle circle centered on the label (defined in `defs`), drawn the way the text reads
+// (clockwise above the center, counter-clockwise below); across the rings, along the middle
+// ray, read outwards on the right, inwards on the left; in the center, horizontally.
 void place_label(std::string& texts, std::string& defs, const ccrc::ring_layout& chart, const ccrc::ring_segment& s,
                  const ccrc::ring_label& l, std::size_t i, const std::string& text) {
   if (l.fit == ccrc::label_fit::along && s.kind == ccrc::segment_kind::arc) {
@@ -307,12 +307,12 @@ void labels(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
       .raw("</g>\n");
 }
 
-// Above the chart, the way to its centre from the top: the trunk the first view left out,
-// or a chosen centre's callers, as breadcrumbs of display names (a long way abbreviated).
+// Above the chart, the way to its center from the top: the trunk the first view left out,
+// or a chosen center's callers, as breadcrumbs of display names (a long way abbreviated).
 template <class Layout>
 void caption(svg::document& doc, const chart_picture<Layout>& pic) {
   const ccrc::call_tree& t = pic.profile.tree();
-  std::vector<ccrc::node_id> way;  // the centre and its callers, innermost first
+  std::vector<ccrc::node_id> way;  // the center and its callers, innermost first
   for (ccrc::node_id n = pic.chart.segments[0].node; n != ccrc::root_node; n = t.parent(n)) way.push_back(n);
   if (way.size() <= 1) return;
   std::reverse(way.begin(), way.end());
@@ -404,15 +404,15 @@ void legend(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
     y += 18;
   }
   if (!pic.key.empty()) {
-    for (const auto& [colour, label] : pic.key) {
-      doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\" stroke=\"#888888\"").attr("fill", colour).raw("/>");
+    for (const auto& [color, label] : pic.key) {
+      doc.raw("<rect x=\"12\"").attr("y", y - 9).raw(" width=\"10\" height=\"10\" stroke=\"#888888\"").attr("fill", color).raw("/>");
       doc.raw("<text x=\"28\"").attr("y", y).raw(">").text(label).raw("</text>\n");
       y += 16;
     }
     doc.raw("</g>\n");
     return;
   }
-  // The methods by self value in the centre's subtree: the pie of the papers' Figure 4(c),
+  // The methods by self value in the center's subtree: the pie of the papers' Figure 4(c),
   // each by its display name (its full name in the swatch's tooltip).
   doc.raw("<text x=\"12\"").attr("y", y).raw(">").text("self " + std::string(metric) + " per method:").raw("</text>\n");
   y += 18;
@@ -434,7 +434,7 @@ void legend(svg::document& doc, const chart_picture<Layout>& pic, const ccrc::ch
 template <class Layout>
 std::string svg_of(const chart_picture<Layout>& pic) {
   svg::document doc(pic.width, pic.height);
-  ccrc::chart_colors colors(pic.profile.tree(), pic.profile.column(pic.metric), pic.colours);
+  ccrc::chart_colors colors(pic.profile.tree(), pic.profile.column(pic.metric), pic.colors);
   doc.raw("<g id=\"segments\" stroke=\"#ffffff\" stroke-width=\"0.5\">\n");
   stack_text::abbreviator stacks(pic.profile.tree());
   for (std::size_t i = 0; i < pic.chart.segments.size(); ++i) segment_element(doc, pic, colors, stacks, i);
@@ -564,7 +564,7 @@ std::string json_of(const chart_picture<Layout>& pic, std::string_view layout) {
 }
 
 // The chart `ccrc render` draws on `canvas` (a ring chart's or an icicle's options): the
-// first view, laid out in finding it, unless a depth and a centre were both chosen; of the
+// first view, laid out in finding it, unless a depth and a center were both chosen; of the
 // whole profile's default view, perhaps with its recursion eliminated.
 template <class Options>
 auto first_chart(const ccrc::profile& p, const std::vector<double>& column, const request& r, const Options& canvas) {
@@ -634,7 +634,7 @@ std::string draw_chart(const ccrc::profile& p, const std::vector<std::vector<dou
   }
   t.phase("render");
   std::string_view sizing = ccrc::name_of(r.sizing);
-  chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, sizing, r.width, r.height, r.title, std::move(marks), r.colours};
+  chart_picture<Layout> pic{shown, laid.chart, columns, r.metric, sizing, r.width, r.height, r.title, std::move(marks), r.colors};
   pic.caption = laid.caption;
   pic.drawn = laid.drawn;
   if (r.variation) paint_variation(pic, *r.variation);
@@ -669,8 +669,8 @@ drawing draw(const ccrc::profile& p, const request& r, cli::timings& t) {
   d.layout = r.layout;
   auto finish = [&](auto&& laid, auto& chart) {
     d.text = draw_chart(p, ag, laid, r, t);
-    ccrc::node_id centre = laid.chart.segments[0].node;
-    d.centre = centre == ccrc::root_node ? "the root" : std::string(laid.profile(p).tree().name(centre));
+    ccrc::node_id center = laid.chart.segments[0].node;
+    d.center = center == ccrc::root_node ? "the root" : std::string(laid.profile(p).tree().name(center));
     d.caption = std::move(laid.caption);
     chart = std::move(laid.chart);
   };
@@ -699,7 +699,7 @@ std::string summary(const std::string& path, const drawing& d) {
   std::size_t segments = icicle ? d.icicle.segments.size() : d.chart.segments.size();
   std::size_t lines = icicle ? lines_in(d.icicle) : lines_in(d.chart);
   std::string out = path + ": " + std::to_string(segments) + " segments (" + std::to_string(lines) + " lines) in " +
-                    (icicle ? levels_text(d.icicle) + " below " : levels_text(d.chart) + " around ") + d.centre;
+                    (icicle ? levels_text(d.icicle) + " below " : levels_text(d.chart) + " around ") + d.center;
   return d.caption.empty() ? out : out + "; " + d.caption;
 }
 

@@ -38,25 +38,25 @@ struct chart_picture {
   std::string_view title;  ///< shown at the top of the legend (the profile's file name)
   /// One state per segment, or empty for no highlighting.
   std::vector<ccrc::highlight_state> highlight = {};
-  ccrc::color_by colours = ccrc::color_by::method;
-  /// Optional, one per segment: a fill colour replacing the method's (a diff's classes).
+  ccrc::color_by colors = ccrc::color_by::method;
+  /// Optional, one per segment: a fill color replacing the method's (a diff's classes).
   std::vector<ccrc::rgb> fills = {};
   /// Optional, one per segment: a line added to its tooltip.
   std::vector<std::string> notes = {};
-  /// Optional: the legend's colour key, (colour, label) pairs, replacing the list of methods.
+  /// Optional: the legend's color key, (color, label) pairs, replacing the list of methods.
   std::vector<std::pair<std::string, std::string>> key = {};
   /// Optional: what the first view did (laid_out::caption), shown in the legend ...
   std::string caption = {};
   /// ... and the share of the cost it draws (laid_out::drawn; NaN: not a first view).
   double drawn = std::numeric_limits<double>::quiet_NaN();
-  /// Optional: a line above the key, saying what its colours are.
+  /// Optional: a line above the key, saying what its colors are.
   std::string key_title = {};
 };
 
 using ring_picture = chart_picture<ccrc::ring_layout>;
 using icicle_picture = chart_picture<ccrc::icicle_layout>;
 
-/// An SVG document: one element per segment (a circle for the centre, a path per arc, a line
+/// An SVG document: one element per segment (a circle for the center, a path per arc, a line
 /// per culled segment) carrying a <title> tooltip with the call stack and every metric's self
 /// and aggregated value; the method's name where fit_label finds room; a legend with the
 /// metric, its total, the sizing and the largest methods.
@@ -80,14 +80,14 @@ constexpr auto enum_names(format) noexcept { return std::array<std::string_view,
 enum class chart_kind { ring, icicle };
 constexpr auto enum_names(chart_kind) noexcept { return std::array<std::string_view, 2>{"ring", "icicle"}; }
 
-/// What `ccrc render --colour-by` and Python's `colour_by=` colour by: a method, a package
+/// What `ccrc render --color-by` and Python's `color_by=` color by: a method, a package
 /// (ccrc::color_by), or an ensemble's variation (ccrc::variation), its names theirs.
-enum class colouring { method, package, cv, imbalance };
-constexpr auto enum_names(colouring) noexcept {
+enum class coloring { method, package, cv, imbalance };
+constexpr auto enum_names(coloring) noexcept {
   return std::array<std::string_view, 4>{"method", "package", "cv", "imbalance"};
 }
-static_assert(ccrc::name_of(colouring::package) == ccrc::name_of(ccrc::color_by::package) &&
-              ccrc::name_of(colouring::imbalance) == ccrc::name_of(ccrc::variation::imbalance));
+static_assert(ccrc::name_of(coloring::package) == ccrc::name_of(ccrc::color_by::package) &&
+              ccrc::name_of(coloring::imbalance) == ccrc::name_of(ccrc::variation::imbalance));
 
 /// The tree a chart is drawn from, as `ccrc render --tree` and Python's `tree=` name it:
 /// `automatic`, the first view's choice (chains of single callees folded, recursion
@@ -100,15 +100,15 @@ constexpr auto enum_names(tree_choice) noexcept { return std::array<std::string_
 struct request {
   std::size_t metric = 0;
   std::optional<ccrc::tree_view> view = {};  ///< default: the whole tree
-  /// Open where the profile branches, its trunk above the centre shown as a caption (unless a
-  /// centre or a depth was chosen), and as deep as keeps rings readable (unless a depth was):
+  /// Open where the profile branches, its trunk above the center shown as a caption (unless a
+  /// center or a depth was chosen), and as deep as keeps rings readable (unless a depth was):
   /// see ccrc::first_view.
   bool skip_trunk = true, fit_depth = true;
   ccrc::ring_sizing sizing = ccrc::ring_sizing::angle;
   ccrc::child_order order = ccrc::child_order::value;
   double min_px = 1, padding = 0;
   double width = 1440, height = 900;
-  ccrc::color_by colours = ccrc::color_by::method;
+  ccrc::color_by colors = ccrc::color_by::method;
   std::optional<ccrc::name_query> highlight = {};  ///< contexts to highlight, as `ccrc search` finds them
   std::string title = {};
   render::format format = format::svg;
@@ -116,7 +116,7 @@ struct request {
   /// The first view may fold chains of single callees, and (the whole profile's default view)
   /// be drawn from the profile with its recursion eliminated, when that draws more of the cost.
   bool fold_chains = true, eliminate_recursion = true;
-  /// An ensemble profile's colours: its variation (ensemble_render.hpp); none: `colours`.
+  /// An ensemble profile's colors: its variation (ensemble_render.hpp); none: `colors`.
   std::optional<ccrc::variation> variation = ccrc::variation::cv;
 };
 
@@ -148,12 +148,12 @@ struct drawing {
   chart_kind layout = chart_kind::ring;
   ccrc::ring_layout chart;    ///< the chart drawn, for chart_kind::ring ...
   ccrc::icicle_layout icicle;  ///< ... or for chart_kind::icicle
-  std::string centre;          ///< the centre's (root's) name, "the root" for the synthetic one
+  std::string center;          ///< the center's (root's) name, "the root" for the synthetic one
   std::string caption;         ///< what the first view did, as laid_out says
 };
 
 /// The ring chart of `request` as `ccrc render` lays it out, from ag(M) of every metric
-/// (ccrc::inclusive_columns): centred by ring_chart_view, placed by chart_area; the first
+/// (ccrc::inclusive_columns): centered by ring_chart_view, placed by chart_area; the first
 /// view of the whole profile may draw it with its recursion eliminated (laid_out::eliminated,
 /// whose node ids the chart's are).
 laid_out<ccrc::ring_layout> layout(const ccrc::profile& p, const std::vector<std::vector<double>>& ag, const request& r);
@@ -170,7 +170,7 @@ drawing draw(const ccrc::profile& p, const request& r, cli::timings& t);
 std::string summary(const std::string& path, const drawing& d);
 
 /// Where render places a chart on a width x height canvas: a legend column on the left, the
-/// chart centred in the rest with a small margin ...
+/// chart centered in the rest with a small margin ...
 ccrc::ring_options chart_area(double width, double height, ccrc::ring_options options = {});
 /// ... or an icicle filling the rest, below a line for the breadcrumbs (its rows, at most
 /// 24 px high, may end short of the bottom).

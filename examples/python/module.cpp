@@ -472,7 +472,7 @@ const ccrc::profile& drawn_profile(const view& v, int tree, render::request& r, 
   return held ? *held : v.profile();
 }
 
-// The segments `ccrc render -o OUT.json` writes, as columns, with each segment's colour and label.
+// The segments `ccrc render -o OUT.json` writes, as columns, with each segment's color and label.
 py::dict ring_chart(const view& v, render::request r, int tree) {
   std::optional<ccrc::profile> held;
   const ccrc::profile& given = drawn_profile(v, tree, r, held);
@@ -551,14 +551,14 @@ py::dict ring_chart(const view& v, render::request r, int tree) {
 }
 
 std::string svg_text(const view& v, render::request r, int tree, std::optional<std::tuple<std::string, int, bool>> highlight,
-                int colour_by, const std::optional<std::string>& title, int layout) {
+                int color_by, const std::optional<std::string>& title, int layout) {
   std::optional<ccrc::profile> held;
   const ccrc::profile& p = drawn_profile(v, tree, r, held);
   if (highlight) {
     auto& [query, part, ignore_case] = *highlight;
     r.highlight = ccrc::parse_name_query(query, static_cast<ccrc::name_part>(part), ignore_case);
   }
-  r.colours = static_cast<ccrc::color_by>(colour_by);
+  r.colors = static_cast<ccrc::color_by>(color_by);
   r.layout = static_cast<render::chart_kind>(layout);
   if (title) r.title = *title;
   py::gil_scoped_release unlocked;
@@ -920,7 +920,7 @@ void bind_option_names(py::module_& m) {
   m.attr("layouts") = names_of(render::chart_kind{});
   m.attr("trees") = names_of(render::tree_choice{});
   m.attr("orders") = names_of(ccrc::child_order{});
-  m.attr("colourings") = names_of(ccrc::color_by{});
+  m.attr("colorings") = names_of(ccrc::color_by{});
   m.attr("kinds") = names_of(ccrc::segment_kind{});
   m.attr("label_fits") = names_of(ccrc::label_fit{});
   m.attr("matches") = names_of(ccrc::name_match{});
@@ -1027,10 +1027,10 @@ void bind_core_output(py::class_<view>& core) {
         return ring_chart(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree);
       })
       .def("svg", [](const view& v, std::size_t metric, int sizing, int order, double min_px, double padding, double width,
-                     double height, int tree, std::optional<std::tuple<std::string, int, bool>> highlight, int colour_by,
+                     double height, int tree, std::optional<std::tuple<std::string, int, bool>> highlight, int color_by,
                      std::optional<std::string> title, int layout) {
         return text(svg_text(v, request_of(v, metric, sizing, order, min_px, padding, width, height), tree, highlight,
-                             colour_by, title, layout));
+                             color_by, title, layout));
       })
       .def("viewer_html", [](const view& v, std::optional<view> baseline) { return text(viewer_html(v, baseline)); })
       .def("write_viewer", [](const view& v, const std::string& path, std::optional<view> baseline) {

@@ -60,7 +60,7 @@ for row in changed.itertuples(index=False):
     print(f"  H {100 * row.height:+.4f} %  {row.status:<9} {ccrc.display_name(row.name)}")
 
 # 5. The ring chart drawn with matplotlib from the library's segments: wedges for arcs, a
-# disc for the centre, radial lines for what is too thin to see, and the labels that fit.
+# disc for the center, radial lines for what is too thin to see, and the labels that fit.
 chart = p.ring_chart("time_us", size=(1100, 900))
 cx, cy = chart.attrs["center"]
 fig, ax = plt.subplots(figsize=(9, 9), dpi=100)

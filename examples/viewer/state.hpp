@@ -52,7 +52,7 @@ struct shown_tree {
   std::vector<ccrc::ring_index> index;
   ccrc::preorder_index order;
   ccrc::method_positions by_method;
-  // The palette of each metric and colouring, made on first use (a walk over the tree).
+  // The palette of each metric and coloring, made on first use (a walk over the tree).
   std::vector<std::optional<ccrc::chart_colors>> palettes;
   // Kaes's call graph of every metric, for the butterfly, made on first use.
   std::optional<ccrc::call_graph<double>> graph;
@@ -79,7 +79,7 @@ struct shown_tree {
 // comparison, and its label's font size and place (ccrc::ring_label's radius and angle, or
 // ccrc::box_label's start). Ints: the node, its kind (ccrc::segment_kind), ring,
 // parent segment, contexts, highlight (ccrc::highlight_state), label (label_codes), diff class
-// (0 without a comparison, else 1 + the ccrc::diff_status), fill colour (0xrrggbb: the
+// (0 without a comparison, else 1 + the ccrc::diff_status), fill color (0xrrggbb: the
 // palette's or the diff class's), cut at the edge (ccrc::beyond_edge: 1), last (the deepest
 // context it stands for: a chain's last, else the node).
 constexpr std::string_view float_fields[] = {"r0", "r1", "a0",         "a1",          "x0",          "x1",      "y0",
@@ -106,8 +106,8 @@ consteval std::size_t field(const std::string_view (&fields)[N], std::string_vie
 struct layout_request {
   double width = 0, height = 0;  // the canvas, CSS pixels
   double min_px = 1;             // segments thinner than this are lines
-  const char* path = nullptr;    // the centre's frames separated by ';' (none or empty: the top)
-  std::int32_t depth = 0;        // levels below the centre: depth_all, depth_first_view or a number
+  const char* path = nullptr;    // the center's frames separated by ';' (none or empty: the top)
+  std::int32_t depth = 0;        // levels below the center: depth_all, depth_first_view or a number
   std::int32_t sizing = 0;       // ccrc::ring_sizing's code
   std::int32_t metric = 0;
   std::int32_t tree = 0;         // tree_automatic, tree_as_read, ccrc::recursion's code or tree_display
@@ -118,7 +118,7 @@ struct layout_request {
 // A layout as handed out: valid until the next ccrc_layout (ccrc_highlight brings its search
 // fields up to date).
 struct layout_result {
-  double center_x = 0, center_y = 0;  // the ring chart's centre (0 for an icicle)
+  double center_x = 0, center_y = 0;  // the ring chart's center (0 for an icicle)
   double match_share = 0;             // the share of the total the search's contexts cover
   const float* floats = nullptr;      // floats_per_segment a segment (float_fields)
   const std::int32_t* ints = nullptr;  // ints_per_segment a segment (int_fields)
@@ -270,7 +270,7 @@ struct viewer {
   std::vector<std::optional<int>> automatic;
   shown_tree* current = nullptr;
   std::size_t metric = 0;
-  ccrc::color_by colours = ccrc::color_by::method;
+  ccrc::color_by colors = ccrc::color_by::method;
   // The chart shown (its last layout), and the one shown before it, kept for a switch back.
   laid_out_chart shown, before;
   std::optional<ccrc::search_query> query;  // what is highlighted, re-run on the current tree
@@ -280,7 +280,7 @@ struct viewer {
   bool search_stale = false;             // the query changed since
   std::uint64_t searches = 1;            // searches run, counting from 1
   std::uint32_t layouts = 0;             // layouts made
-  std::optional<std::string> nearest_caller;  // the last layout's centre, where its path named no context
+  std::optional<std::string> nearest_caller;  // the last layout's center, where its path named no context
   layout_result result;                       // the record ccrc_layout and ccrc_highlight hand out
 
   // A first run to compare the profile with (the second run): the diff of the calling
@@ -289,12 +289,12 @@ struct viewer {
   std::optional<ccrc::cct_diff> diff;
   std::size_t diff_metric = 0;
   std::string diff_counts;  // ccrc_compare_info's answer for `diff`, counted once when it is made
-  std::string compare_note;  // why the chart is not coloured by the diff, when it is not
+  std::string compare_note;  // why the chart is not colored by the diff, when it is not
 
   table top_down, bottom_up;  // the call tree and bottom-up tables (tables.cpp)
 
   std::string text;  // the last string handed out
-  // The flat profile last made, and what it was of: sizing and colours change no view.
+  // The flat profile last made, and what it was of: sizing and colors change no view.
   std::string flat;
   std::tuple<const shown_tree*, ccrc::node_id, std::uint32_t, std::size_t, int, ccrc::color_by> flat_of{};
 };

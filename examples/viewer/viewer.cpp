@@ -194,7 +194,7 @@ const ccrc::chart_colors& palette_of(shown_tree& s, std::size_t metric, ccrc::co
 
 // The coefficient of variation of each context's inclusive values of the shown metric (of the
 // metric whose statistic it is, else the first), when the profile shown is an ensemble: the
-// colouring `ccrc render` gives one by default. Null for another profile.
+// coloring `ccrc render` gives one by default. Null for another profile.
 const std::vector<double>* shown_variation() {
   viewer& v = the();
   shown_tree& s = *v.current;
@@ -208,18 +208,18 @@ const std::vector<double>* shown_variation() {
   return &s.variations[m];
 }
 
-// What the colours of an ensemble's chart mean, for its caption: the scale's bands in words.
+// What the colors of an ensemble's chart mean, for its caption: the scale's bands in words.
 std::string variation_caption() {
   viewer& v = the();
   const shown_tree& s = *v.current;
   const ccrc::ensemble_metric& em = s.ensemble->metrics[s.ensemble->metric_of(v.metric).value_or(0)];
   const auto present = s.profile.column(s.ensemble->present);
   const double runs = present.empty() ? 0 : *std::max_element(present.begin(), present.end());
-  static constexpr const char* colour_words[] = {"pale blue", "yellow", "light orange", "orange", "red", "dark red"};
-  std::string out = "colour: the coefficient of variation of " + em.name + " over " + ccrc::format_number(runs) + " runs (";
+  static constexpr const char* color_words[] = {"pale blue", "yellow", "light orange", "orange", "red", "dark red"};
+  std::string out = "color: the coefficient of variation of " + em.name + " over " + ccrc::format_number(runs) + " runs (";
   const auto bands = ccrc::variation_scale(ccrc::variation::cv);
-  for (std::size_t k = 0; k < bands.size() && k < std::size(colour_words); ++k)
-    out += std::string(k ? ", " : "") + colour_words[k] + " " + std::string(bands[k].label);
+  for (std::size_t k = 0; k < bands.size() && k < std::size(color_words); ++k)
+    out += std::string(k ? ", " : "") + color_words[k] + " " + std::string(bands[k].label);
   return out + ")";
 }
 
@@ -228,7 +228,7 @@ template <class Layout>
 void export_chart(const Layout& chart) {
   viewer& v = the();
   const ccrc::call_tree& t = v.current->profile.tree();
-  const ccrc::chart_colors& palette = palette_of(*v.current, v.metric, v.colours);
+  const ccrc::chart_colors& palette = palette_of(*v.current, v.metric, v.colors);
   const auto& segs = chart.segments;
   std::vector<ccrc::diff_ring_segment> classes;
   if (comparing()) classes = ccrc::diff_ring(*v.diff, chart);
@@ -312,18 +312,18 @@ int layout_with(const layout_request& r, std::size_t wanted, int tree) {
     v.current = v.derived.get();
   }
   const ccrc::profile& p = v.current->profile;
-  ccrc::node_id centre = ccrc::null_node;
+  ccrc::node_id center = ccrc::null_node;
   v.nearest_caller.reset();
   const std::string_view path = r.path ? r.path : "";
   if (!path.empty()) {
     const ccrc::path_prefix found = ccrc::nearest_node_at_path(p.tree(), path);
-    if (found.node != ccrc::root_node) centre = found.node;
+    if (found.node != ccrc::root_node) center = found.node;
     if (!found.whole) v.nearest_caller = ccrc::path_string(p.tree(), found.node);
   }
   // The search runs on the tree shown (node ids differ between trees) and the metric shown.
   bool stale = v.searched != v.current || v.metric != wanted;
   v.metric = wanted;
-  v.colours = r.color_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
+  v.colors = r.color_by == 1 ? ccrc::color_by::package : ccrc::color_by::method;
   if (stale || v.search_stale) run_query();
   update_diff();
   layout_inputs inputs{.tree = v.current == v.original.get() ? tree_as_read : tree, .metric = v.metric, .path = std::string(path),
@@ -336,10 +336,10 @@ int layout_with(const layout_request& r, std::size_t wanted, int tree) {
   auto limit = r.depth > 0 ? static_cast<std::uint32_t>(r.depth) : ccrc::unlimited_depth;
   auto sized = static_cast<ccrc::ring_sizing>(std::clamp(r.sizing, 0, 2));
   const ccrc::ring_index* index = &v.current->index[v.metric];
-  ccrc::tree_view view = centre == ccrc::null_node
+  ccrc::tree_view view = center == ccrc::null_node
                              ? ccrc::ring_chart_view(ccrc::tree_view(p.tree(), ccrc::root_node, limit), ag)
-                             : ccrc::tree_view(p.tree(), centre, limit);
-  bool first = r.depth == depth_first_view, skip_trunk = centre == ccrc::null_node;
+                             : ccrc::tree_view(p.tree(), center, limit);
+  bool first = r.depth == depth_first_view, skip_trunk = center == ccrc::null_node;
   if (r.chart == chart_icicle) {
     view = lay_out(view, first, skip_trunk,
                    ccrc::icicle_options{.sizing = sized, .origin = {6, 6}, .width = std::max(0.0, r.width - 12),
@@ -350,7 +350,7 @@ int layout_with(const layout_request& r, std::size_t wanted, int tree) {
     o.outer_radius = std::max(0.0, o.outer_radius - 6);
     view = lay_out(view, first, skip_trunk, o);
   }
-  // The table of a first view is of the centre's whole subtree, as `ccrc render`'s legend: the
+  // The table of a first view is of the center's whole subtree, as `ccrc render`'s legend: the
   // depth it is cut at is the chart's room, not the user's choice.
   v.shown.view = first ? ccrc::tree_view(p.tree(), view.root()) : view;
   std::visit([](const auto& laid) { export_chart(laid); }, v.shown.chart);
@@ -441,7 +441,7 @@ VIEWER_API int ccrc_load(const char* bytes, std::size_t size) {
 }
 
 /// Reads a first run to compare the profile with (any format ccrc_load reads; no bytes: the
-/// comparison ends). From the next layout the chart of the calling contexts is coloured by
+/// comparison ends). From the next layout the chart of the calling contexts is colored by
 /// the diff's classes (ccrc::diff_ring) on the metric shown, matched by name. Returns 0, or
 /// 1 with the reader's message in ccrc_error_text(); on error the previous first run stays.
 VIEWER_API int ccrc_load_baseline(const char* bytes, std::size_t size) {
@@ -460,7 +460,7 @@ VIEWER_API int ccrc_load_baseline(const char* bytes, std::size_t size) {
 }
 
 /// The comparison of the last layout, as JSON: {"state": "none"} without a first run;
-/// {"state": "off", "why": "..."} when the chart shown cannot be coloured by it; or
+/// {"state": "off", "why": "..."} when the chart shown cannot be colored by it; or
 /// {"state": "on", "counts": {"slower": N, ...}} with the number of contexts of each class
 /// (ccrc::to_string's names) over both runs.
 VIEWER_API const char* ccrc_compare_info() {
@@ -494,7 +494,7 @@ VIEWER_API const char* ccrc_profile_info() {
 
 /// Lays out what `request` asks for (layout_request, state.hpp; docs/viewer.md lists its
 /// fields): the ring chart (chart_ring) or the icicle (chart_icicle: a flame graph, root on
-/// top) on a width x height canvas (CSS pixels), centred on the calling context `path` (frames
+/// top) on a width x height canvas (CSS pixels), centered on the calling context `path` (frames
 /// separated by ';'; empty: the profile's top, as ring_chart_view picks it; naming no context
 /// of the tree shown: its nearest caller, which the result's nearest_caller names: "" for the
 /// top), `depth` levels below it (depth_all; as `ccrc render --depth`; depth_first_view:
@@ -503,7 +503,7 @@ VIEWER_API const char* ccrc_profile_info() {
 /// the whole profile chooses (tree_automatic: as read, or its recursion eliminated when that
 /// draws more of the cost; decided once per metric), the profile as read (tree_as_read), with
 /// its recursion eliminated under a ccrc::recursion policy, or its call graph's display tree
-/// (tree_display, masters chosen by `metric`); coloured per `color_by`. Segments thinner than
+/// (tree_display, masters chosen by `metric`); colored per `color_by`. Segments thinner than
 /// min_px are lines. Returns the layout's record (layout_result: count -1, with the message in
 /// ccrc_error_text(), without a profile or on failure); ccrc_highlight then highlights the
 /// search, if any. The last two layouts are kept: asked again for one of them, it is handed
@@ -544,7 +544,7 @@ VIEWER_API const layout_result* ccrc_highlight() {
 /// The contract between the module and the page, as JSON: the fields of a segment's records
 /// ("floats", "ints": their order in the arrays), and the codes of every enum the page passes
 /// or reads: "kind" (ccrc::segment_kind), "highlight" (ccrc::highlight_state), "label"
-/// (label_codes), "sizing" (ccrc::ring_sizing), "tree" (ccrc_layout's trees), "colour"
+/// (label_codes), "sizing" (ccrc::ring_sizing), "tree" (ccrc_layout's trees), "color"
 /// (ccrc::color_by), "depth" (ccrc_layout's depths), "part" (ccrc::name_part), "table"
 /// (ccrc_table's kinds), "chart" (ccrc_layout's charts); and the records the page and the module
 /// exchange ("records": layout_request, layout_result, search_request: each field's type and
@@ -608,9 +608,9 @@ VIEWER_API const char* ccrc_contract() {
   out += ",\"sizing\":";
   enum_codes(out, ccrc::ring_sizing{});
   out += ",\"tree\":";
-  codes(out, {{"auto", tree_automatic}, {"cct", tree_as_read}, {"recursion-all", code(ccrc::recursion::all)}, {"recursion-direct", code(ccrc::recursion::direct)},
+  codes(out, {{"auto", tree_automatic}, {"contexts", tree_as_read}, {"recursion", code(ccrc::recursion::all)}, {"recursion-direct", code(ccrc::recursion::direct)},
               {"recursion-repeats", code(ccrc::recursion::drop_repeats)}, {"callgraph", tree_display}});
-  out += ",\"colour\":";
+  out += ",\"color\":";
   enum_codes(out, ccrc::color_by{});
   out += ",\"depth\":";
   codes(out, {{"auto", depth_first_view}, {"all", depth_all}});
@@ -646,13 +646,13 @@ VIEWER_API int ccrc_hit(double x, double y) {
 }
 
 /// What the tooltip of segment i shows, as JSON: {"stack": [...], "metrics": [{"name", "self",
-/// "aggregated"}], "share": ag / ag(centre) of the shown metric, "contexts": k (the siblings a
+/// "aggregated"}], "share": ag / ag(center) of the shown metric, "contexts": k (the siblings a
 /// line stands for, else 1), "chain": k (the stack's innermost frames a chain stands for, else
 /// 1; its self values summed over them)}.
 VIEWER_API const char* ccrc_tooltip(int segment) {
   viewer& v = the();
   if (!v.current || segment < 0 || static_cast<std::size_t>(segment) >= segment_count()) return hand_out("null");
-  auto [tip, node, contexts, centre] = std::visit([&](const auto& chart) {
+  auto [tip, node, contexts, center] = std::visit([&](const auto& chart) {
     const auto& s = chart.segments[static_cast<std::size_t>(segment)];
     const bool line = ccrc::is_line(s);
     return std::tuple(line ? ccrc::tooltip(v.current->profile, v.current->ag, s.node) : ccrc::tooltip(v.current->profile, v.current->ag, s),
@@ -675,7 +675,7 @@ VIEWER_API const char* ccrc_tooltip(int segment) {
   }
   const std::vector<double>& ag = v.current->ag[v.metric];
   out += "],\"share\":";
-  ccrc::append_json_number(out, ag[centre] > 0 ? ag[node] / ag[centre] : 0);
+  ccrc::append_json_number(out, ag[center] > 0 ? ag[node] / ag[center] : 0);
   out += ",\"contexts\":" + std::to_string(contexts) + ",\"chain\":" + std::to_string(tip.chain);
   if (comparing()) {
     ccrc::node_id d = v.diff->matching.from_second[node];
@@ -732,13 +732,13 @@ VIEWER_API int ccrc_search(const search_request* request) {
   return 1;
 }
 
-/// The flat profile of the view laid out last (its centre's subtree within the depth limit),
+/// The flat profile of the view laid out last (its center's subtree within the depth limit),
 /// by the shown metric's self values, largest first, at most `limit` methods, as JSON:
-/// [[method id, name, self, percent, colour (0xrrggbb, as the chart's)], ...].
+/// [[method id, name, self, percent, color (0xrrggbb, as the chart's)], ...].
 VIEWER_API const char* ccrc_flat(int limit) {
   viewer& v = the();
   if (!v.current || !v.shown.view) return hand_out("[]");
-  auto key = std::tuple(static_cast<const shown_tree*>(v.current), v.shown.view->root(), v.shown.view->max_depth(), v.metric, limit, v.colours);
+  auto key = std::tuple(static_cast<const shown_tree*>(v.current), v.shown.view->root(), v.shown.view->max_depth(), v.metric, limit, v.colors);
   if (key == v.flat_of) return v.flat.c_str();
   const ccrc::profile& p = v.current->profile;
   auto entries = ccrc::flat(*v.shown.view, p.column(v.metric), {.count = static_cast<std::size_t>(std::max(limit, 0))});
@@ -753,7 +753,7 @@ VIEWER_API const char* ccrc_flat(int limit) {
     out += ',';
     ccrc::append_json_number(out, entries[k].percent);
     ccrc::rgb c = entries[k].method == ccrc::root_method ? ccrc::neutral_color
-                                                         : palette_of(*v.current, v.metric, v.colours).of(entries[k].method);
+                                                         : palette_of(*v.current, v.metric, v.colors).of(entries[k].method);
     out += ',' + std::to_string(c.r << 16 | c.g << 8 | c.b) + ']';
   }
   out += ']';

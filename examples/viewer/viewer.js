@@ -15,8 +15,8 @@
   const paneShown = () => (chart.icicle ? panes.icicle : panes.ring);
   const overlay = $('overlay'), octx = overlay.getContext('2d');
   const ui = {
-    depth: $('depth'), depthValue: $('depth-value'), mode: $('mode'), metric: $('metric'), tree: $('tree'),
-    colour: $('colour'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
+    depth: $('depth'), depthValue: $('depth-value'), sizing: $('sizing'), metric: $('metric'), tree: $('tree'),
+    color: $('color'), search: $('search'), part: $('part'), min: $('min'), status: $('status'),
     crumbs: $('crumbs'), error: $('error'), shows: $('shows'), chartBox: $('chart'), tables: $('tables'),
     tableScroll: $('table-scroll'), tableSpacer: $('table-spacer'), tableRows: $('table-rows'), tableTitle: $('table-title'), baseline: $('baseline'), uncompare: $('uncompare'), flat: $('flat'), tip: $('tip'), file: $('file'), drop: $('drop'),
   };
@@ -34,16 +34,16 @@
     const state = {
       metrics: info ? info.metrics : [],  // metric names of the profile
       primary: info ? info.primary : 0,   // the metric shown unless the URL names one (ccrc::primary_metric)
-      // The view: the sizing, tree, colouring and part searched by name (the contract's names;
+      // The view: the sizing, tree, coloring and part searched by name (the contract's names;
       // their codes are the module's), the depth as the layout request takes it.
-      view: {path: '', depth: null, mode: 'angle', metric: 0, tree: 'auto', colour: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''},
+      view: {path: '', depth: null, sizing: 'angle', metric: 0, tree: 'auto', color: 'method', search: '', part: 'name', min: '', show: 'ring', fn: ''},
       chart: {count: 0, floats: null, ints: null, labels: [], cx: 0, cy: 0, icicle: false, serial: -1},
       // The record of the last layout or highlight (the contract's layout_result; none yet: no segment, no match).
       laid: {count: -1, matches: 0, match_share: 0},
       searching: false,  // a search is highlighted
       searchInfo: '',    // what it found, for the status line
       tableRowsShown: [],  // the table's rows on screen: {row, id, full, state}
-      selectedNode: -1,    // the call tree's row for the chart's centre
+      selectedNode: -1,    // the call tree's row for the chart's center
       // The butterfly's lines, as the module gave them (its callers and callees, at most
       // BUTTERFLY_ROWS each), drawn as the tables are: only those on screen.
       butterflyLines: [], butterflyWhole: 0,
@@ -66,10 +66,10 @@
     const p = new URLSearchParams();
     if (v.path) p.set('path', v.path);
     if (v.depth !== C.depth.auto) p.set('depth', v.depth === C.depth.all ? 'all' : String(v.depth));
-    p.set('mode', v.mode);
+    p.set('sizing', v.sizing);
     if (metrics[v.metric] !== undefined) p.set('metric', metrics[v.metric]);
     if (v.tree !== 'auto') p.set('tree', v.tree);
-    if (v.colour !== 'method') p.set('colour', v.colour);
+    if (v.color !== 'method') p.set('color', v.color);
     if (v.search) p.set('search', v.search);
     if (v.part !== 'name') p.set('part', v.part);
     if (v.min !== '') p.set('min', v.min);
@@ -77,6 +77,8 @@
     if (v.fn) p.set('fn', v.fn);
     return '#' + p.toString();
   }
+  // The trees' names in links made before they were the tool's (`ccrc render --tree`).
+  const OLD_TREES = {cct: 'contexts', 'recursion-all': 'recursion'};
   // The view a URL fragment names, of the profile shown (or of `profile`: its metrics and primary).
   function viewOf(fragment, profile = {metrics, primary}) {
     const {metrics, primary} = profile;
@@ -84,25 +86,25 @@
     const named = (enumeration, name, fallback) => (name !== null && name in enumeration ? name : fallback);
     const levels = parseInt(p.get('depth'), 10);
     return {path: p.get('path') || '', depth: p.get('depth') === 'all' ? C.depth.all : levels > 0 ? levels : C.depth.auto,
-      mode: named(C.sizing, p.get('mode'), 'angle'), metric: metrics.includes(p.get('metric')) ? metrics.indexOf(p.get('metric')) : primary,
-      tree: named(C.tree, p.get('tree'), 'auto'), colour: named(C.colour, p.get('colour'), 'method'), search: p.get('search') || '',
+      sizing: named(C.sizing, p.get('sizing') ?? p.get('mode'), 'angle'), metric: metrics.includes(p.get('metric')) ? metrics.indexOf(p.get('metric')) : primary,
+      tree: named(C.tree, OLD_TREES[p.get('tree')] ?? p.get('tree'), 'auto'), color: named(C.color, p.get('color') ?? p.get('colour'), 'method'), search: p.get('search') || '',
       part: named(C.part, p.get('part'), 'name'), min: p.get('min') || '',
       show: SHOWS.includes(p.get('show')) ? p.get('show') : 'ring', fn: p.get('fn') || ''};
   }
 
-  // ---- colours: the library's palette colour of each segment (ccrc::chart_colors), as 0xrrggbb
-  // Each colour's string made once: a chart repeats a few dozen colours over thousands of segments.
-  const colours = [new Map(), new Map()];  // fill, line -> by 0xrrggbb
+  // ---- colors: the library's palette color of each segment (ccrc::chart_colors), as 0xrrggbb
+  // Each color's string made once: a chart repeats a few dozen colors over thousands of segments.
+  const colors = [new Map(), new Map()];  // fill, line -> by 0xrrggbb
   const LINE_SHADE = 0.6, DIM_KEEP = 0.35;
-  function colour(rgb, variant) {
-    let c = colours[variant].get(rgb);
+  function color(rgb, variant) {
+    let c = colors[variant].get(rgb);
     if (c !== undefined) return c;
     const channel = (k) => {
       const v = (rgb >> (16 - 8 * k)) & 255;
       return Math.round(variant === 1 ? v * LINE_SHADE : v);
     };
     c = `rgb(${channel(0)},${channel(1)},${channel(2)})`;
-    colours[variant].set(rgb, c);
+    colors[variant].set(rgb, c);
     return c;
   }
 
@@ -136,8 +138,8 @@
   // ---- layout and drawing
   function layout() {
     const icicle = view.show === 'icicle';
-    const request = {width: size.w, height: size.h, min_px: 1, path: view.path, depth: view.depth, sizing: C.sizing[view.mode],
-      metric: view.metric, tree: C.tree[view.tree], color_by: C.colour[view.colour], chart: C.chart[icicle ? 'icicle' : 'ring']};
+    const request = {width: size.w, height: size.h, min_px: 1, path: view.path, depth: view.depth, sizing: C.sizing[view.sizing],
+      metric: view.metric, tree: C.tree[view.tree], color_by: C.color[view.color], chart: C.chart[icicle ? 'icicle' : 'ring']};
     laid = withRecord(C.records.layout_request, request, (p) => readRecord(C.records.layout_result, api.layout(p)));
     if (laid.count < 0) { chart.count = 0; chart.serial = -1; return; }
     const instead = laid.nearest_caller;
@@ -151,7 +153,7 @@
     }
     viewSegments(laid);
     const serial = laid.serial;
-    if (serial === chart.serial) return;  // the layout read last, handed back: its labels and centre as read
+    if (serial === chart.serial) return;  // the layout read last, handed back: its labels and center as read
     chart.icicle = icicle;
     chart.serial = serial;
     // A layout the module kept (the other chart's, on a switch back to it) is read once.
@@ -173,7 +175,7 @@
   // once per layout, and above it the search's highlight. A search moves no segment, so it
   // redraws only the upper one: the chart below dimmed as a whole, and above it the segments
   // that hold a match with their labels, matches and culled lines that hide one in red, those
-  // on the way to one in their colour.
+  // on the way to one in their color.
   const NORMAL = 0, HIGHLIGHTED = 1, SKIPPED = -1;
   function clear(c) {
     const dpr = window.devicePixelRatio || 1;
@@ -195,14 +197,14 @@
   // lie beyond the edge.
   function drawEdges(c) {
     const F = chart.floats, I = chart.ints, Q = Math.PI / 2;
-    const byColour = new Map();
+    const byColor = new Map();
     for (let i = 0; i < chart.count; ++i) {
       if (I[i * INTS + IF.edge] !== 1) continue;
-      const key = colourKey(i, NORMAL), batch = byColour.get(key);
-      if (batch === undefined) byColour.set(key, [i]); else batch.push(i);
+      const key = colorKey(i, NORMAL), batch = byColor.get(key);
+      if (batch === undefined) byColor.set(key, [i]); else batch.push(i);
     }
     c.lineWidth = 3;
-    for (const [key, batch] of byColour) {
+    for (const [key, batch] of byColor) {
       c.beginPath();
       for (const i of batch) {
         if (chart.icicle) {
@@ -232,28 +234,28 @@
     });
     drawLabels(octx, marked);
   }
-  // The segments, each drawn as lookOf(i) says: a ring sector, a full ring, the centre's disc,
-  // or a line for culled callees. Drawn in batches, one path and one fill for each colour (a
-  // chart repeats a few hundred colours over thousands of segments), on the context's own path:
+  // The segments, each drawn as lookOf(i) says: a ring sector, a full ring, the center's disc,
+  // or a line for culled callees. Drawn in batches, one path and one fill for each color (a
+  // chart repeats a few hundred colors over thousands of segments), on the context's own path:
   // a Path2D object per batch made the page's garbage, and drawings now and then three times
   // slower. Segments are parted by a white gap of GAP pixels, each drawn that much smaller
   // rather than outlined: stroking thousands of outlines costs as much as filling them.
   // Highlighted segments are outlined in dark red instead, over the gaps.
   const GAP = 0.5, FLAT = 0.1;
-  // What colours segment i in a look: its fill (0xrrggbb: the library's palette or diff class),
+  // What colors segment i in a look: its fill (0xrrggbb: the library's palette or diff class),
   // or the highlight's. A number, so that batches are found by it cheaply.
   const HIGHLIGHT = 0xd13b2b;  // ccrc::highlight_color
-  function colourKey(i, look) { return look === HIGHLIGHTED ? HIGHLIGHT : chart.ints[i * INTS + IF.fill]; }
-  function fillStyle(key) { return colour(key, 0); }
-  function lineStyle(key, look) { return colour(key, look === HIGHLIGHTED ? 0 : 1); }
+  function colorKey(i, look) { return look === HIGHLIGHTED ? HIGHLIGHT : chart.ints[i * INTS + IF.fill]; }
+  function fillStyle(key) { return color(key, 0); }
+  function lineStyle(key, look) { return color(key, look === HIGHLIGHTED ? 0 : 1); }
   function drawSegments(c, lookOf) {
     const I = chart.ints;
-    // Per look, the segments by colour key (colourKey).
+    // Per look, the segments by color key (colorKey).
     const fills = [new Map(), new Map()], lines = [new Map(), new Map()];
     for (let i = 0; i < chart.count; ++i) {
       const look = lookOf(i);
       if (look === SKIPPED) continue;
-      const key = colourKey(i, look);
+      const key = colorKey(i, look);
       const batches = (I[i * INTS + IF.kind] === KIND_LINE ? lines : fills)[look];
       const batch = batches.get(key);
       if (batch === undefined) batches.set(key, [i]); else batch.push(i);
@@ -330,7 +332,7 @@
     p.rect(x0 + dx, y0 + inset, Math.max(0, x1 - x0 - 2 * dx), Math.max(0, y1 - y0 - 2 * inset));
   }
 
-  // The labels the library fitted (ccrc::fit_label): in the centre horizontally; across a ring
+  // The labels the library fitted (ccrc::fit_label): in the center horizontally; across a ring
   // along the middle ray; along a ring curved on its middle circle, in straight pieces that stray
   // less than half a pixel from it, the way it reads upright; in an icicle's box, from its left
   // edge.
@@ -342,7 +344,7 @@
     if (w === undefined) widths.set(ch, (w = c.measureText(ch).width));
     return w;
   }
-  // Draws the labels of the segments `which` picks (their highlight's colours on the overlay);
+  // Draws the labels of the segments `which` picks (their highlight's colors on the overlay);
   // returns them, for the tests.
   function drawLabels(c, which) {
     const F = chart.floats, I = chart.ints, cx = chart.cx, cy = chart.cy, dpr = window.devicePixelRatio || 1;
@@ -360,7 +362,7 @@
       if (size !== font) { font = size; c.font = `${size}px sans-serif`; }
       c.fillStyle = (fit & C.label.light) || (c === octx && I[i * INTS + IF.highlight] === MATCH) ? '#ffffff' : '#1a1a1a';
       const reversed = (fit & C.label.reversed) !== 0, along = (fit & (C.label.along | C.label.across)) === C.label.along;
-      painted.push({segment: i, text, font: size, colour: c.fillStyle, along});
+      painted.push({segment: i, text, font: size, color: c.fillStyle, along});
       if (chart.icicle) { c.fillText(text, F[i * FLOATS + FF.label_x], F[i * FLOATS + FF.label_y]); continue; }
       if (I[i * INTS + IF.kind] === KIND_CENTER) { c.setTransform(dpr, 0, 0, dpr, 0, 0); c.fillText(text, cx, cy); continue; }
       const x = cx + r * Math.sin(angle), y = cy - r * Math.cos(angle);
@@ -374,7 +376,7 @@
       // In pieces as wide as stay within half a pixel of the arc (a chord w wide strays
       // w^2 / 8r from it), each straight along the arc's tangent at its middle: a canvas call
       // costs a few microseconds whatever its text, and a glyph each made 3000 calls a chart.
-      // Clockwise from the start above the centre; counter-clockwise below it.
+      // Clockwise from the start above the center; counter-clockwise below it.
       const flat = Math.sqrt(4 * r);
       let at = -total / 2;
       for (let g = 0; g < chars.length;) {
@@ -422,16 +424,16 @@
     for (const [id, name, self, pct, rgb] of rows) {
       const esc = name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       html += `<tr data-method="${id}" class="${name === picked ? 'picked' : ''}" title="${esc.replace(/"/g, '&quot;')}">` +
-        `<td class="num">${pct.toFixed(2)} %</td><td><span class="swatch" style="background:${colour(rgb, 0)}"></span>` +
+        `<td class="num">${pct.toFixed(2)} %</td><td><span class="swatch" style="background:${color(rgb, 0)}"></span>` +
         `${escapeHtml(displayName(name))}</td><td class="num">${fmt(self)}</td></tr>`;
     }
     ui.flat.innerHTML = html;
   }
 
-  // The way to the centre: the path chosen, or the trunk the first view left out.
+  // The way to the center: the path chosen, or the trunk the first view left out.
   function crumbs() {
-    const centre = view.path || (chart.count ? m.UTF8ToString(api.path(chart.ints[0])) : '');
-    const frames = centre ? centre.split(';') : [];
+    const center = view.path || (chart.count ? m.UTF8ToString(api.path(chart.ints[0])) : '');
+    const frames = center ? center.split(';') : [];
     let html = '<a data-path="">(top)</a>';
     for (let i = 0; i < frames.length; ++i) {
       const p = frames.slice(0, i + 1).join(';');
@@ -530,10 +532,10 @@
     for (const b of ui.shows.querySelectorAll('button')) b.classList.toggle('on', b.getAttribute('data-show') === view.show);
     ui.depth.value = String(view.depth === C.depth.auto ? 0 : view.depth === C.depth.all ? DEPTH_ALL : view.depth);
     ui.depthValue.textContent = view.depth === C.depth.auto ? `auto (${chart.rings})` : view.depth === C.depth.all ? 'all' : String(view.depth);
-    ui.mode.value = view.mode;
+    ui.sizing.value = view.sizing;
     ui.metric.value = String(view.metric);
     ui.tree.value = view.tree;
-    ui.colour.value = view.colour;
+    ui.color.value = view.color;
     if (document.activeElement !== ui.search) ui.search.value = view.search;
     ui.part.value = view.part;
     if (document.activeElement !== ui.min) ui.min.value = view.min;
@@ -748,7 +750,7 @@
     const tip = JSON.parse(m.UTF8ToString(api.tooltip(i)));
     const tail = [];
     for (const r of tip.metrics) tail.push(`${r.name}: self ${exact(r.self)}, aggregated ${exact(r.aggregated)}`);
-    tail.push(`${(100 * tip.share).toFixed(2)} % of the ${chart.icicle ? 'top bar' : 'centre'}`);
+    tail.push(`${(100 * tip.share).toFixed(2)} % of the ${chart.icicle ? 'top bar' : 'center'}`);
     if (tip.contexts > 1) tail.push(`(and ${tip.contexts - 1} more callees, too thin to draw)`);
     if (tip.chain > 1) tail.push(`(its last ${tip.chain} frames, a run of single callees, drawn as one segment)`);
     if (tip.diff) {
@@ -808,10 +810,10 @@
     const d = Number(ui.depth.value);
     go({depth: d === 0 ? C.depth.auto : d === DEPTH_ALL ? C.depth.all : d}, 'depth', false);
   });
-  ui.mode.addEventListener('change', () => go({mode: ui.mode.value}, 'mode', false));
+  ui.sizing.addEventListener('change', () => go({sizing: ui.sizing.value}, 'sizing', false));
   ui.metric.addEventListener('change', () => go({metric: Number(ui.metric.value)}, 'metric', false));
   ui.tree.addEventListener('change', () => go({tree: ui.tree.value}, 'tree', false));
-  ui.colour.addEventListener('change', () => go({colour: ui.colour.value}, 'colour', false));
+  ui.color.addEventListener('change', () => go({color: ui.color.value}, 'color', false));
   ui.part.addEventListener('change', () => go({part: ui.part.value}, 'search', false));
   ui.search.addEventListener('input', () => go({search: ui.search.value}, 'search', false));
   ui.min.addEventListener('input', () => go({min: ui.min.value}, 'search', false));
@@ -883,10 +885,10 @@
 
   // The hooks the browser test drives the page through (tests/viewer/).
   window.ccrcViewer = {
-    open, openBaseline, get view() { return view; }, get contract() { return C; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
+    open, openBaseline, viewOf, get view() { return view; }, get contract() { return C; }, timings, hoverMs: () => hoverMs, tipSize: () => tipSize, tableMs: () => tableMs, flushTable,
     resetTimings() { timings.length = 0; tableMs.length = 0; hoverMs = []; },
     // Segment i as the library laid it out: path (and its last context's: a chain's), the
-    // contexts it stands for, kind, depth, highlight, the colour it is filled with, its radii and
+    // contexts it stands for, kind, depth, highlight, the color it is filled with, its radii and
     // angles (or its box's edges), whether it is cut at the edge, and its middle point.
     segments() {
       const out = [];
@@ -899,12 +901,12 @@
         if (chart.icicle) {
           const x0 = F[i * FLOATS + FF.x0], x1 = F[i * FLOATS + FF.x1], y0 = F[i * FLOATS + FF.y0], y1 = F[i * FLOATS + FF.y1];
           out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), ...chain, kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
-            diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL)),
+            diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colorKey(i, NORMAL)),
             x0, x1, y0, y1, edge: I[i * INTS + IF.edge] === 1, x: box.left + (x0 + x1) / 2, y: box.top + (y0 + y1) / 2});
           continue;
         }
         out.push({path: m.UTF8ToString(api.path(I[i * INTS + IF.node])), ...chain, kind, depth: I[i * INTS + IF.depth], mark: I[i * INTS + IF.highlight],
-          diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colourKey(i, NORMAL)),
+          diff: I[i * INTS + IF.diff] - 1, height: F[i * FLOATS + FF.height], fill: fillStyle(colorKey(i, NORMAL)),
           r0: F[i * FLOATS + FF.r0], r1: F[i * FLOATS + FF.r1], a0: F[i * FLOATS + FF.a0], a1: F[i * FLOATS + FF.a1], edge: I[i * INTS + IF.edge] === 1,
           x: box.left + (kind === KIND_CENTER ? chart.cx : chart.cx + r * Math.sin(a)),
           y: box.top + (kind === KIND_CENTER ? chart.cy : chart.cy - r * Math.cos(a)),
@@ -914,7 +916,7 @@
       return out;
     },
     status: () => ui.status.textContent, error: () => ui.error.textContent, table: () => ui.flat.textContent,
-    // The labels as painted (segment, text, font size, colour) and the chart's ring radii.
+    // The labels as painted (segment, text, font size, color) and the chart's ring radii.
     labels: () => paneShown().labels.slice(), radii: () => {
       const r = new Set();
       for (let i = 0; i < chart.count; ++i) { r.add(chart.floats[i * FLOATS + FF.r0]); r.add(chart.floats[i * FLOATS + FF.r1]); }
@@ -923,7 +925,7 @@
     displayName: (name) => displayName(name),
     // What segment i's tooltip shows, as the module hands it out (ccrc_tooltip).
     tooltip: (i) => JSON.parse(m.UTF8ToString(api.tooltip(i))),
-    // The table's colours, top row first.
+    // The table's colors, top row first.
     swatches: () => [...ui.flat.querySelectorAll('.swatch')].map((e) => e.style.background),
   };
 

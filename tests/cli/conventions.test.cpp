@@ -1,4 +1,4 @@
-// The conventions users bring from other tools: --version, --color-by, -o -, --top, --focus,
+// The conventions users bring from other tools: --version, --colour-by, -o -, --top, --focus,
 // a time metric by default.
 #include "support/tool.hpp"
 
@@ -28,8 +28,8 @@ TEST_CASE("ccrc --version and -V print the version of CMakeLists.txt's project()
   }
 }
 
-TEST_CASE("--color-by is --colour-by: the same chart, and not the default colouring") {
-  std::string dir = test::write_temp("colour", "");
+TEST_CASE("--colour-by is --color-by: the same chart, and not the default coloring") {
+  std::string dir = test::write_temp("color", "");
   std::filesystem::remove(dir);
   std::filesystem::create_directories(dir);
   // Two packages: a.* and b.*, each with two methods.
@@ -44,10 +44,10 @@ TEST_CASE("--color-by is --colour-by: the same chart, and not the default colour
   CHECK(svg.size() > 1000);
   CHECK(test::read_file(dir + "/american.svg") == svg);
   CHECK(test::read_file(dir + "/method.svg") != svg);
-  auto bad = test::run_tool("render " + path + " -o " + dir + "/x.svg --color-by colour");
+  auto bad = test::run_tool("render " + path + " -o " + dir + "/x.svg --color-by color");
   CHECK(bad.status == 2);
-  CHECK(bad.err.rfind("ccrc render: --colour-by expects one of method, package, cv, imbalance, not 'colour'\n", 0) == 0);
-  // Only where --colour-by is an option.
+  CHECK(bad.err.rfind("ccrc render: --color-by expects one of method, package, cv, imbalance, not 'color'\n", 0) == 0);
+  // Only where --color-by is an option.
   CHECK(test::run_tool("flat " + path + " --color-by package").status == 2);
   std::filesystem::remove_all(dir);
 }
@@ -145,7 +145,7 @@ TEST_CASE("--focus NAME: the contexts of NAME as the roots, merged, on stats, fl
   CHECK(search["contexts"][0]["path"] == "h;i");
   CHECK(search["contexts"][0]["self"]["bytecodes"] == 660);
   std::string chart = test::write_temp("focus.json", "");
-  // h's six contexts merge into h (self 432 + 120 + 4 x 60 = 792) and h;i (660), h at the centre.
+  // h's six contexts merge into h (self 432 + 120 + 4 x 60 = 792) and h;i (660), h at the center.
   auto render = test::run_tool("render " + f + " --focus h --metric bytecodes -o " + chart);
   REQUIRE(render.status == 0);
   CHECK(render.out == chart + ": 2 segments (0 lines) in 1 rings around h\n");

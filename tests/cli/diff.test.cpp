@@ -68,7 +68,7 @@ TEST_CASE("ccrc diff --json on the XML example: parse moved below parse_proxy, b
   CHECK(j["top"][1]["status"] == "faster");
 }
 
-TEST_CASE("ccrc diff -o OUT.svg: a well-formed blueprint with the seed's colours and the numbers in tooltips") {
+TEST_CASE("ccrc diff -o OUT.svg: a well-formed blueprint with the seed's colors and the numbers in tooltips") {
   std::string out = test::write_temp("blueprint.svg", "");
   auto r = test::run_tool("diff " + xml_pair + " -o " + out);
   REQUIRE(r.status == 0);
@@ -184,7 +184,7 @@ TEST_CASE("ccrc diff errors: usage (exit 2) and bad input (exit 1)") {
   CHECK(unwritable.err == "ccrc diff: cannot write /nonexistent/dir/out.svg: No such file or directory\n");
 }
 
-TEST_CASE("ccrc diff --chart ring: the second run's ring chart coloured by class, H in the tooltips") {
+TEST_CASE("ccrc diff --chart ring: the second run's ring chart colored by class, H in the tooltips") {
   std::string out = test::write_temp("diff_ring.svg", "");
   auto r = test::run_tool("diff " + xml_pair + " --modified " + data + "xml_modified.txt --chart ring -o " + out);
   REQUIRE(r.status == 0);

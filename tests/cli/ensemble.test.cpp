@@ -220,7 +220,7 @@ TEST_CASE("ccrc ensemble --json refuses paths above 1 GiB, counted before anythi
   std::filesystem::remove(deep);
 }
 
-TEST_CASE("ccrc render of an ensemble: sized by the mean, coloured by the variation of the inclusive values") {
+TEST_CASE("ccrc render of an ensemble: sized by the mean, colored by the variation of the inclusive values") {
   std::string a = test::write_temp("ensr-a.folded", "main;f 2\nmain;g 4\n"), b = test::write_temp("ensr-b.folded", "main;f 6\n"),
               c = test::write_temp("ensr-c.folded", "main 1\nmain;g 2\nmain;g;h 9\n");
   std::string out = test::write_temp("ensr.cctb", ""), svg = test::write_temp("ensr.svg", "");
@@ -239,22 +239,22 @@ TEST_CASE("ccrc render of an ensemble: sized by the mean, coloured by the variat
   CHECK(fill_of(doc, 2) == "#c8341f");
   CHECK(fill_of(doc, 3) == "#c8341f");
   CHECK(fill_of(doc, 4) == "#8c001a");
-  CHECK(doc.find(">colour: std/mean of samples with callees, of 3 runs</text>") != std::string::npos);
+  CHECK(doc.find(">color: std/mean of samples with callees, of 3 runs</text>") != std::string::npos);
   CHECK(doc.find(">100 % and more</text>") != std::string::npos);
   // The tooltip: own and inclusive spread, and the runs that hold it.
   CHECK(doc.find("samples over the runs: own mean 3, min 0, max 9, std 4.24 (CV 141.4 %)\nwith callees mean 3, min 0, max "
                  "9, std 4.24 (CV 141.4 %)\npresent in 1 of 3 runs") != std::string::npos);
   // Imbalance, max/mean: main 12/8 = 1.5 (1.5-2), main;g 11/5 (2 and more).
-  REQUIRE(test::run_tool("render '" + out + "' --colour-by imbalance -o '" + svg + "'").status == 0);
+  REQUIRE(test::run_tool("render '" + out + "' --color-by imbalance -o '" + svg + "'").status == 0);
   doc = test::read_file(svg);
   CHECK(fill_of(doc, 1) == "#c8341f");
   CHECK(fill_of(doc, 3) == "#8c001a");
-  CHECK(doc.find(">colour: max/mean of samples with callees, of 3 runs</text>") != std::string::npos);
+  CHECK(doc.find(">color: max/mean of samples with callees, of 3 runs</text>") != std::string::npos);
   // By method, as any profile; and a profile that is no ensemble is drawn as before.
-  REQUIRE(test::run_tool("render '" + out + "' --colour-by method -o '" + svg + "'").status == 0);
-  CHECK(test::read_file(svg).find("colour:") == std::string::npos);
+  REQUIRE(test::run_tool("render '" + out + "' --color-by method -o '" + svg + "'").status == 0);
+  CHECK(test::read_file(svg).find("color:") == std::string::npos);
   REQUIRE(test::run_tool("render '" + a + "' -o '" + svg + "'").status == 0);
-  CHECK(test::read_file(svg).find("colour:") == std::string::npos);
+  CHECK(test::read_file(svg).find("color:") == std::string::npos);
   // Recursion eliminated would add up minima and deviations: refused, the file left as it was.
   auto refused = test::run_tool("render '" + out + "' --tree recursion -o '" + svg + "'");
   CHECK(refused.status == 2);

@@ -4,7 +4,7 @@
 // least 80 % of the segments with room for a label (80 px of arc at mid-radius and 10 px
 // thick; boxes 80 px wide and 10 px high) labelled; every label the segment's name (the
 // frame's display name, a chain's first … last) or a prefix of it ending in "…", never empty,
-// at least 9 px, contrasting 4.5:1 with its fill; the legend's first eight colours CIE76 12
+// at least 9 px, contrasting 4.5:1 with its fill; the legend's first eight colors CIE76 12
 // apart; at least half of the profile's self cost in the contexts drawn as segments.
 #include "support/tool.hpp"
 
@@ -73,7 +73,7 @@ struct label {
   ccrc::rgb color;
 };
 
-// The labels of a default SVG: which segment, what text, what size and colour.
+// The labels of a default SVG: which segment, what text, what size and color.
 std::vector<label> labels_of(const std::string& svg) {
   std::vector<label> out;
   for (std::size_t at : elements(svg, "labels", "text")) {
@@ -105,7 +105,7 @@ bool roomy(const json& s) {
   return (r0 + r1) / 2 * (a1 - a0) >= 80 && r1 - r0 >= 10;
 }
 
-// Whether the root's segment has room for its label: a centre of 40 px radius, a bar of 80 px.
+// Whether the root's segment has room for its label: a center of 40 px radius, a bar of 80 px.
 bool roomy_root(const json& s) {
   return s["kind"] == "center" ? s["r1"].get<double>() >= 40 : s["x1"].get<double>() - s["x0"].get<double>() >= 80;
 }
@@ -173,7 +173,7 @@ void check_readable(const std::string& profile, const std::string& layout, doubl
   CHECK(chart["drawn"].get<double>() == doctest::Approx(drawn / chart["total"].get<double>()).epsilon(1e-9));
   MESSAGE(profile << " (" << layout << "): " << 100 * drawn / total << " % of the self cost drawn; " << chart["caption"].get<std::string>());
 
-  // The legend's first eight colours told apart.
+  // The legend's first eight colors told apart.
   std::vector<ccrc::rgb> swatches;
   for (std::size_t at : elements(svg, "legend", "g class=\"method\"")) {
     std::size_t rect = svg.find("<rect", at);

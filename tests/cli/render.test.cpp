@@ -144,9 +144,9 @@ TEST_CASE("ccrc render -o chart.svg: well-formed, one element and tooltip per se
   CHECK(count(r.text, "<path d=") == 17);
   // The tooltip of main;f: the call stack, then both metrics, self and aggregated.
   CHECK(r.text.find("<title>main\n  f\ncalls: self 20, aggregated 130\nbytecodes: self 180, aggregated 890 "
-                    "(27.49 % of the centre)</title>") != std::string::npos);
+                    "(27.49 % of the center)</title>") != std::string::npos);
   CHECK(r.text.find("bytecodes total 3238 (ag of main)") != std::string::npos);
-  CHECK(r.text.find(">main</text>") != std::string::npos);  // the centre's label fits
+  CHECK(r.text.find(">main</text>") != std::string::npos);  // the center's label fits
   for (const char* bad : {"\"nan", "\"-nan", "\"inf", "\"-inf", " nan", " inf", "NaN"}) CHECK(r.text.find(bad) == std::string::npos);
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("ccrc render on degenerate profiles (empty, all zero, two top-level fr
 
   std::string two = test::write_temp("two.folded", "main;a 1\nthread;b 3\n");
   j = render_json(two);
-  CHECK(j["segments"][0]["path"] == "");  // two top-level frames: the synthetic root is the centre
+  CHECK(j["segments"][0]["path"] == "");  // two top-level frames: the synthetic root is the center
   CHECK(j["segments"].size() == 5);
 }
 
@@ -257,7 +257,7 @@ TEST_CASE("ccrc render --layout icicle -o chart.svg: a rect and a tooltip per bo
   segments = segments.substr(0, segments.find("</g>"));
   CHECK(count(segments, "<rect x=") == 9);
   CHECK(r.text.find("<title>main\n  f\ncalls: self 20, aggregated 130\nbytecodes: self 180, aggregated 890 "
-                    "(27.49 % of the centre)</title>") != std::string::npos);
+                    "(27.49 % of the center)</title>") != std::string::npos);
   // The boxes of row 2 with callees are marked at their bottom edge; main;h;i is a leaf.
   std::string beyond = r.text.substr(r.text.find("<g id=\"beyond\""));
   beyond = beyond.substr(0, beyond.find("</g>"));

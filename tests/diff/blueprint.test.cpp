@@ -84,7 +84,7 @@ TEST_CASE("the XML blueprint, all shown: new_method is the tallest box, heights 
   const auto& proxy = box_of(bp, d, "SAXBuilder.parse_proxy(InputSource, XMLReader)");
   CHECK(nm.y == doctest::Approx(proxy.y + proxy.height + o.vertical_gap));  // parse_proxy is its row's tallest
   CHECK(bp.height == doctest::Approx(nm.y + nm.height));
-  // build(InputSource) is centred above its callees.
+  // build(InputSource) is centered above its callees.
   const auto& create = box_of(bp, d, "SAXBuilder.createContentHandler()");
   CHECK(proxy.x < build.x);
   CHECK(create.x > build.x);
@@ -136,7 +136,7 @@ TEST_CASE("a blueprint rooted at a context, and fixed scales") {
   check_layout(bp, d, o);
   CHECK(bp.boxes[0].height == doctest::Approx(1000 * (1085.0 / 1905 - 495.0 / 942)));
   CHECK(bp.boxes[1].height == doctest::Approx(1000 * 699.0 / 1905));
-  // The caller is centred over its two callees.
+  // The caller is centered over its two callees.
   CHECK(bp.boxes[0].x + bp.boxes[0].width / 2 ==
         doctest::Approx((bp.boxes[1].x + bp.boxes[2].x + bp.boxes[2].width) / 2));
 }

@@ -32,7 +32,7 @@ TEST_CASE("the diff ring chart of the XML example: new contexts yellow, parse fa
   ccrc::ring_layout chart = chart_of(b, ag);
   std::vector<ccrc::diff_ring_segment> classes = ccrc::diff_ring(d, chart);
   REQUIRE(classes.size() == chart.segments.size());
-  CHECK(chart.segments.size() == b.size() - 1);  // main in the centre, no line
+  CHECK(chart.segments.size() == b.size() - 1);  // main in the center, no line
   const std::string build = "BenchMark.main(String[]);SAXBuilder.build(File);SAXBuilder.build(URL);SAXBuilder.build(InputSource)";
   const std::string proxy = build + ";SAXBuilder.parse_proxy(InputSource, XMLReader)";
   auto of = [&](const std::string& path) {

@@ -19,7 +19,7 @@ TEST_CASE("variation_color: the band a value falls in, neutral for no cost") {
   CHECK(ccrc::variation_color(7, variation::cv) == cv[5].color);
   CHECK(ccrc::variation_color(1.3, variation::imbalance) == ccrc::variation_scale(variation::imbalance)[3].color);
   CHECK(ccrc::variation_color(std::nan(""), variation::cv) == ccrc::neutral_color);
-  // Bands rise, colours differ and none is the neutral colour of "no cost".
+  // Bands rise, colors differ and none is the neutral color of "no cost".
   for (auto v : {variation::cv, variation::imbalance}) {
     auto bands = ccrc::variation_scale(v);
     for (std::size_t k = 0; k < bands.size(); ++k) {

@@ -43,7 +43,7 @@ TEST_CASE("color_key: FNV-1a of the name, the same in every tree") {
   CHECK(key_of(a, "f").second != key_of(a, "g").second);
 }
 
-TEST_CASE("color_name and color_key by package: one colour per package, plain functions keep their own") {
+TEST_CASE("color_name and color_key by package: one color per package, plain functions keep their own") {
   ccrc::profile p = folded("java.util.HashMap.get;java.util.HashMap.hash 1\njava.util.ArrayList.add 1\nmain 1\n");
   const ccrc::call_tree& t = p.tree();
   CHECK(ccrc::color_name("java.util.HashMap.get", ccrc::color_by::package) == "java.util");
@@ -113,7 +113,7 @@ TEST_CASE("chart_colors: the heaviest methods take the palette in order, the res
   // the name's key picks.
   for (std::string_view name : {"x9", "x8", "main"})
     CHECK(colors.index(method(p, name)) == ccrc::color_key(name) % palette.size());
-  // The synthetic root is neutral; a node has its method's colour.
+  // The synthetic root is neutral; a node has its method's color.
   CHECK(colors.of(p.tree(), ccrc::root_node) == ccrc::neutral_color);
   CHECK(colors.of(p.tree(), 2) == colors.of(method(p, "a")));
 }
@@ -128,7 +128,7 @@ TEST_CASE("chart_colors: methods without a self value are ranked too, after the 
   CHECK(colors.index(method(p, "c")) == 3);
 }
 
-TEST_CASE("chart_colors: the same colours however the profile interned its methods") {
+TEST_CASE("chart_colors: the same colors however the profile interned its methods") {
   ccrc::profile a = folded("m;f 3\nm;g 2\nm;h 1\n"), b = folded("m;h 1\nm;g 2\nm;f 3\n");
   ccrc::chart_colors ca(a.tree(), a.column(0)), cb(b.tree(), b.column(0));
   for (std::string_view name : {"m", "f", "g", "h"}) CHECK(ca.of(method(a, name)) == cb.of(method(b, name)));

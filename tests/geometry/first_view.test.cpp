@@ -44,12 +44,12 @@ std::string chain(int depth, int value) {
 }  // namespace
 
 TEST_CASE("rings_that_fit: as many rings as stay min_ring_px thick") {
-  // Equal and angle sizing: the centre and n rings of R / (n + 1) each. R = 442: 35 rings of
+  // Equal and angle sizing: the center and n rings of R / (n + 1) each. R = 442: 35 rings of
   // 12.28 px; 36 would be 11.95.
   ccrc::ring_options angle{.outer_radius = 442};
   CHECK(ccrc::rings_that_fit(angle, 12) == 35);
   CHECK(ccrc::rings_that_fit({.sizing = ccrc::ring_sizing::equal, .outer_radius = 442}, 12) == 35);
-  // A centre of 100 px: (442 - 100) / n >= 12, 28 rings.
+  // A center of 100 px: (442 - 100) / n >= 12, 28 rings.
   CHECK(ccrc::rings_that_fit({.outer_radius = 442, .center_radius = 100}, 12) == 28);
   // Area sizing: the outermost ring is the thinnest, R (1 - sqrt(n / (n + 1))): 12.45 px with
   // 17 rings, 11.79 with 18.
@@ -319,7 +319,7 @@ TEST_CASE("first_view folds chains when that draws more of the cost, and says ho
   CHECK(std::isnan(deep.first(ccrc::on_canvas(1440, 900), {.fit_depth = false}).drawn));
 }
 
-TEST_CASE("drawn_share: the own value of the contexts drawn as segments, over the centre's") {
+TEST_CASE("drawn_share: the own value of the contexts drawn as segments, over the center's") {
   // main 10, a 30 below it, b 60 below a: cut after one ring, main's and a's own are drawn.
   input in("main 10\nmain;a 30\nmain;a;b 60\n");
   ccrc::tree_view v(in.p.tree(), ccrc::node_at_path(in.p.tree(), "main"), 1);

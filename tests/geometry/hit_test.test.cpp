@@ -47,7 +47,7 @@ TEST_CASE("ring_angle: radians clockwise from twelve o'clock, from the start ang
   CHECK(std::remainder(a - std::numbers::pi / 2, test::two_pi) == doctest::Approx(0));
 }
 
-TEST_CASE("hit_test on Figure 1: main in the centre, f right of twelve o'clock, main's self share empty") {
+TEST_CASE("hit_test on Figure 1: main in the center, f right of twelve o'clock, main's self share empty") {
   ccrc::profile p = test::figure1();
   auto ag = ccrc::inclusive(p.tree(), p.column("bytecodes"));
   auto v = ccrc::ring_chart_view(ccrc::tree_view(p.tree()), ag);

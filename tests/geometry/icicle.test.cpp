@@ -233,7 +233,7 @@ TEST_CASE("the icicle's x-partition is the ring chart's angle partition, scaled"
       CHECK(b.contexts == a.contexts);
       CHECK(b.last == a.last);
       folded += a.kind != ccrc::segment_kind::line && a.contexts > 1;
-      CHECK(static_cast<int>(b.kind) == static_cast<int>(a.kind));  // root, box, line: centre, arc, line
+      CHECK(static_cast<int>(b.kind) == static_cast<int>(a.kind));  // root, box, line: center, arc, line
       CHECK(b.x0 - 7 == Approx((a.a0 - start) * radius).epsilon(1e-9).scale(w));
       CHECK(b.x1 - 7 == Approx((a.a1 - start) * radius).epsilon(1e-9).scale(w));
       lines += b.kind == icicle_kind::line;

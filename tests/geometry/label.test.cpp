@@ -81,7 +81,7 @@ TEST_CASE("fit_label: across a long narrow segment, reading outwards on the righ
   CHECK(small.font_px == Approx(9.11));
 }
 
-TEST_CASE("fit_label: along below the centre reads counter-clockwise; a full ring is labelled at the top") {
+TEST_CASE("fit_label: along below the center reads counter-clockwise; a full ring is labelled at the top") {
   CHECK(ccrc::fit_label(arc(100, 130, pi - 0.5, pi + 0.5), "name").reversed);
   CHECK_FALSE(ccrc::fit_label(arc(100, 130, -0.5, 0.5), "name").reversed);
   CHECK(ccrc::fit_label(arc(100, 130, 2 * pi - 0.5, 2 * pi + 0.5), "name").angle == Approx(2 * pi));
@@ -93,7 +93,7 @@ TEST_CASE("fit_label: along below the centre reads counter-clockwise; a full rin
   CHECK_FALSE(full.ellipsis);
 }
 
-TEST_CASE("fit_label: the centre disc is horizontal; lines, empty names and nonsense styles get none") {
+TEST_CASE("fit_label: the center disc is horizontal; lines, empty names and nonsense styles get none") {
   // r = 40: the text's top and bottom 7.5 px from the middle leave a chord of 78.58 px, 74.58 of
   // room: 11 glyphs of 6.6, or 10 and "…".
   ccrc::ring_segment center{1, 0, ccrc::no_segment, ccrc::segment_kind::center, 0, 40, 0, 2 * pi};

@@ -41,7 +41,7 @@ std::set<std::pair<std::string, std::uint32_t>> path_set(const ccrc::call_tree& 
 
 }  // namespace
 
-TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
+TEST_CASE("ring_chart_view: a folded file of one program is centered on main") {
   figure1_chart f;
   const ccrc::call_tree& t = f.p.tree();
   ccrc::node_id main = ccrc::node_at_path(t, "main");
@@ -55,11 +55,11 @@ TEST_CASE("ring_chart_view: a folded file of one program is centred on main") {
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(t, ccrc::root_node, 0), f.ag).root() == ccrc::root_node);
   ccrc::node_id node_f = ccrc::node_at_path(t, "main;f");
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(t, node_f), f.ag).root() == node_f);
-  // The root has a value of its own: it is a context of its own, it stays in the centre.
+  // The root has a value of its own: it is a context of its own, it stays in the center.
   std::vector<double> ag = f.ag;
   ag[ccrc::root_node] += 1;
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(t), ag).root() == ccrc::root_node);
-  // Two top-level frames: the synthetic root is the centre.
+  // Two top-level frames: the synthetic root is the center.
   ccrc::profile two = test::stacks({{"main", 1}, {"thread", 2}});
   auto ag2 = ccrc::inclusive(two.tree(), two.column(0));
   CHECK(ccrc::ring_chart_view(ccrc::tree_view(two.tree()), ag2).root() == ccrc::root_node);
@@ -76,7 +76,7 @@ TEST_CASE("Figure 3(b), mode (2): f, g, h cover 890, 490 and 792 of 3238, in rin
   auto s = test::by_path(f.p.tree(), chart);
   CHECK(chart.segments.size() == 18);
   CHECK(chart.count(segment_kind::line) == 0);
-  // main is the full circle in the centre.
+  // main is the full circle in the center.
   const auto& main = chart.segments[0];
   CHECK(main.node == ccrc::node_at_path(f.p.tree(), "main"));
   CHECK(main.a0 == 0);
@@ -124,7 +124,7 @@ TEST_CASE("Figure 3(c), mode (3): every ring has the same area, and equal ag(M) 
   ccrc::ring_layout angles = f.chart();
   test::check_invariants(f.p.tree(), chart);
   auto s = test::by_path(f.p.tree(), chart);
-  // K = π 600^2 / 6: the centre is sized like a ring too.
+  // K = π 600^2 / 6: the center is sized like a ring too.
   double k = std::numbers::pi * 600 * 600 / 6;
   CHECK(std::numbers::pi * chart.radii[0] * chart.radii[0] == Approx(k));
   for (std::size_t d = 1; d <= chart.rings(); ++d)
@@ -142,7 +142,7 @@ TEST_CASE("Figure 3(c), mode (3): every ring has the same area, and equal ag(M) 
   }
 }
 
-TEST_CASE("Figure 4(a): subtree selection, f in the centre") {
+TEST_CASE("Figure 4(a): subtree selection, f in the center") {
   figure1_chart f;
   const ccrc::call_tree& t = f.p.tree();
   ccrc::tree_view v(t, ccrc::node_at_path(t, "main;f"));
@@ -158,7 +158,7 @@ TEST_CASE("Figure 4(a): subtree selection, f in the centre") {
   CHECK(span(s["main;f;g"]) / test::two_pi == Approx(490.0 / 890));
 }
 
-TEST_CASE("Figure 4(b): the depth limited to 3 levels, main in the centre") {
+TEST_CASE("Figure 4(b): the depth limited to 3 levels, main in the center") {
   figure1_chart f;
   const ccrc::call_tree& t = f.p.tree();
   auto v = ccrc::ring_chart_view(ccrc::tree_view(t, ccrc::root_node, 3), f.ag);
@@ -202,7 +202,7 @@ TEST_CASE("culling: a segment under the threshold becomes a line and none of its
   // A line keeps its place and its span; the rings do not change with culling.
   CHECK(span(s["main;g"]) / test::two_pi == Approx(490.0 / 3238));
   CHECK(chart.rings() == 5);
-  // Culling everything but the centre: a threshold longer than any arc; one line for the three.
+  // Culling everything but the center: a threshold longer than any arc; one line for the three.
   ccrc::ring_layout none = f.chart({.outer_radius = 600, .min_arc_px = 1e9, .fit_visible = false});
   CHECK(none.segments.size() == 2);
   CHECK(none.segments[1].kind == segment_kind::line);
@@ -393,7 +393,7 @@ TEST_CASE("padding separates siblings and leaves an only child its parent's span
   for (const auto& seg : wide.ring(1)) CHECK(seg.kind == segment_kind::line);
 }
 
-TEST_CASE("start angle, centre position and centre radius") {
+TEST_CASE("start angle, center position and center radius") {
   figure1_chart f;
   ccrc::ring_layout base = f.chart();
   ccrc::ring_layout turned = f.chart({.center = {720, 450}, .outer_radius = 600, .center_radius = 40,
@@ -469,7 +469,7 @@ TEST_CASE("zero, negative, NaN and infinite values: no NaN or infinity in any se
       }
     }
   }
-  // All zero: the centre is whole, every callee an empty line at the start.
+  // All zero: the center is whole, every callee an empty line at the start.
   figure1_chart f;
   std::vector<double> zero(f.p.size(), 0.0);
   ccrc::ring_layout chart = ccrc::ring_chart(f.view, zero, {.outer_radius = 300});
@@ -493,7 +493,7 @@ TEST_CASE("zero, negative, NaN and infinite values: no NaN or infinity in any se
   CHECK(odd_options.start_angle == 0);
 }
 
-TEST_CASE("a single-node tree and an empty view: the centre alone") {
+TEST_CASE("a single-node tree and an empty view: the center alone") {
   ccrc::call_tree t;
   std::vector<double> ag{5};
   ccrc::ring_layout chart = ccrc::ring_chart(ccrc::tree_view(t), ag, {.outer_radius = 50});
@@ -552,9 +552,9 @@ TEST_CASE("chains: a run of levels that one callee holds is one segment, its las
   ccrc::ring_layout chart = ccrc::ring_chart(v, ag, {.outer_radius = 300, .min_arc_px = 0, .chain_share = 0.99});
   REQUIRE(chart.rings() == 2);
   REQUIRE(chart.segments.size() == 5);  // main; a..c and d; x and y
-  const auto& centre = chart.segments[0];
-  CHECK(centre.contexts == 1);  // two callees with a value: no chain
-  CHECK(centre.last == centre.node);
+  const auto& center = chart.segments[0];
+  CHECK(center.contexts == 1);  // two callees with a value: no chain
+  CHECK(center.last == center.node);
   const auto& a = chart.segments[1];
   CHECK(ccrc::path_string(t, a.node) == "main;a");
   CHECK(ccrc::path_string(t, a.last) == "main;a;b;c");
@@ -618,7 +618,7 @@ TEST_CASE("chains end where a context keeps a visible share of its own, or has a
   }
 }
 
-TEST_CASE("chains: a chain of a million levels is folded without recursion, at the centre too") {
+TEST_CASE("chains: a chain of a million levels is folded without recursion, at the center too") {
   ccrc::call_tree t;
   ccrc::frame_id f = t.intern("f");
   ccrc::node_id n = ccrc::root_node;

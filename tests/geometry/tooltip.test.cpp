@@ -62,8 +62,8 @@ TEST_CASE("tooltip of a chain's segment: the stack to its last context, self val
   CHECK(tip.metrics[0].self == 3);
   CHECK(tip.metrics[0].aggregated == 400);
   // An ordinary segment's tooltip is its node's.
-  ccrc::node_tooltip centre = ccrc::tooltip(p, ag, chart.segments[0]);
-  CHECK(centre.call_stack == std::vector<std::string_view>{"main"});
-  CHECK(centre.chain == 1);
-  CHECK(centre.metrics[0].aggregated == 800);
+  ccrc::node_tooltip center = ccrc::tooltip(p, ag, chart.segments[0]);
+  CHECK(center.call_stack == std::vector<std::string_view>{"main"});
+  CHECK(center.chain == 1);
+  CHECK(center.metrics[0].aggregated == 800);
 }

@@ -13,8 +13,8 @@ def test_ring_chart_of_figure1(figure1):
     chart = figure1.ring_chart("bytecodes")
     # The first view opens on main (the one top-level context), all 5 rings of its 17 callees.
     assert len(chart) == 18 and chart["kind"].tolist().count("center") == 1
-    centre = chart.iloc[0]
-    assert (centre["name"], centre["depth"], centre["parent"], centre["value"]) == ("main", 0, -1, 3238)
+    center = chart.iloc[0]
+    assert (center["name"], center["depth"], center["parent"], center["value"]) == ("main", 0, -1, 3238)
     assert chart["depth"].max() == 5 and chart.attrs["metric"] == "bytecodes"
     # Angles proportional to ag(bytecodes): f's share of main's circle is 890 / 3238.
     f = chart[chart["node"] == figure1.node("main;f")].iloc[0]
@@ -52,7 +52,9 @@ def test_svg(figure1):
     assert "Figure 1" in svg and "bytecodes" in svg
     marked = figure1.svg("bytecodes", highlight="=g")
     assert marked != svg
-    assert figure1.svg(colour_by="package") is not None
+    by_package = figure1.svg("bytecodes", color_by="package")
+    assert by_package != svg
+    assert figure1.svg("bytecodes", colour_by="package") == by_package  # the British spelling
     # A view draws its own root: the tool's `render --root 'main;f'`.
     assert "<title>main\n  f\n" in figure1.subtree("main;f").svg("bytecodes")
 

@@ -102,8 +102,8 @@ def test_the_ensemble_as_a_profile(ensemble):
     assert (df["runs_present"] == stats["present"]).all()
     # ag of the means is the mean of the inclusive values.
     np.testing.assert_allclose(df["time_us_mean (inc)"], stats["time_us (inc)_mean"], rtol=1e-9)
-    # Drawn sized by the mean time, coloured by its variation over the twelve runs.
-    assert ">colour: std/mean of time_us with callees, of 12 runs</text>" in p.svg()
+    # Drawn sized by the mean time, colored by its variation over the twelve runs.
+    assert ">color: std/mean of time_us with callees, of 12 runs</text>" in p.svg()
 
 
 def ccrc_suffixes():

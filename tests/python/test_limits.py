@@ -25,7 +25,7 @@ def test_a_million_levels(chain):
     assert len(chain.invert(max_depth=3)) == 3
     deep = chain.subtree(DEPTH - 1)
     assert len(deep) == 2 and deep.to_pandas()["depth"].tolist() == [DEPTH - 1, DEPTH]
-    assert len(chain.depth_limited(5).ring_chart()) == 5  # centred on the one top-level context
+    assert len(chain.depth_limited(5).ring_chart()) == 5  # centered on the one top-level context
     assert chain.callgraph().edges.shape[0] == 2
     assert chain.svg(size=(400, 300)).endswith("</svg>\n")
     assert len(chain.path(DEPTH)) == 2 * DEPTH - 1

@@ -40,7 +40,7 @@ inline random_chart_input random_input(rng& r, std::size_t stacks, std::uint32_t
   return in;
 }
 
-/// Figure 1, its ag(bytecodes) and the view ring_chart_view centres on main: what the charts'
+/// Figure 1, its ag(bytecodes) and the view ring_chart_view centers on main: what the charts'
 /// tests lay out.
 struct figure1_view {
   ccrc::profile p = figure1();

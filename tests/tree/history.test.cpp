@@ -34,16 +34,16 @@ TEST_CASE("history: select, select, back, back, back at root") {
   CHECK(h.steps() == 0);
 }
 
-TEST_CASE("history: selecting the centre goes back; at the overall root it does nothing") {
+TEST_CASE("history: selecting the center goes back; at the overall root it does nothing") {
   ccrc::profile p = test::figure1();
   ccrc::node_id main = ccrc::node_at_path(p.tree(), "main"), h_node = ccrc::node_at_path(p.tree(), "main;h");
-  // The viewer of the papers' case studies: main in the centre, 10 levels.
+  // The viewer of the papers' case studies: main in the center, 10 levels.
   ccrc::view_history h{ccrc::tree_view(p.tree(), main, 10)};
-  CHECK(h.select(main).root() == main);  // the overall centre: no effect
+  CHECK(h.select(main).root() == main);  // the overall center: no effect
   CHECK(h.steps() == 0);
   CHECK(h.select(h_node).root() == h_node);
   CHECK(h.current().max_depth() == 10);
-  CHECK(h.select(h_node).root() == main);  // clicking the centre restores the previous view
+  CHECK(h.select(h_node).root() == main);  // clicking the center restores the previous view
   CHECK(h.steps() == 0);
 }
 
@@ -65,7 +65,7 @@ TEST_CASE("history: the depth limit is kept across moves; aggregated metrics are
   CHECK(h.current().max_depth() == 1);
 }
 
-TEST_CASE("history: follows recursion elimination to the contexts the centres went to") {
+TEST_CASE("history: follows recursion elimination to the contexts the centers went to") {
   ccrc::profile p = test::figure1();
   ccrc::view_history h{ccrc::tree_view(p.tree())};
   h.select(ccrc::node_at_path(p.tree(), "main;g"));
@@ -74,13 +74,13 @@ TEST_CASE("history: follows recursion elimination to the contexts the centres we
   auto r = ccrc::eliminate_recursion(p);
   h.follow(r.output.tree(), r.node_map);
   const ccrc::call_tree& out = r.output.tree();
-  // main;g;g folded into main;g: the two equal centres became one.
+  // main;g;g folded into main;g: the two equal centers became one.
   CHECK(std::vector<ccrc::node_id>(h.centers().begin(), h.centers().end()) ==
         std::vector<ccrc::node_id>{ccrc::root_node, ccrc::node_at_path(out, "main;g"), ccrc::node_at_path(out, "main;g;h")});
   CHECK(&h.current().tree() == &out);
 }
 
-TEST_CASE("history: a centre the transform dropped moves to its nearest kept caller") {
+TEST_CASE("history: a center the transform dropped moves to its nearest kept caller") {
   ccrc::profile p = test::figure1();
   ccrc::view_history h{ccrc::tree_view(p.tree())};
   h.select(ccrc::node_at_path(p.tree(), "main;f"));

@@ -4,8 +4,8 @@
 // the SVG: rings at least 10 px thick; at least 80 % of the segments with room for a label
 // (80 px of arc at mid-radius, 10 px thick) labelled; every label the segment's name (the
 // frame's display name, a chain's "first …N… last") or a prefix of it ending in "…", at least
-// 9 px, contrasting 4.5:1 with its fill; the table's first eight colours CIE76 12 apart; at
-// least half of the cost drawn in segments (their tooltips' self values over the centre's
+// 9 px, contrasting 4.5:1 with its fill; the table's first eight colors CIE76 12 apart; at
+// least half of the cost drawn in segments (their tooltips' self values over the center's
 // aggregated value); then its icicle, with rows at least 10 px high and the same measures of
 // labels on boxes 80 px wide, and of the cost. Returns {failures, log}.
 (async () => {
@@ -61,7 +61,7 @@
         check(l.text.endsWith('…') && prefix.length >= 3 && shown.startsWith(prefix), `${name}: label '${l.text}' of '${shown}'`);
       }
       check(l.font >= 9, `${name}: label '${l.text}' in ${l.font} px`);
-      check(contrast(l.colour, s.fill) >= 4.5, `${name}: label '${l.text}' ${l.colour} on ${s.fill}: ${contrast(l.colour, s.fill).toFixed(2)}`);
+      check(contrast(l.color, s.fill) >= 4.5, `${name}: label '${l.text}' ${l.color} on ${s.fill}: ${contrast(l.color, s.fill).toFixed(2)}`);
       labelled.add(l.segment);
     }
     let roomy = 0, roomyLabelled = 0;
@@ -74,7 +74,7 @@
     return [roomy, roomyLabelled];
   };
   // The share of the cost drawn in segments, as their tooltips give it: every segment's own
-  // value (a chain's summed over its contexts), lines left out, over the centre's aggregated one.
+  // value (a chain's summed over its contexts), lines left out, over the center's aggregated one.
   const drawnShare = (name, segments) => {
     const metric = V.view.metric;
     let drawn = 0;
@@ -104,10 +104,10 @@
     const boxesDrawn = drawnShare(name + ' (icicle)', boxes);
     document.querySelector('[data-show="ring"]').click();
     const swatches = V.swatches().slice(0, 8);
-    check(swatches.length > 0, `${name}: no colours in the table`);
+    check(swatches.length > 0, `${name}: no colors in the table`);
     for (let i = 0; i < swatches.length; ++i)
       for (let j = i + 1; j < swatches.length; ++j)
-        check(cie76(swatches[i], swatches[j]) >= 12, `${name}: the table's colours ${i} and ${j} ${cie76(swatches[i], swatches[j]).toFixed(1)} apart`);
+        check(cie76(swatches[i], swatches[j]) >= 12, `${name}: the table's colors ${i} and ${j} ${cie76(swatches[i], swatches[j]).toFixed(1)} apart`);
     log.push(`${name}: ${radii.length - 1} rings, ${segments.length} segments, ${labels.length} labels, ` +
       `${roomyLabelled} of ${roomy} roomy segments labelled, ${(100 * drawn).toFixed(1)} % of the cost drawn; ` +
       `icicle: ${boxes.length} boxes, ${boxesLabelled} of ${roomyBoxes} roomy labelled, ${(100 * boxesDrawn).toFixed(1)} % drawn; ` +

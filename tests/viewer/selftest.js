@@ -25,13 +25,13 @@
   const expect = (list) => list.map(([p, d]) => `${p}@${d}`).sort().join(' ');
   const segmentAt = (path) => V.segments().find((s) => s.path === path);
 
-  // Figure 1: main in the centre, its 17 callee contexts around it.
+  // Figure 1: main in the center, its 17 callee contexts around it.
   let segs = V.segments();
   check(segs.length === 18, `Figure 1: 18 segments, not ${segs.length}`);
-  check(segs[0].path === 'main' && segs[0].kind === 0, `Figure 1: main in the centre, not ${segs[0].path}`);
+  check(segs[0].path === 'main' && segs[0].kind === 0, `Figure 1: main in the center, not ${segs[0].path}`);
   log.push(`Figure 1: ${segs.length} segments around ${segs[0].path}`);
 
-  // As drawn (segments in one path per colour, parted by gaps): each segment in its colour,
+  // As drawn (segments in one path per color, parted by gaps): each segment in its color,
   // and the side between two neighbours in a ring whiter than either.
   const pixel = (x, y, on = canvas) => {
     const box = on.getBoundingClientRect(), scale = on.width / box.width;
@@ -46,10 +46,10 @@
   };
   const near = (a, b) => a.every((v, k) => Math.abs(v - b[k]) <= 3);
   // A segment read near its outer edge, clear of the label along its middle.
-  const offLabel = (s, centre) => {
-    if (s.kind === 0) return [centre.x, centre.y + 0.85 * s.r1];
+  const offLabel = (s, center) => {
+    if (s.kind === 0) return [center.x, center.y + 0.85 * s.r1];
     const r = (s.r0 + s.r1) / 2, k = (s.r1 - 0.15 * (s.r1 - s.r0) - 1) / r;
-    return [centre.x + (s.x - centre.x) * k, centre.y + (s.y - centre.y) * k];
+    return [center.x + (s.x - center.x) * k, center.y + (s.y - center.y) * k];
   };
   for (const s of segs) {
     if (s.kind === 2) continue;  // a line: no fill
@@ -72,14 +72,14 @@
   // Click f: Figure 4(a).
   const f = segmentAt('main;f');
   mouse('click', f.x, f.y);
-  check(V.view.path === 'main;f', `click f: centre main;f, not '${V.view.path}'`);
+  check(V.view.path === 'main;f', `click f: center main;f, not '${V.view.path}'`);
   check(location.hash.includes('path=main%3Bf'), `click f: the URL holds the path: ${location.hash}`);
   check(shown() === expect([['main;f', 0], ['main;f;g', 1], ['main;f;h', 1], ['main;f;g;h', 2], ['main;f;g;g', 2],
     ['main;f;h;i', 2], ['main;f;g;h;i', 3], ['main;f;g;g;h', 3], ['main;f;g;g;h;i', 4]]), `Figure 4(a): ${shown()}`);
   check(document.getElementById('crumbs').textContent.includes('main › f'), 'click f: breadcrumbs main › f');
   log.push(`Figure 4(a): ${V.segments().length} segments around ${V.view.path}`);
 
-  // Click the centre: back to main.
+  // Click the center: back to main.
   mouse('click', V.segments()[0].x, V.segments()[0].y);
   await until(() => V.view.path === '', 'back to main');
   check(V.segments().length === 18, 'back: the 18 segments of Figure 1 again');
@@ -97,11 +97,11 @@
   check(V.status().includes('6 contexts match, 44.84 % of the total'), `search h: ${V.status()}`);
   log.push(`search h: ${marked}; ${V.status()}`);
   // The contexts on the way to a match (main;f;g and main;g;g hide theirs below depth 3) keep
-  // their colour; a search highlights the chart without laying it out again, as a layout does.
+  // their color; a search highlights the chart without laying it out again, as a layout does.
   const containing = V.segments().filter((s) => s.mark === 2).map((s) => s.path).sort().join(' ');
   check(containing === 'main main;f main;f;g main;g main;g;g', `search h: on the way to a match ${containing}`);
   // As drawn: the chart dimmed as a whole (its canvas seen through at 35 %), matches in red on
-  // the overlay, the segments on the way to one in their colour there, the others left to the
+  // the overlay, the segments on the way to one in their color there, the others left to the
   // dimmed chart (the overlay clear).
   const overlay = document.getElementById('overlay');
   check(canvas.style.opacity === '0.35', `search h: the chart's opacity ${canvas.style.opacity}`);
@@ -113,7 +113,7 @@
   }
   const marks = () => V.segments().map((s) => `${s.path}=${s.mark}`).sort().join(' ');
   const searched = marks();
-  setValue('mode', V.view.mode, 'change');
+  setValue('sizing', V.view.sizing, 'change');
   check(marks() === searched, `search h: laid out again, ${marks()} instead of ${searched}`);
 
   // Click h in the table: its contexts, the same share.
@@ -164,7 +164,7 @@
   check(canvas.style.display === 'none' && icicleCanvas.style.display === '' && drawnAsLaidOut(V.segments(), icicleCanvas),
     'icicle again: its canvas shown, as drawn before');
   // A search made while the icicle is shown highlights the ring kept: under main;f, the
-  // centre, g is main;f;g and its recursive call.
+  // center, g is main;f;g and its recursive call.
   const searchBefore = V.view.search;
   setValue('search', '=g', 'input');
   show('ring');
@@ -204,14 +204,17 @@
   setValue('search', '=h', 'input');
 
   // Area sizing: the same segments, rings of equal area.
-  setValue('mode', 'area', 'change');
-  check(V.view.mode === 'area' && location.hash.includes('mode=area'), `area sizing: ${location.hash}`);
+  setValue('sizing', 'area', 'change');
+  check(V.view.sizing === 'area' && location.hash.includes('sizing=area'), `area sizing: ${location.hash}`);
+  // Links made before the names were one: mode= for sizing=, colour= for color=.
+  const old = V.viewOf('#mode=equal&colour=package&tree=recursion-all');
+  check(old.sizing === 'equal' && old.color === 'package' && old.tree === 'recursion', `an old link: sizing ${old.sizing}, color ${old.color}, tree ${old.tree}`);
   check(V.segments().length === 9, `area sizing: 9 segments, not ${V.segments().length}`);
 
   // Recursion eliminated (the papers' Figure 8): 12 contexts; kept again: 18.
   setValue('depth', 41, 'input');
-  setValue('tree', 'recursion-all', 'change');
-  check(V.segments().length === 12 && location.hash.includes('tree=recursion-all'), `recursion eliminated: ${V.segments().length} segments`);
+  setValue('tree', 'recursion', 'change');
+  check(V.segments().length === 12 && location.hash.includes('tree=recursion'), `recursion eliminated: ${V.segments().length} segments`);
   // The call graph's display tree (ccrc::display_tree): a node per call, children under each
   // function's master only: main -> {f -> {g, h}, g -> {g, h}, h -> {i}}.
   setValue('tree', 'callgraph', 'change');
@@ -228,7 +231,7 @@
   check(Math.abs(tipBox.width - tipSize.width) < 1 && Math.abs(tipBox.height - tipSize.height) < 1,
     `the tip's size: ${tipSize.width} x ${tipSize.height} computed, ${tipBox.width} x ${tipBox.height} laid out`);
   log.push(`display tree: ${V.segments().length} segments`);
-  setValue('tree', 'cct', 'change');
+  setValue('tree', 'contexts', 'change');
   check(V.segments().length === 18, `recursion kept: ${V.segments().length} segments`);
 
   // Compared with the first run `ccrc view --compare` embedded (tests/data/viewer/first.folded),
@@ -249,7 +252,7 @@
   setValue('tree', 'callgraph', 'change');
   check(V.status().includes('off (the comparison is of the calling contexts as read)') && V.segments().every((x) => x.diff === -1),
     `compare on the display tree: ${V.status()}`);
-  setValue('tree', 'cct', 'change');
+  setValue('tree', 'contexts', 'change');
   check(classOf('main;f') === FASTER, 'compare: back on the calling contexts');
   // A file that is no profile keeps the first run; no bytes end the comparison.
   check(!V.openBaseline(new TextEncoder().encode('main;f x\n'), 'bad.folded') && V.error().includes('line 1'), `compare, bad file: ${V.error()}`);
@@ -263,7 +266,7 @@
   // Backspace goes back too.
   const g = segmentAt('main;g');
   mouse('click', g.x, g.y);
-  check(V.view.path === 'main;g', `click g: centre '${V.view.path}'`);
+  check(V.view.path === 'main;g', `click g: center '${V.view.path}'`);
   document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Backspace', bubbles: true}));
   await until(() => V.view.path === '', 'Backspace back to main');
   setValue('depth', 3, 'input');
@@ -287,7 +290,7 @@
   // (the page said 'no profile').
   const viewBefore = location.hash;
   // An ensemble (two runs: main;f 10 and 10, main;g 10 and 30, as `ccrc ensemble -o` writes
-  // it) coloured by the coefficient of variation of its inclusive values, as `ccrc render` does:
+  // it) colored by the coefficient of variation of its inclusive values, as `ccrc render` does:
   // main 10/30 (20-50 %, orange), main;g 10/20 (50-100 %, red), main;f 0 (pale blue).
   const ensemble = '# metrics: samples_mean samples_min samples_max samples_std samples_min_inc samples_max_inc samples_std_inc runs_present\n' +
     'main 0 0 0 0 20 40 10 2\nmain;f 10 10 10 0 10 10 0 2\nmain;g 20 10 30 10 10 30 10 2\n';
@@ -312,7 +315,7 @@
   history.pushState(null, '', '#path=' + encodeURIComponent('prog 1;main;nowhere;deeper'));
   window.dispatchEvent(new PopStateEvent('popstate'));
   check(V.view.path === 'prog 1;main' && V.segments().length > 0 && V.segments()[0].path === 'prog 1;main' &&
-    !location.hash.includes('nowhere'), `a path not there: centre '${V.view.path}', ${V.segments().length} segments, ${location.hash}`);
+    !location.hash.includes('nowhere'), `a path not there: center '${V.view.path}', ${V.segments().length} segments, ${location.hash}`);
   check(V.error() === "no calling context 'prog 1;main;nowhere;deeper' here: shown from its caller 'prog 1;main'", `a path not there: ${V.error()}`);
   log.push(`a path not there: ${V.error()}`);
   history.pushState(null, '', viewBefore);
@@ -363,9 +366,9 @@
       async (s) => { const n = V.timings.length; mouse('click', s.x, s.y); await until(() => V.timings.length > n, 'back'); },
       async () => setValue('depth', 6, 'input'),
       async () => setValue('depth', 41, 'input'),
-      async () => setValue('mode', 'area', 'change'),
-      async () => setValue('mode', 'equal', 'change'),
-      async () => setValue('mode', 'angle', 'change'),
+      async () => setValue('sizing', 'area', 'change'),
+      async () => setValue('sizing', 'equal', 'change'),
+      async () => setValue('sizing', 'angle', 'change'),
       async () => setValue('metric', 1 % metrics, 'change'),
       async () => setValue('metric', 0, 'change'),
       async () => setValue('search', 'Hash', 'input'),
@@ -407,13 +410,13 @@
     const hover = V.hoverMs().slice().sort((a, b) => a - b);
     // The deepest segment shown: its tip holds the innermost frames that fit the window, the
     // outer ones counted, and fits the window.
-    const deepest = V.segments().filter((s) => s.kind === 1)  // a ring segment (not the centre, not a line)
+    const deepest = V.segments().filter((s) => s.kind === 1)  // a ring segment (not the center, not a line)
       .reduce((a, b) => (b.path.split(';').length > a.path.split(';').length ? b : a));
     const depth = deepest.path.split(';').length;
     mouse('mousemove', deepest.x, deepest.y);
     const deepTip = document.getElementById('tip').textContent.split('\n'), deepBox = document.getElementById('tip').getBoundingClientRect();
     const elided = /^… (\d+) outer frames$/.exec(deepTip[0]);
-    const shownFrames = deepTip.filter((l) => !/: self |% of the centre|more callees|^… /.test(l)).length;
+    const shownFrames = deepTip.filter((l) => !/: self |% of the center|more callees|^… /.test(l)).length;
     check(deepBox.top >= 0 && deepBox.bottom <= window.innerHeight &&
       (elided ? Number(elided[1]) + shownFrames === depth : deepTip.length * 15 < window.innerHeight),
       `the tip of ${depth} frames: ${deepTip.length} lines, ${deepBox.top}-${deepBox.bottom} of ${window.innerHeight}: ${deepTip.slice(0, 2)}`);
@@ -437,7 +440,7 @@
     log.push(`eclipse display tree: ${V.segments().length} segments`);
     // Compared with itself (reading the first run, matching 2.17 million contexts pair by
     // pair, the diff, the chart): timed once; nothing changed.
-    setValue('tree', 'cct', 'change');
+    setValue('tree', 'contexts', 'change');
     const c0 = performance.now();
     check(V.openBaseline(bytes, 'eclipse.cctb'), `eclipse compared with itself: ${V.error()}`);
     report.timings.compare_ms = performance.now() - c0;

@@ -134,7 +134,7 @@ constexpr std::size_t operator_length(std::string_view s, std::size_t i) noexcep
 }
 
 /// The package (Java) or namespace (C++) of a method name, "" if it has none: a grouping
-/// for collapse_runs and for colouring a chart by package. See ccrc::split_name.
+/// for collapse_runs and for coloring a chart by package. See ccrc::split_name.
 [[nodiscard]] constexpr std::string_view package_of(std::string_view name) noexcept {
   return split_name(name).package;
 }

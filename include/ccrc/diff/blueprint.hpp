@@ -49,13 +49,13 @@ struct blueprint_box {
   std::uint32_t level;     ///< row, 0 at the top
   double x, y;             ///< top-left corner; y grows downwards
   double width, height;    ///< width ∝ W (at least min_box_width), height ∝ |H|
-  diff_status status;      ///< the box's colour
+  diff_status status;      ///< the box's color
   bool hidden_children;    ///< callees not displayed: the paper's thick border
 };
 
 /// A laid-out blueprint: boxes in pre-order (a caller before its callees, callees left to
 /// right in diff-tree order) and the extent of the drawing, from (0, 0). An edge joins the
-/// bottom centre of boxes[b.parent] to the top centre of b.
+/// bottom center of boxes[b.parent] to the top center of b.
 struct blueprint_layout {
   std::vector<blueprint_box> boxes;
   double width = 0;
@@ -63,7 +63,7 @@ struct blueprint_layout {
 };
 
 /// Lays out the shown part of a diff as Rizel's performance evolution blueprint: a top-down
-/// tree of boxes, one row per level (rows as tall as their tallest box), each caller centred
+/// tree of boxes, one row per level (rows as tall as their tallest box), each caller centered
 /// above the span of its callees' subtrees. A context is displayed if shown[d] is non-zero and
 /// its caller is displayed (the root option is always displayed); the caller owns `shown`
 /// and changes it with show_children, show_subtree, hide_subtree, show_context, or
@@ -122,7 +122,7 @@ struct blueprint_layout {
   out.height = row_top.empty() ? 0 : y - options.vertical_gap;
 
   // Subtree extents, callees before callers (reverse pre-order), then positions, callers
-  // before callees: each caller centred over its callees' spans laid side by side.
+  // before callees: each caller centered over its callees' spans laid side by side.
   const std::size_t count = out.boxes.size();
   std::vector<double> extent(count), callees(count, 0.0), next_left(count);
   std::vector<std::uint32_t> callee_count(count, 0);

@@ -17,7 +17,7 @@
 
 namespace ccrc {
 
-/// The class of a context in a diff, and the colour of its box in the blueprint.
+/// The class of a context in a diff, and the color of its box in the blueprint.
 enum class diff_status : std::uint8_t {
   unchanged,        ///< |H| below the epsilon (white)
   slower,           ///< H > 0: a larger share of the second run; method not modified (light red)
@@ -282,7 +282,7 @@ struct cct_diff {
 
 /// A diff column seen from one run's tree: result[n] = column[from[n]] for every node n of
 /// that run, with from = d.matching.from_second (or from_first). How a ring chart of the
-/// second run colours its segments: `run_column(d.matching.from_second, d.status)`.
+/// second run colors its segments: `run_column(d.matching.from_second, d.status)`.
 /// O(nodes of the run).
 template <class T>
 [[nodiscard]] std::vector<T> run_column(std::span<const node_id> from, const std::vector<T>& column) {

@@ -15,7 +15,7 @@ struct diff_ring_segment {
   double height;       ///< H of the segment's context
 };
 
-/// The colour of a diff class, as Rizel's blueprint draws it: red where a context takes a
+/// The color of a diff class, as Rizel's blueprint draws it: red where a context takes a
 /// larger share in the second run (dark when its method was modified), green where a smaller
 /// one, yellow where it is new, grey where removed; an unchanged context in neutral_color.
 [[nodiscard]] constexpr rgb diff_color(diff_status s) noexcept {
@@ -32,7 +32,7 @@ struct diff_ring_segment {
 }
 
 /// The class and H of every segment of `chart`, a ring chart or an icicle laid out over the
-/// second run's tree of `d` (`diff(first, second)`): a renderer colours the second run's chart by them, so
+/// second run's tree of `d` (`diff(first, second)`): a renderer colors the second run's chart by them, so
 /// that the blueprint's story reads on the ring chart (red where a context's share grew,
 /// green where it shrank, yellow where it is new). A line that stands for several thin
 /// siblings takes its first context's. O(segments).

@@ -1,4 +1,4 @@
-// ccrc - an ensemble's variation as colours: how much each context's cost varies over the
+// ccrc - an ensemble's variation as colors: how much each context's cost varies over the
 // runs (coefficient of variation, or imbalance), in bands a legend can name.
 #pragma once
 
@@ -17,7 +17,7 @@
 
 namespace ccrc {
 
-/// What an ensemble's chart is coloured by: how much a context's inclusive cost varies.
+/// What an ensemble's chart is colored by: how much a context's inclusive cost varies.
 enum class variation : std::uint8_t {
   cv,         ///< coefficient of variation, std / mean: 0 for a cost the same in every run
   imbalance,  ///< max / mean (hpcprof's and MPI's load imbalance): 1 for a cost the same in every run
@@ -62,7 +62,7 @@ inline constexpr std::array<variation_band, 6> imbalance_scale = {{{0, variation
   return v == variation::cv ? std::span<const variation_band>(detail::cv_scale) : std::span<const variation_band>(detail::imbalance_scale);
 }
 
-/// The colour of a variation value on its scale; neutral_color for NaN (no cost to vary).
+/// The color of a variation value on its scale; neutral_color for NaN (no cost to vary).
 /// O(bands).
 [[nodiscard]] inline rgb variation_color(double value, variation v) noexcept {
   if (std::isnan(value)) return neutral_color;

@@ -1,5 +1,5 @@
-// ccrc - the colours of a chart: a categorical palette whose entries are told apart, given to
-// the heaviest methods (or packages) first, and the colour of a label on each.
+// ccrc - the colors of a chart: a categorical palette whose entries are told apart, given to
+// the heaviest methods (or packages) first, and the color of a label on each.
 #pragma once
 
 #include <ccrc/algorithm/flat.hpp>
@@ -23,7 +23,7 @@
 
 namespace ccrc {
 
-/// A colour in sRGB, 8 bits a channel.
+/// A color in sRGB, 8 bits a channel.
 struct rgb {
   std::uint8_t r = 0, g = 0, b = 0;
   friend constexpr bool operator==(rgb, rgb) noexcept = default;
@@ -40,7 +40,7 @@ struct rgb {
   return s;
 }
 
-/// A key for the colour of a name: FNV-1a over its bytes. It depends on the name alone, not on
+/// A key for the color of a name: FNV-1a over its bytes. It depends on the name alone, not on
 /// ids or intern order. O(|name|).
 [[nodiscard]] constexpr std::uint32_t color_key(std::string_view name) noexcept {
   std::uint32_t h = 2166136261u;
@@ -51,10 +51,10 @@ struct rgb {
   return h;
 }
 
-/// What a chart's colours tell apart.
+/// What a chart's colors tell apart.
 enum class color_by : std::uint8_t {
-  method,   ///< every method its own colour
-  package,  ///< one colour per package_of(method); a method without a package keeps its own
+  method,   ///< every method its own color
+  package,  ///< one color per package_of(method); a method without a package keeps its own
 };
 
 /// The colorings' names, by value (ccrc::name_of, ccrc::enum_named).
@@ -62,7 +62,7 @@ enum class color_by : std::uint8_t {
   return std::array<std::string_view, 2>{"method", "package"};
 }
 
-/// The name that node n's colour follows: its method's, or its package's (ccrc::package_of;
+/// The name that node n's color follows: its method's, or its package's (ccrc::package_of;
 /// the method's own name when it has none). O(|name|).
 [[nodiscard]] inline std::string_view color_name(std::string_view method_name, color_by by) noexcept {
   if (by == color_by::package) {
@@ -72,15 +72,15 @@ enum class color_by : std::uint8_t {
   return method_name;
 }
 
-/// The colour key of node n's method, by method or by package. O(|name|).
+/// The color key of node n's method, by method or by package. O(|name|).
 [[nodiscard]] inline std::uint32_t color_key(const call_tree& t, node_id n, color_by by = color_by::method) noexcept {
   return color_key(color_name(t.name(n), by));
 }
 
-/// A categorical palette of 20 colours light enough for dark text (contrast at least 7:1 with
+/// A categorical palette of 20 colors light enough for dark text (contrast at least 7:1 with
 /// #1a1a1a) and told apart: any two differ by a CIE76 ΔE*ab of at least 16.7, any two of the
 /// first eight by at least 29 (12 is "clearly different" at a glance). Chosen greedily, each
-/// entry the farthest in CIELAB from those before it among the sRGB colours on a grid of step
+/// entry the farthest in CIELAB from those before it among the sRGB colors on a grid of step
 /// 15 with L* in [68, 86] and chroma in [24, 42], starting from a light orange.
 inline constexpr std::array<rgb, 20> categorical_palette{{
     {0xf0, 0xb4, 0x78}, {0x3c, 0xb4, 0xf0}, {0x69, 0xc3, 0x96}, {0xff, 0xb4, 0xf0}, {0x3c, 0xe1, 0xf0},
@@ -101,19 +101,19 @@ inline double linear_channel(std::uint8_t v) noexcept {
 
 }  // namespace detail
 
-/// WCAG 2's relative luminance of a colour, 0 (black) to 1 (white).
+/// WCAG 2's relative luminance of a color, 0 (black) to 1 (white).
 [[nodiscard]] inline double relative_luminance(rgb c) noexcept {
   return 0.2126 * detail::linear_channel(c.r) + 0.7152 * detail::linear_channel(c.g) +
          0.0722 * detail::linear_channel(c.b);
 }
 
-/// WCAG 2's contrast ratio of two colours, 1 to 21 (text wants at least 4.5).
+/// WCAG 2's contrast ratio of two colors, 1 to 21 (text wants at least 4.5).
 [[nodiscard]] inline double contrast_ratio(rgb a, rgb b) noexcept {
   double la = relative_luminance(a), lb = relative_luminance(b);
   return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
-/// The CIE76 colour difference of two sRGB colours: the distance of their CIELAB coordinates
+/// The CIE76 color difference of two sRGB colors: the distance of their CIELAB coordinates
 /// (D65 white). About 2.3 is just noticeable; 12 and more tell two categories apart at a glance.
 [[nodiscard]] inline double cie76(rgb a, rgb b) noexcept {
   auto lab = [](rgb c) {
@@ -128,7 +128,7 @@ inline double linear_channel(std::uint8_t v) noexcept {
   return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
 }
 
-/// The colour for text on `fill`: near-black (#1a1a1a) or white, whichever contrasts more.
+/// The color for text on `fill`: near-black (#1a1a1a) or white, whichever contrasts more.
 [[nodiscard]] inline rgb label_color(rgb fill) noexcept {
   constexpr rgb dark{0x1a, 0x1a, 0x1a}, light{0xff, 0xff, 0xff};
   return contrast_ratio(fill, dark) >= contrast_ratio(fill, light) ? dark : light;
@@ -140,12 +140,12 @@ inline double linear_channel(std::uint8_t v) noexcept {
   return {scale(c.r), scale(c.g), scale(c.b)};
 }
 
-/// The colours of a profile's charts: one categorical_palette entry per method (or package),
+/// The colors of a profile's charts: one categorical_palette entry per method (or package),
 /// the heaviest first. Methods are ranked by their self value summed over the whole tree (the
 /// flat profile: the order of a chart's legend), largest first, ties by name, NaN last; the
 /// k-th gets palette entry k, so the methods a legend lists first are told apart, and those
 /// beyond the palette take the entry their name's color_key picks. By package: packages ranked by the sum of their methods' self values. A
-/// method has the same colour in every view of the tree and metric. O(nodes + methods) to
+/// method has the same color in every view of the tree and metric. O(nodes + methods) to
 /// build; one byte per method.
 ///
 ///     ccrc::chart_colors colors(p.tree(), p.column("samples"));
@@ -203,9 +203,9 @@ class chart_colors {
 
   /// The palette entry of method m. O(1).
   [[nodiscard]] std::size_t index(method_id m) const noexcept { return index_[m]; }
-  /// The colour of method m. O(1).
+  /// The color of method m. O(1).
   [[nodiscard]] rgb of(method_id m) const noexcept { return categorical_palette[index_[m]]; }
-  /// The colour of node n of the tree: its method's, neutral_color for the synthetic root. O(1).
+  /// The color of node n of the tree: its method's, neutral_color for the synthetic root. O(1).
   [[nodiscard]] rgb of(const call_tree& t, node_id n) const noexcept {
     return n == root_node ? neutral_color : of(t.method(n));
   }

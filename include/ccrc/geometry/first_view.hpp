@@ -28,7 +28,7 @@ namespace ccrc {
 
 /// The options of first_view.
 struct first_view_options {
-  /// Move the centre down the trunk (see trunk_share).
+  /// Move the center down the trunk (see trunk_share).
   bool skip_trunk = true;
   /// Cut the view's depth so that rings stay readable (see min_ring_px and min_coverage).
   bool fit_depth = true;
@@ -49,10 +49,10 @@ struct first_view_options {
   /// ... or as many icicle rows as would be this high.
   double comfortable_row_px = 20;
   /// A context with one callee holding at least this share of its aggregated value (so that
-  /// its own value and its other callees are negligible) is part of the trunk above the centre,
+  /// its own value and its other callees are negligible) is part of the trunk above the center,
   /// and within the chart, when the view folds chains, part of a chain drawn as one segment.
   double trunk_share = 0.99;
-  /// The view should draw at least this share of its cost (its centre's aggregated value) in
+  /// The view should draw at least this share of its cost (its center's aggregated value) in
   /// contexts shown as segments (drawn_share): when it draws less with a ring per level, it
   /// folds chains of single callees (ring_options::chain_share) if that draws more; and
   /// prefer_eliminated then tells whether the tree without recursion draws it better.
@@ -71,7 +71,7 @@ template <class Layout>
 struct basic_first_view {
   tree_view view;
   /// The contexts above the view's root that it leaves out, outermost first (from the root of
-  /// the view asked for to the new root's caller): a chain of single callees, for the centre's
+  /// the view asked for to the new root's caller): a chain of single callees, for the center's
   /// caption or breadcrumbs. Empty when the view starts where asked.
   std::vector<node_id> trunk;
   /// The chart of `view` on the canvas asked for (with chain_share), made in fitting the depth
@@ -82,7 +82,7 @@ struct basic_first_view {
   /// when the view folds chains to draw more of its cost): a renderer that lays the view out
   /// again sets it in its options.
   double chain_share = 0;
-  /// The share of the cost (the centre's aggregated value) that the chart draws in segments,
+  /// The share of the cost (the center's aggregated value) that the chart draws in segments,
   /// as drawn_share measures it; NaN when the view's depth was not fitted (no chart made).
   double drawn = std::numeric_limits<double>::quiet_NaN();
 };
@@ -92,7 +92,7 @@ using first_view_ring = basic_first_view<ring_layout>;
 using first_view_icicle = basic_first_view<icicle_layout>;
 
 /// The number of rings, at least 1, that a chart laid out with `options` (sizing, outer
-/// radius, centre radius) can show with every ring at least `min_ring_px` thick. Equal and
+/// radius, center radius) can show with every ring at least `min_ring_px` thick. Equal and
 /// angle sizing have rings of one width; area sizing's rings thin outwards, so its outermost
 /// ring is the thinnest. O(rings).
 [[nodiscard]] inline std::uint32_t rings_that_fit(const ring_options& options, double min_ring_px) noexcept {
@@ -139,8 +139,8 @@ template <metric_column C>
 
 /// The share of a chart's cost that it draws: the own value (aggregated value less the
 /// callees') of every context its segments stand for (a chain's every context; not the lines',
-/// too thin to see), over the aggregated value of its centre. What a person sees of where the
-/// cost goes; 0 for a centre without value. `ag` and `index` (optional: faster) as the chart
+/// too thin to see), over the aggregated value of its center. What a person sees of where the
+/// cost goes; 0 for a center without value. `ag` and `index` (optional: faster) as the chart
 /// was laid out with. O(contexts shown), times their callees without an index.
 template <chart_layout Layout, metric_column C>
 [[nodiscard]] double drawn_share(const Layout& chart, const call_tree& t, const C& ag, const ring_index* index = nullptr);
@@ -251,11 +251,11 @@ basic_first_view<Layout> first_view(const tree_view& v, const C& ag, const Canva
                                       const first_view_options& options) {
   const call_tree& t = v.tree();
   const auto* values = std::ranges::data(ag);
-  tree_view centred = ring_chart_view(v, ag);
-  basic_first_view<Layout> out{centred, {}, {}};
-  node_id root = centred.root();
-  std::uint32_t limit = centred.max_depth();
-  // The trunk: the chain a chart folding chains would draw in its centre.
+  tree_view centered = ring_chart_view(v, ag);
+  basic_first_view<Layout> out{centered, {}, {}};
+  node_id root = centered.root();
+  std::uint32_t limit = centered.max_depth();
+  // The trunk: the chain a chart folding chains would draw in its center.
   const double trunk = options.skip_trunk ? options.trunk_share : 0.0;
   for (node_id next; limit > 1 && (next = chain_next(t, values, canvas.index, root, trunk)) != null_node;) {
     out.trunk.push_back(root);
@@ -308,8 +308,8 @@ template <chart_layout Layout, metric_column C>
 }
 
 /// The view a ring chart of `v` opens on, so that a person reads it at once and sees where the
-/// cost goes: centred as ring_chart_view centres it, then moved down the trunk (while the
-/// centre has one callee holding options.trunk_share of its value: a runtime's start-up
+/// cost goes: centered as ring_chart_view centers it, then moved down the trunk (while the
+/// center has one callee holding options.trunk_share of its value: a runtime's start-up
 /// frames, a thread's entry point), and cut (within v's own depth limit) at the deepest ring
 /// that keeps every ring of a chart laid out with `canvas` at least options.min_ring_px thick
 /// and whose visible arcs still cover options.min_coverage of the circle (but not above the

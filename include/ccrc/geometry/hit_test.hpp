@@ -29,7 +29,7 @@ std::size_t last_starting_at(const std::vector<Segment>& segs, std::size_t first
 
 }  // namespace detail
 
-/// The angle of the point (x, y) seen from the chart's centre, in radians clockwise from
+/// The angle of the point (x, y) seen from the chart's center, in radians clockwise from
 /// twelve o'clock, brought into [start_angle, start_angle + 2π): the range segment angles
 /// use. O(1).
 [[nodiscard]] inline double ring_angle(const ring_layout& chart, double x, double y) noexcept {

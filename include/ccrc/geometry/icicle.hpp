@@ -23,7 +23,7 @@ namespace ccrc {
 /// What an icicle segment is, and so how to draw it. The codes are segment_kind's (0, 1, 2),
 /// so that one renderer's table serves both charts.
 enum class icicle_kind : std::uint8_t {
-  root,  ///< the view root: a bar over the chart's whole width (what the ring's centre disc is)
+  root,  ///< the view root: a bar over the chart's whole width (what the ring's center disc is)
   box,   ///< a rectangle [x0, x1) x [y0, y1) (what a ring's arc is)
   line,  ///< a box too narrow to see (narrower than icicle_options::min_width_px, or empty):
          ///< draw a vertical line from y0 to y1 at (x0 + x1) / 2. Its subtree was not visited.

@@ -22,7 +22,7 @@ namespace ccrc {
 /// How a label is written in a segment.
 enum class label_fit : std::uint8_t {
   none,    ///< no label: not even three characters and "…" fit
-  along,   ///< along the arc, curved, on the ring's middle circle; in the centre disc and in an
+  along,   ///< along the arc, curved, on the ring's middle circle; in the center disc and in an
            ///< icicle's boxes: horizontally
   across,  ///< across the rings: straight, along the segment's middle ray
 };
@@ -90,10 +90,10 @@ struct ring_label {
   double font_px = 0;
   /// The middle of the label: along, the radius of the circle the text runs on (its vertical
   /// middle) and the angle of the text's middle; across, the point on the middle ray. In the
-  /// centre disc, radius 0: the chart's centre.
+  /// center disc, radius 0: the chart's center.
   double radius = 0, angle = 0;
-  /// Along: the text runs counter-clockwise (its middle is below the centre, so it reads upright
-  /// from left to right). Across: the text reads towards the centre (it is on the left half).
+  /// Along: the text runs counter-clockwise (its middle is below the center, so it reads upright
+  /// from left to right). Across: the text reads towards the center (it is on the left half).
   bool reversed = false;
 
   /// The text shown for `name` (the name the label was fitted to).
@@ -120,9 +120,9 @@ struct box_label {
 /// The label of segment `s` for `name`: along the arc (curved on the ring's middle circle) if
 /// the whole name fits there, else across the rings if it fits there, else the way that shows
 /// more of it, cut with "…" after at least three characters; none if neither shows three. A
-/// ring thinner than the font leaves the font smaller, down to style.min_font_px. The centre
+/// ring thinner than the font leaves the font smaller, down to style.min_font_px. The center
 /// disc takes a horizontal label. A line, or an empty name, gets none. A full ring's label is
-/// centred at twelve o'clock. O(|name|), no allocation.
+/// centered at twelve o'clock. O(|name|), no allocation.
 ///
 ///     ccrc::ring_label l = ccrc::fit_label(seg, name);
 ///     if (l.fit != ccrc::label_fit::none) draw(l.text(name), l.font_px, l.radius, l.angle);
@@ -140,7 +140,7 @@ struct box_label {
     out.font_px = font;
   };
   if (s.kind == segment_kind::center) {
-    // A horizontal line of text through the centre: its room is the chord at its top and bottom.
+    // A horizontal line of text through the center: its room is the chord at its top and bottom.
     double half_height = max_font / 2 + pad, r = s.r1;
     double room = r > half_height ? 2 * std::sqrt(r * r - half_height * half_height) - 2 * pad : 0;
     if (std::size_t shown = detail::shown_glyphs(glyphs, room, max_font, style)) accept(label_fit::along, shown, max_font);

@@ -69,18 +69,18 @@ struct point {
   double y = 0;
 };
 
-/// "No segment": the parent of the centre.
+/// "No segment": the parent of the center.
 inline constexpr std::uint32_t no_segment = std::numeric_limits<std::uint32_t>::max();
 
 /// One calling context of a ring chart. Plain numbers: radii in pixels from the chart's
-/// centre, angles in radians from twelve o'clock, growing clockwise (a point at radius r and
+/// center, angles in radians from twelve o'clock, growing clockwise (a point at radius r and
 /// angle a is x = cx + r sin a, y = cy - r cos a). Within the chart a0 <= a1, a child's
 /// angles lie within its parent's and siblings never overlap.
 struct ring_segment {
   node_id node;         ///< the calling context (of a line standing for several: the first)
-  std::uint32_t depth;  ///< its ring: 0 for the centre, 1 for the view root's children, ...
+  std::uint32_t depth;  ///< its ring: 0 for the center, 1 for the view root's children, ...
   std::uint32_t parent; ///< index of the parent's segment in ring_layout::segments (no_segment
-                        ///< for the centre)
+                        ///< for the center)
   segment_kind kind;
   double r0, r1;  ///< inner and outer radius, pixels
   double a0, a1;  ///< start and end angle, radians
@@ -100,16 +100,16 @@ struct ring_segment {
 struct ring_options {
   ring_sizing sizing = ring_sizing::angle;
   child_order order = child_order::value;
-  /// Position of the chart's centre, pixels.
+  /// Position of the chart's center, pixels.
   point center{};
   /// Radius at which the deepest ring ends, pixels (not finite or < 0: 0).
   double outer_radius = 100;
-  /// Radius of the centre disc, pixels, at most outer_radius. Negative or not finite
-  /// (the default): the centre is sized like one more ring, so for equal and angle sizing it
+  /// Radius of the center disc, pixels, at most outer_radius. Negative or not finite
+  /// (the default): the center is sized like one more ring, so for equal and angle sizing it
   /// is as wide as a ring (outer_radius / (rings + 1)) and for area sizing it has a ring's
   /// area (outer_radius / sqrt(rings + 1)).
   double center_radius = -1;
-  /// Where the centre's full circle, and so its first child, starts: radians clockwise from
+  /// Where the center's full circle, and so its first child, starts: radians clockwise from
   /// twelve o'clock (not finite: 0).
   double start_angle = 0;
   /// Culling: a segment whose outer arc (r1 times its angle before padding) is shorter than
@@ -148,7 +148,7 @@ struct ring_options {
   double chain_share = 0;
 };
 
-/// Options for a chart centred on a width x height canvas whose deepest ring touches the
+/// Options for a chart centered on a width x height canvas whose deepest ring touches the
 /// nearer edges: center = (width / 2, height / 2), outer_radius = min(width, height) / 2.
 [[nodiscard]] inline ring_options on_canvas(double width, double height, ring_options o = {}) noexcept {
   o.center = {width / 2, height / 2};
@@ -156,11 +156,11 @@ struct ring_options {
   return o;
 }
 
-/// A laid-out ring chart: the segments, ring by ring from the centre (so parents come before
+/// A laid-out ring chart: the segments, ring by ring from the center (so parents come before
 /// children), each ring in clockwise order from the start angle; and the ring radii.
 struct ring_layout {
   std::vector<ring_segment> segments;
-  /// radii[0] is the centre's radius, radii[d] the outer radius of ring d: ring d spans
+  /// radii[0] is the center's radius, radii[d] the outer radius of ring d: ring d spans
   /// [radii[d - 1], radii[d]) and radii.back() is the outer radius.
   std::vector<double> radii;
   /// The segments of ring d are segments[ring_begin[d], ring_begin[d + 1]); rings() + 2
@@ -171,10 +171,10 @@ struct ring_layout {
   ring_sizing sizing = ring_sizing::angle;
   child_order order = child_order::value;
 
-  /// Number of rings around the centre: min(the view's depth limit, the height of its root),
+  /// Number of rings around the center: min(the view's depth limit, the height of its root),
   /// or fewer when culling would leave the outer ones without an arc (ring_options::fit_visible).
   [[nodiscard]] std::size_t rings() const noexcept { return radii.empty() ? 0 : radii.size() - 1; }
-  /// The segments of ring d (0: the centre), in clockwise order. A view into the layout, so
+  /// The segments of ring d (0: the center), in clockwise order. A view into the layout, so
   /// not offered on a temporary one.
   [[nodiscard]] std::span<const ring_segment> ring(std::size_t d) const& noexcept {
     if (d + 1 >= ring_begin.size()) return {};
@@ -200,7 +200,7 @@ struct ring_layout {
   return s.kind == segment_kind::arc && s.depth == chart.rings() && t.has_children(s.last);
 }
 
-/// The ring radii of a chart with `rings` rings around a centre (see ring_layout::radii):
+/// The ring radii of a chart with `rings` rings around a center (see ring_layout::radii):
 /// constant width c for equal and angle sizing (r_i = r_{i-1} + c), constant ring area K for
 /// area sizing (r_i = sqrt(r_{i-1}^2 + K/π), equation (4)), with c or K chosen so that the
 /// last ring ends at `outer_radius`. `center_radius` as in ring_options. O(rings).
@@ -226,7 +226,7 @@ struct ring_layout {
   return radii;
 }
 
-/// The view a ring chart of `v` should be drawn from, so that the centre is a calling context:
+/// The view a ring chart of `v` should be drawn from, so that the center is a calling context:
 /// if v's root is the synthetic root of a tree with a single top-level frame and no value of
 /// its own (ag(root) == ag(frame): a folded file of one program), the subtree of that frame
 /// (main, as in the papers' figures) with one level less, so that the depth limit still
@@ -469,7 +469,7 @@ struct ring_projection {
 
 }  // namespace detail
 
-/// Lays out the ring chart of a view: the view root as the centre disc, each calling context
+/// Lays out the ring chart of a view: the view root as the center disc, each calling context
 /// of the view as a ring segment around its caller's, sized by `ag` (the aggregated metric,
 /// ccrc::inclusive of the complete tree: selecting a subtree or cutting the depth does not
 /// recompute it). Segments come ring by ring (parents before children), each ring clockwise.
@@ -522,7 +522,7 @@ template <metric_column C>
       detail::partition_params_of(options.sizing, options.min_arc_px, options.padding_px, options.chain_share);
   std::vector<ring_segment>& segs = out.segments;
   detail::partition_scratch scratch;
-  // Lays the chart out with n rings; returns the deepest ring that holds an arc (the centre's
+  // Lays the chart out with n rings; returns the deepest ring that holds an arc (the center's
   // 0 if none does).
   auto lay_out = [&](std::uint32_t n) {
     out.radii = ring_radii(options.sizing, options.outer_radius, options.center_radius, n);
@@ -537,7 +537,7 @@ template <metric_column C>
     // every arc stays an arc and the deepest ring keeps its arcs: "ring n holds an arc when
     // laid out with n rings" is true up to some n, false beyond. Find that n between
     // `deepest` (true) and `rings` (false) by bisection, one layout a step; at least one ring,
-    // so that a centre whose callees are all too thin still shows them as lines.
+    // so that a center whose callees are all too thin still shows them as lines.
     std::uint32_t lo = std::max(deepest, 1u), hi = rings - 1, laid = rings;
     while (lo < hi) {
       std::uint32_t mid = lo + (hi - lo + 1) / 2;

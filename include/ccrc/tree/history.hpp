@@ -12,15 +12,15 @@
 namespace ccrc {
 
 /// The views a user has navigated through, the current one last (001, §4.1): clicking a
-/// segment selects its node as the new centre and keeps the previous view; clicking the
-/// centre goes back to the previous view; going back at the overall view does nothing. The
+/// segment selects its node as the new center and keeps the previous view; clicking the
+/// center goes back to the previous view; going back at the overall view does nothing. The
 /// depth limit is one setting of the viewer (a field, the mouse wheel), kept across moves.
 /// Views are two ids: aggregated metrics stay those of the complete tree. The tree must
 /// outlive the history. Memory: one id per step.
 ///
-///     ccrc::view_history h(t);  // the whole tree in the centre
-///     h.select(f);              // f in the centre
-///     h.select(f);              // the centre again: back to the whole tree
+///     ccrc::view_history h(t);  // the whole tree in the center
+///     h.select(f);              // f in the center
+///     h.select(f);              // the center again: back to the whole tree
 ///     h.back();                 // at the overall view: nothing happens
 class view_history {
  public:
@@ -33,15 +33,15 @@ class view_history {
   [[nodiscard]] const call_tree& tree() const noexcept { return *tree_; }
   /// The view shown now.
   [[nodiscard]] tree_view current() const noexcept { return tree_view(*tree_, center(), max_depth_); }
-  /// The root of the current view: the node in the centre of the ring chart.
+  /// The root of the current view: the node in the center of the ring chart.
   [[nodiscard]] node_id center() const noexcept { return roots_.back(); }
   /// How many back() calls lead to the overall view.
   [[nodiscard]] std::size_t steps() const noexcept { return roots_.size() - 1; }
-  /// The centres from the overall view's root to the current one.
+  /// The centers from the overall view's root to the current one.
   [[nodiscard]] std::span<const node_id> centers() const noexcept { return roots_; }
 
-  /// Selects node n (any node of the tree, a search result say) as the new centre, keeping
-  /// the current view to go back to; selecting the current centre goes back instead.
+  /// Selects node n (any node of the tree, a search result say) as the new center, keeping
+  /// the current view to go back to; selecting the current center goes back instead.
   /// Returns the view now shown. O(1) amortised.
   tree_view select(node_id n) {
     CCRC_ASSERT(n < tree_->size(), "ccrc: selected node is not a node of the tree");
@@ -59,13 +59,13 @@ class view_history {
     return true;
   }
 
-  /// Shows `levels` levels below the centre, in this view and the ones going back reaches.
+  /// Shows `levels` levels below the center, in this view and the ones going back reaches.
   void limit_depth(std::uint32_t levels) noexcept { max_depth_ = levels; }
   [[nodiscard]] std::uint32_t max_depth() const noexcept { return max_depth_; }
 
   /// Follows a transform of the tree (a ccrc::transformed's tree and node_map, from this
-  /// history's tree): every centre moves to the node its context went to, or, if the
-  /// transform dropped it, to where its nearest kept caller went (the root if none); centres
+  /// history's tree): every center moves to the node its context went to, or, if the
+  /// transform dropped it, to where its nearest kept caller went (the root if none); centers
   /// that became equal to the one before them are merged. O(steps x depth).
   void follow(const call_tree& to, std::span<const node_id> node_map) {
     CCRC_ASSERT(node_map.size() == tree_->size(), "ccrc: the node map must be of this history's tree");

@@ -358,12 +358,12 @@ class Profile:
         self, metric=None, *, sizing="angle", order="value", min_px=1.0, padding=0.0, size=(1440, 900), tree="auto"
     ):
         """The ring chart as `ccrc render -o OUT.json` lays it out: one row per segment,
-        ring by ring from the centre, clockwise.
+        ring by ring from the center, clockwise.
 
-        Columns: ``node``, ``name``, ``depth`` (the ring, 0 the centre), ``parent`` (the
-        parent segment's row, -1 for the centre), ``kind`` ("center", "arc" or "line": a
+        Columns: ``node``, ``name``, ``depth`` (the ring, 0 the center), ``parent`` (the
+        parent segment's row, -1 for the center), ``kind`` ("center", "arc" or "line": a
         segment too thin to see, drawn as a radial line, standing for ``contexts`` adjacent
-        contexts), ``r0``, ``r1`` (radii, pixels from the centre), ``a0``, ``a1`` (angles,
+        contexts), ``r0``, ``r1`` (radii, pixels from the center), ``a0``, ``a1`` (angles,
         radians clockwise from twelve o'clock), ``value`` (aggregated) and ``self`` of
         `metric`, ``color`` (the palette's "#rrggbb"), ``beyond_edge`` (callees left out past
         the outer ring), and the label that fits: ``label`` ("" for none), ``label_fit``
@@ -436,29 +436,32 @@ class Profile:
         highlight=None,
         part="name",
         ignore_case=False,
-        colour_by="method",
+        color_by="method",
         title=None,
         layout="ring",
         tree="auto",
+        colour_by=None,
     ):
         """The ring chart as `ccrc render -o OUT.svg` draws it (a str): tooltips, labels, a
         legend. Options as :meth:`ring_chart`; `highlight` marks the contexts a query matches
-        (as :meth:`search`), `colour_by` "method" or "package"; `layout` "icicle" draws the
-        same partition as an icicle (``--layout icicle``). In a notebook:
-        ``IPython.display.SVG(p.svg())``."""
+        (as :meth:`search`), `color_by` "method" or "package" (`colour_by` is read as
+        `color_by`); `layout` "icicle" draws the same partition as an icicle (``--layout
+        icicle``). In a notebook: ``IPython.display.SVG(p.svg())``."""
+        if colour_by is not None:
+            color_by = colour_by
         request = self._chart_request(metric, sizing, order, min_px, padding, size, tree)
         mark = None if highlight is None else _query(highlight, part, ignore_case)
         return self._core.svg(
             *request,
             mark,
-            _choice(colour_by, _ccrc.colourings, "colour_by"),
+            _choice(color_by, _ccrc.colorings, "color_by"),
             None if title is None else _encoded(title),
             _choice(layout, _ccrc.layouts, "layout"),
         )
 
     def viewer_html(self, compare=None):
         """The interactive viewer's page with this profile inside (and `compare`, a first run
-        to colour the chart by what changed): the self-contained file `ccrc view` writes."""
+        to color the chart by what changed): the self-contained file `ccrc view` writes."""
         return self._core.viewer_html(None if compare is None else compare._core)
 
     def write_viewer(self, path, compare=None):
@@ -598,7 +601,7 @@ class Ensemble:
     def to_profile(self):
         """The ensemble as a :class:`Profile` (the file ``ccrc ensemble -o`` writes): per metric
         M, ``M_mean``, ``M_min``, ``M_max``, ``M_std``, ``M_min_inc``, ``M_max_inc``,
-        ``M_std_inc``, then ``runs_present``; its charts are sized by the mean and coloured by the
+        ``M_std_inc``, then ``runs_present``; its charts are sized by the mean and colored by the
         variation, and it can be written (``write``)."""
         return Profile(self._core.profile())
 
