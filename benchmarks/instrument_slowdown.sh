@@ -84,10 +84,12 @@ one() {
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)], a[1], a[NR]}'; }
 total_calls() { "$ccrc" stats "$1" --json | jq '.metrics[] | select(.name == "calls") | .total'; }
 # "path<TAB>calls" for every context of a profile of M metrics, sorted (calls is the first).
+# A function named by its address (module+0xoffset: a static one) is named without it: the
+# static and the shared build lay the program out at other addresses.
 calls_by_context() {
   "$ccrc" convert "$1" -o "$1.folded" >/dev/null
   awk -v m="$2" 'NR > 1 { path = $1; for (i = 2; i <= NF - m; ++i) path = path " " $i; print path "\t" $(NF - m + 1) }' \
-    "$1.folded" | sort
+    "$1.folded" | sed 's/+0x[0-9a-f]*/+0x/g' | sort
 }
 # The calls gprof counted: the call graph's "called" of each function, recursive ones included
 # (the flat profile leaves those out).
